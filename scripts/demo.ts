@@ -1,0 +1,92 @@
+/**
+ * `npm run demo`: the built CLI against the bundled sample account, with nothing real touched.
+ * A fake cursor.com on 127.0.0.1 serves fixtures/demo/account.json; a throwaway HOME holds a Cursor
+ * app database whose token belongs to that account; the CLI is pointed at the fake with
+ * CODEXBAR_CURSOR_BASE_URL (contract.md §2).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeJwt, sessionCookieValue } from '../fixtures/builders/jwt.js';
+import { createStateVscdb } from '../fixtures/builders/vscdb.js';
+import { DEMO_SUB, DEMO_USER_ID, loadDemoAccount } from '../fixtures/demo/account.js';
+import { startFakeCursor } from '../test/fake-cursor/server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'bin', 'codexbar.js');
+const BUILT = path.join(ROOT, 'dist', 'cli.js');
+const COMMANDS = [
+  ['usage', '--provider', 'cursor', '--verbose'],
+  ['cost', '--provider', 'cursor'],
+];
+const DAY_S = 86_400;
+
+/** Where the CLI looks for Cursor's app database on this platform (contract.md §3). */
+function stateVscdbPath(home: string, appData: string): string {
+  const globalStorage = ['Cursor', 'User', 'globalStorage', 'state.vscdb'];
+  if (process.platform === 'win32') return path.join(appData, ...globalStorage);
+  if (process.platform === 'darwin')
+    return path.join(home, 'Library', 'Application Support', ...globalStorage);
+  return path.join(home, '.config', ...globalStorage);
+}
+
+/** The user's environment minus anything that would point the CLI at real files or credentials. */
+function demoEnv(home: string, appData: string, baseUrl: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  const dropped = /^(CODEXBAR_|XDG_(CONFIG|DATA|CACHE)_HOME$|(HTTPS?|ALL|NO)_PROXY$)/i;
+  for (const [name, value] of Object.entries(process.env)) if (!dropped.test(name)) env[name] = value;
+  return { ...env, HOME: home, USERPROFILE: home, APPDATA: appData, CODEXBAR_CURSOR_BASE_URL: baseUrl };
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+    child.once('error', (error) => {
+      console.error(`demo: could not start the CLI: ${error.message}`);
+      resolve(1);
+    });
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function main(): Promise<number> {
+  if (!fs.existsSync(BUILT)) {
+    console.error('demo: dist/cli.js is missing; run `npm run build` first.');
+    return 1;
+  }
+  const now = new Date();
+  const token = await makeJwt({ sub: DEMO_SUB, now, exp: Math.floor(now.getTime() / 1000) + 30 * DAY_S });
+  const account = loadDemoAccount(now, sessionCookieValue(DEMO_USER_ID, token));
+  const fake = await startFakeCursor({ accounts: [account] });
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-demo-'));
+  const appData = path.join(home, 'AppData', 'Roaming');
+  // Ctrl-C reaches the CLI through the terminal; the demo stays alive long enough to clean up.
+  const ignoreInterrupt = () => {};
+  process.on('SIGINT', ignoreInterrupt);
+  try {
+    const dbPath = stateVscdbPath(home, appData);
+    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+    // An idle WAL database with some unrelated rows, like a real Cursor install.
+    createStateVscdb(dbPath, { token, extraItems: 50 });
+    const env = demoEnv(home, appData, fake.url);
+    console.log(`Sample account "Sample User" served by a fake cursor.com at ${fake.url}\n`);
+    for (const [index, args] of COMMANDS.entries()) {
+      if (index > 0) console.log('');
+      console.log(`$ codexbar ${args.join(' ')}`);
+      const code = await run(args, env);
+      if (code !== 0) {
+        console.error(`demo: \`codexbar ${args.join(' ')}\` exited with ${code}`);
+        return code;
+      }
+    }
+    return 0;
+  } finally {
+    process.off('SIGINT', ignoreInterrupt);
+    fs.rmSync(home, { recursive: true, force: true });
+    await fake.close();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,145 @@
+import { type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
+import type { z } from 'zod';
+import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../errors.js';
+import { CURSOR_ORIGIN } from './base-url.js';
+
+export interface CursorRequest<T> {
+  method: 'GET' | 'POST';
+  /** Path with query, e.g. `/api/usage?user=auth0%7C1`. */
+  path: string;
+  /** Label used in errors and verbose lines, e.g. `GET /api/usage-summary`. */
+  endpoint: string;
+  cookieHeader: string;
+  body?: unknown;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  schema: z.ZodType<T>;
+  /** Statuses that mean "this session is not logged in" (codexbar-core.md §1.9). */
+  notLoggedInStatuses?: readonly number[];
+}
+
+const MAX_REDIRECTS = 5;
+const RAW_EXCERPT = 200;
+
+/**
+ * The one cursor.com client: a single keep-alive dispatcher that honours HTTP(S)_PROXY/NO_PROXY, no cookie
+ * jar (each request carries exactly the chosen session's Cookie header), same-origin https redirects only,
+ * and typed errors that name the endpoint (codexbar-core.md §2, contract.md §2).
+ */
+export class CursorClient {
+  readonly baseUrl: string;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(options: { baseUrl: string; dispatcher?: Dispatcher }) {
+    this.baseUrl = options.baseUrl;
+    this.dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 });
+  }
+
+  async request<T>(req: CursorRequest<T>): Promise<T> {
+    const timeout = AbortSignal.timeout(req.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    const headers: Record<string, string> = { accept: 'application/json', cookie: req.cookieHeader };
+    let body: string | undefined;
+    if (req.method === 'POST') {
+      headers['content-type'] = 'application/json';
+      // CSRF: cursor.com answers 403 to a POST without its own Origin (peers.md §3.2), whatever base URL is used.
+      headers.origin = CURSOR_ORIGIN;
+      body = JSON.stringify(req.body ?? {});
+    }
+
+    let status: number;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      let url = new URL(this.baseUrl + req.path);
+      for (let redirects = 0; ; redirects++) {
+        const response = await undiciRequest(url, {
+          method: req.method,
+          headers,
+          body,
+          signal,
+          dispatcher: this.dispatcher,
+        });
+        const next = followableRedirect(url, response.statusCode, response.headers.location);
+        if (next && redirects < MAX_REDIRECTS) {
+          await response.body.dump();
+          url = next;
+          continue;
+        }
+        status = response.statusCode;
+        responseHeaders = response.headers;
+        text = await response.body.text();
+        break;
+      }
+    } catch (error) {
+      if (timeout.aborted) throw new TimeoutError(req.endpoint, req.timeoutMs);
+      if (req.signal?.aborted) throw req.signal.reason ?? error;
+      throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
+    }
+
+    if ((req.notLoggedInStatuses ?? [401, 403]).includes(status)) {
+      throw new NotLoggedInError(req.endpoint, status);
+    }
+    if (status !== 200) {
+      throw new ApiError(req.endpoint, `HTTP ${status}`, {
+        status,
+        retryAfterMs: parseRetryAfter(headerValue(responseHeaders['retry-after'])),
+      });
+    }
+    return decode(req.endpoint, text, req.schema);
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+function decode<T>(endpoint: string, text: string, schema: z.ZodType<T>): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ParseError(endpoint, `JSON decode failed: ${reason}. Raw: ${text.slice(0, RAW_EXCERPT)}`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new ParseError(endpoint, issues);
+  }
+  return parsed.data;
+}
+
+/** codexbar-core.md §2: redirects are followed only https → https with the same host and port. */
+function followableRedirect(from: URL, status: number, location: string | string[] | undefined): URL | undefined {
+  if (status < 300 || status >= 400 || typeof location !== 'string') return undefined;
+  let to: URL;
+  try {
+    to = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  if (from.protocol !== 'https:' || to.protocol !== 'https:' || to.host !== from.host) return undefined;
+  return to;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function transportMessage(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' ? `${code}: ${message}` : message;
+}

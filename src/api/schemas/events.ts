@@ -1,0 +1,213 @@
+/**
+ * `POST /api/dashboard/get-filtered-usage-events`: one page of usage events, decoded with
+ * codexbar-core.md §2.5's lenient number rules. A bad number never fails its event; a page that is not
+ * the documented envelope (missing array with other content, a non-array, a non-object event, a
+ * negative count) or a field of the wrong JSON type (schema drift) fails as a whole.
+ *
+ * Events are decoded by one hand-written function inside the zod boundary: a heavy account has 150,000
+ * events, and per-field zod transforms cost several times the JSON parse itself.
+ */
+import { z } from 'zod';
+
+// A plain decimal number as text: no whitespace, hex, "NaN" or "Infinity" (those decode as absent).
+const NUMERIC_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+// Swift's Int64 bounds: an integral double outside them is not an integer.
+const INT64_LIMIT = 2 ** 63;
+
+/** A finite number, or text holding one; anything else is undefined (§2.5 double fields). */
+export function lenientNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && NUMERIC_TEXT.test(value)) {
+    const parsed = Number(value);
+    return Number.isFinite(parsed) ? parsed : undefined;
+  }
+  return undefined;
+}
+
+/** An integer, an integral double, or text holding one; anything else is undefined (§2.5). */
+export function lenientInteger(value: unknown): number | undefined {
+  const parsed = lenientNumber(value);
+  return parsed !== undefined && Number.isInteger(parsed) && Math.abs(parsed) < INT64_LIMIT
+    ? parsed
+    : undefined;
+}
+
+export interface DecodedTokenUsage {
+  /** §2.5: token counts that are not integers decode as 0. */
+  inputTokens: number;
+  outputTokens: number;
+  cacheWriteTokens: number;
+  cacheReadTokens: number;
+  /** API list-price cost in cents, when present and a finite number ≥ 0. */
+  totalCents: number | undefined;
+  /**
+   * totalCents was present (not missing, not null) but unusable: text, "NaN", non-finite or negative.
+   * cursor-provider.md: such a value fails the model's sum closed, while a missing one may be list-priced.
+   */
+  totalCentsInvalid: boolean;
+}
+
+export interface DecodedUsageEvent {
+  timestamp: number | undefined;
+  /** "" decodes as undefined (reported as "unknown"). */
+  model: string | undefined;
+  kind: string | undefined;
+  requestsCosts: number | undefined;
+  usageBasedCosts: string | undefined;
+  isTokenBasedCall: boolean | undefined;
+  /** Numeric strings or integers, kept as text so "1" and 1 compare equal. */
+  owningUser: string | undefined;
+  owningTeam: string | undefined;
+  cursorTokenFee: number | undefined;
+  isChargeable: boolean | undefined;
+  isHeadless: boolean | undefined;
+  chargedCents: number | undefined;
+  tokenUsage: DecodedTokenUsage | undefined;
+}
+
+type Issues = string[];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(raw: Record<string, unknown>, key: string, issues: Issues): string | undefined {
+  const value = raw[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  issues.push(`${key} is not a string`);
+  return undefined;
+}
+
+function optionalBoolean(raw: Record<string, unknown>, key: string, issues: Issues): boolean | undefined {
+  const value = raw[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return value;
+  issues.push(`${key} is not a boolean`);
+  return undefined;
+}
+
+function optionalId(raw: Record<string, unknown>, key: string, issues: Issues): string | undefined {
+  const value = raw[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  issues.push(`${key} is not a string or number`);
+  return undefined;
+}
+
+function decodeTokenUsage(value: unknown, issues: Issues): DecodedTokenUsage | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) {
+    issues.push('tokenUsage is not an object');
+    return undefined;
+  }
+  const rawCents = value.totalCents;
+  const cents = rawCents === undefined || rawCents === null ? undefined : lenientNumber(rawCents);
+  const present = rawCents !== undefined && rawCents !== null;
+  const valid = cents !== undefined && cents >= 0;
+  return {
+    inputTokens: lenientInteger(value.inputTokens) ?? 0,
+    outputTokens: lenientInteger(value.outputTokens) ?? 0,
+    cacheWriteTokens: lenientInteger(value.cacheWriteTokens) ?? 0,
+    cacheReadTokens: lenientInteger(value.cacheReadTokens) ?? 0,
+    totalCents: valid ? cents : undefined,
+    totalCentsInvalid: present && !valid,
+  };
+}
+
+function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): DecodedUsageEvent {
+  const model = optionalString(raw, 'model', issues);
+  return {
+    timestamp: lenientInteger(raw.timestamp),
+    model: model === '' ? undefined : model,
+    kind: optionalString(raw, 'kind', issues),
+    requestsCosts: lenientNumber(raw.requestsCosts),
+    usageBasedCosts: optionalString(raw, 'usageBasedCosts', issues),
+    isTokenBasedCall: optionalBoolean(raw, 'isTokenBasedCall', issues),
+    owningUser: optionalId(raw, 'owningUser', issues),
+    owningTeam: optionalId(raw, 'owningTeam', issues),
+    cursorTokenFee: lenientNumber(raw.cursorTokenFee),
+    isChargeable: optionalBoolean(raw, 'isChargeable', issues),
+    isHeadless: optionalBoolean(raw, 'isHeadless', issues),
+    chargedCents: lenientNumber(raw.chargedCents),
+    tokenUsage: decodeTokenUsage(raw.tokenUsage, issues),
+  };
+}
+
+/**
+ * Decodes one `usageEventsDisplay` element (cursor-api-notes.md §7.1), or returns the reasons it fails
+ * its page: a non-object element (§2.5) or a field of the wrong JSON type.
+ */
+function decodeElement(value: unknown, issues: Issues): DecodedUsageEvent | undefined {
+  if (!isRecord(value)) {
+    issues.push('usage event is not an object');
+    return undefined;
+  }
+  const event = decodeUsageEvent(value, issues);
+  return issues.length > 0 ? undefined : event;
+}
+
+export const usageEventSchema = z.unknown().transform((value, ctx): DecodedUsageEvent => {
+  const issues: Issues = [];
+  const event = decodeElement(value, issues);
+  for (const message of issues) ctx.addIssue({ code: 'custom', message });
+  return event ?? z.NEVER;
+});
+
+// One transform over the whole array: per-element zod schemas cost twice the JSON parse on big pages.
+const usageEventsArray = z.array(z.unknown()).transform((items, ctx): DecodedUsageEvent[] => {
+  const events: DecodedUsageEvent[] = new Array(items.length);
+  for (let index = 0; index < items.length; index++) {
+    const issues: Issues = [];
+    const event = decodeElement(items[index], issues);
+    if (event === undefined) {
+      for (const message of issues) ctx.addIssue({ code: 'custom', message, path: [index] });
+      return z.NEVER;
+    }
+    events[index] = event;
+  }
+  return events;
+});
+
+export type UsageEvent = z.output<typeof usageEventSchema>;
+export type TokenUsage = DecodedTokenUsage;
+
+const eventCount = z
+  .unknown()
+  .transform((value, ctx) => {
+    const count = lenientNumber(value);
+    // §2.5: "Infinity" and non-integral counts are treated as absent; a negative count is a decode error.
+    if (count === undefined || !Number.isInteger(count)) return undefined;
+    if (count < 0) {
+      ctx.addIssue({ code: 'custom', message: `totalUsageEventsCount is negative (${count})` });
+      return z.NEVER;
+    }
+    return count;
+  })
+  .optional();
+
+const ENVELOPE_KEYS = new Set(['totalUsageEventsCount', 'usageEventsDisplay']);
+
+export const eventsPageSchema = z
+  .looseObject({
+    totalUsageEventsCount: eventCount,
+    usageEventsDisplay: usageEventsArray.optional(),
+  })
+  .superRefine((page, ctx) => {
+    // cursor-provider.md: only `{}` (empty window) and `{totalUsageEventsCount}` (empty terminal page) may
+    // omit the array; an envelope that omits it while carrying anything else is ambiguous.
+    if (page.usageEventsDisplay !== undefined) return;
+    const unexpected = Object.keys(page).filter((key) => !ENVELOPE_KEYS.has(key));
+    if (unexpected.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `usageEventsDisplay is missing and the page has other fields (${unexpected.join(', ')})`,
+      });
+    }
+  })
+  .transform((page) => ({
+    totalUsageEventsCount: page.totalUsageEventsCount,
+    usageEventsDisplay: page.usageEventsDisplay ?? [],
+  }));
+
+export type EventsPage = z.output<typeof eventsPageSchema>;

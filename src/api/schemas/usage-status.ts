@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { lenientBoolean, lenientNumber, lenientString } from './lenient.js';
+
+/**
+ * GET /api/dashboard/v2/usage-status?scope=user (newer-endpoints.md), decoded leniently. The money fields
+ * may sit inside `monthly` or at the top level.
+ */
+const monthlyFields = {
+  available: lenientBoolean,
+  usedCents: lenientNumber,
+  limitCents: lenientNumber,
+  creditsUsedCents: lenientNumber,
+  periodStart: lenientString,
+  resetsAt: lenientString,
+};
+
+const monthlySchema = z.object(monthlyFields);
+
+export const usageStatusSchema = z.object({
+  scope: lenientString,
+  limitType: lenientString,
+  monthly: monthlySchema.optional().catch(undefined),
+  ...monthlyFields,
+});
+
+export type UsageStatus = z.infer<typeof usageStatusSchema>;
+export type UsageStatusMonthly = z.infer<typeof monthlySchema>;

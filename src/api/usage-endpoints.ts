@@ -1,0 +1,172 @@
+import type { z } from 'zod';
+import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../errors.js';
+import type { CursorClient } from './client.js';
+import { type AuthMe, authMeSchema } from './schemas/auth-me.js';
+import { type LegacyUsage, legacyUsageSchema } from './schemas/legacy-usage.js';
+import { type SandStatus, sandStatusSchema } from './schemas/sand-status.js';
+import { type TeamSpendPage, teamSpendSchema } from './schemas/team-spend.js';
+import { type TeamsResponse, teamsSchema } from './schemas/teams.js';
+import { type UsageStatus, usageStatusSchema } from './schemas/usage-status.js';
+import { type UsageSummary, usageSummarySchema } from './schemas/usage-summary.js';
+
+/**
+ * One function per cursor.com endpoint behind `codexbar usage` (codexbar-core.md §2.1–2.4, newer-endpoints.md).
+ * Only usage-summary may fail the run; every other call is best-effort: it answers undefined on any failure
+ * and tells the verbose logger why, without credentials or response bodies.
+ */
+
+export const STATUS_TIMEOUT_MS = 15_000;
+export const SAND_TIMEOUT_MS = 5_000;
+export const USAGE_STATUS_TIMEOUT_MS = 5_000;
+
+export interface EndpointContext {
+  client: CursorClient;
+  cookieHeader: string;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+export const ENDPOINTS = {
+  usageSummary: 'GET /api/usage-summary',
+  me: 'GET /api/auth/me',
+  legacyUsage: 'GET /api/usage',
+  sand: 'POST /api/dashboard/get-sand-usage-status',
+  teams: 'POST /api/dashboard/teams',
+  teamSpend: 'POST /api/dashboard/get-team-spend',
+  usageStatus: 'GET /api/dashboard/v2/usage-status',
+} as const;
+
+/** codexbar-core.md §2.6: fatal; 401/403 mean "not logged in" so the resolver may try the next source. */
+export function fetchUsageSummary(
+  ctx: EndpointContext,
+  timeoutMs = STATUS_TIMEOUT_MS,
+): Promise<UsageSummary> {
+  return ctx.client.request({
+    method: 'GET',
+    path: '/api/usage-summary',
+    endpoint: ENDPOINTS.usageSummary,
+    cookieHeader: ctx.cookieHeader,
+    timeoutMs,
+    signal: ctx.signal,
+    schema: usageSummarySchema,
+  });
+}
+
+export function fetchMe(ctx: EndpointContext, timeoutMs = STATUS_TIMEOUT_MS): Promise<AuthMe | undefined> {
+  return bestEffort(ctx, {
+    method: 'GET',
+    path: '/api/auth/me',
+    endpoint: ENDPOINTS.me,
+    timeoutMs,
+    schema: authMeSchema,
+  });
+}
+
+/** codexbar-core.md §2.3: the id goes in the query URL-encoded (`auth0|12345` → `auth0%7C12345`). */
+export function fetchLegacyUsage(
+  ctx: EndpointContext,
+  userId: string,
+  timeoutMs = STATUS_TIMEOUT_MS,
+): Promise<LegacyUsage | undefined> {
+  return bestEffort(ctx, {
+    method: 'GET',
+    path: `/api/usage?user=${encodeURIComponent(userId)}`,
+    endpoint: ENDPOINTS.legacyUsage,
+    timeoutMs,
+    schema: legacyUsageSchema,
+  });
+}
+
+export function fetchSandStatus(
+  ctx: EndpointContext,
+  timeoutMs = SAND_TIMEOUT_MS,
+): Promise<SandStatus | undefined> {
+  return bestEffort(ctx, {
+    method: 'POST',
+    path: '/api/dashboard/get-sand-usage-status',
+    endpoint: ENDPOINTS.sand,
+    body: {},
+    timeoutMs,
+    schema: sandStatusSchema,
+  });
+}
+
+export function fetchTeams(ctx: EndpointContext, timeoutMs: number): Promise<TeamsResponse | undefined> {
+  return bestEffort(ctx, {
+    method: 'POST',
+    path: '/api/dashboard/teams',
+    endpoint: ENDPOINTS.teams,
+    body: {},
+    timeoutMs,
+    schema: teamsSchema,
+  });
+}
+
+export interface TeamSpendPageRequest {
+  teamId: number | string;
+  page: number;
+  pageSize: number;
+}
+
+export function fetchTeamSpendPage(
+  ctx: EndpointContext,
+  request: TeamSpendPageRequest,
+  timeoutMs: number,
+): Promise<TeamSpendPage | undefined> {
+  return bestEffort(ctx, {
+    method: 'POST',
+    path: '/api/dashboard/get-team-spend',
+    endpoint: `${ENDPOINTS.teamSpend} (page ${request.page})`,
+    body: { teamId: request.teamId, page: request.page, pageSize: request.pageSize },
+    timeoutMs,
+    schema: teamSpendSchema,
+  });
+}
+
+export function fetchUsageStatus(
+  ctx: EndpointContext,
+  timeoutMs = USAGE_STATUS_TIMEOUT_MS,
+): Promise<UsageStatus | undefined> {
+  return bestEffort(ctx, {
+    method: 'GET',
+    path: '/api/dashboard/v2/usage-status?scope=user',
+    endpoint: ENDPOINTS.usageStatus,
+    timeoutMs,
+    schema: usageStatusSchema,
+  });
+}
+
+interface BestEffortRequest<T> {
+  method: 'GET' | 'POST';
+  path: string;
+  endpoint: string;
+  body?: unknown;
+  timeoutMs: number;
+  schema: z.ZodType<T>;
+}
+
+async function bestEffort<T>(ctx: EndpointContext, req: BestEffortRequest<T>): Promise<T | undefined> {
+  try {
+    return await ctx.client.request({
+      ...req,
+      cookieHeader: ctx.cookieHeader,
+      signal: ctx.signal,
+      // Best-effort calls never switch accounts, so a 401/403 is just another failure here.
+      notLoggedInStatuses: [],
+    });
+  } catch (error) {
+    ctx.log?.(`[cursor] ${req.endpoint} unavailable (${describeFailure(error)}); continuing without it`);
+    return undefined;
+  }
+}
+
+/** A reason safe for verbose output: never a cookie, and never a response body (it may name other members). */
+export function describeFailure(error: unknown): string {
+  if (error instanceof TimeoutError)
+    return `timed out after ${Number((error.timeoutMs / 1000).toFixed(1))} s`;
+  if (error instanceof NotLoggedInError) return `HTTP ${error.status}`;
+  if (error instanceof ParseError) return 'unexpected response shape';
+  if (error instanceof ApiError) return error.status !== undefined ? `HTTP ${error.status}` : error.detail;
+  if (error instanceof Error && error.name === 'AbortError') return 'cancelled';
+  return 'cancelled or failed';
+}

@@ -1,0 +1,37 @@
+import type { CursorCredentialsConfig } from '../config/credentials.js';
+import { type SourceLoader, type SourceMode, sourceOrder } from './resolver.js';
+import * as agent from './sources/agent.js';
+import * as app from './sources/app.js';
+import * as cached from './sources/cached.js';
+import * as manual from './sources/manual.js';
+import * as stored from './sources/stored.js';
+import type { AuthEnvironment, AuthSourceId, SourceResult } from './types.js';
+
+const NAMES: Record<AuthSourceId, string> = {
+  manual: 'manual cookie header',
+  cached: 'cached cookie',
+  stored: 'stored session',
+  app: 'Cursor app token',
+  agent: 'cursor-agent token',
+};
+
+/**
+ * The sources to try, in contract.md §3's order for the platform. A manual header is used alone (final);
+ * otherwise the automatic ladder runs, without the local Cursor tokens for `--source web`.
+ */
+export function buildLadder(
+  env: AuthEnvironment,
+  mode: SourceMode,
+  credentials: CursorCredentialsConfig,
+): SourceLoader[] {
+  const loaders: Record<AuthSourceId, () => Promise<SourceResult>> = {
+    manual: () => manual.load(credentials),
+    cached: () => cached.load(env),
+    stored: () => stored.load(env),
+    app: () => app.load(env),
+    agent: () => agent.load(env),
+  };
+  const ids =
+    credentials.cookieSource === 'manual' ? (['manual'] as const) : sourceOrder(env.platform, mode).slice(1);
+  return ids.map((id) => ({ id, name: NAMES[id], load: loaders[id] }));
+}

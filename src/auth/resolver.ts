@@ -1,0 +1,88 @@
+import { CodexbarError, NoSessionError, NotLoggedInError } from '../errors.js';
+import type { AuthSourceId, Platform, Session, SourceResult } from './types.js';
+
+/** One rung of the ladder: loads lazily, so a source is only read when the ones before it failed. */
+export interface SourceLoader {
+  id: AuthSourceId;
+  /** Short name for messages, e.g. `cached cookie`. */
+  name: string;
+  load: () => Promise<SourceResult>;
+}
+
+export type SourceMode = 'auto' | 'web';
+
+/** contract.md §3: the automatic order per platform. `web` keeps only the cookie ladder. */
+export function sourceOrder(platform: Platform, mode: SourceMode): AuthSourceId[] {
+  const auto: AuthSourceId[] =
+    platform === 'darwin'
+      ? ['manual', 'app', 'cached', 'stored', 'agent']
+      : ['manual', 'cached', 'stored', 'app', 'agent'];
+  return mode === 'web' ? auto.filter((id) => id !== 'app' && id !== 'agent') : auto;
+}
+
+export interface ResolveOptions {
+  ladder: readonly SourceLoader[];
+  /** Verbose sink for `[cursor] …` lines; never receives a credential. */
+  log?: (line: string) => void;
+  /** Appended to the "nothing found" error so the user knows how to fix it. */
+  noSessionHint: string;
+}
+
+export interface Resolved<T> {
+  value: T;
+  session: Session;
+}
+
+/**
+ * Walks the ladder and runs `perform` with the first usable session (codexbar-core.md §1.9, contract.md §3).
+ * Only "not logged in" moves on to the next source; a manual header or a pinned cached entry is final, and
+ * every other error (timeouts, 5xx, parse errors) ends the run without trying another account.
+ */
+export async function withSession<T>(
+  options: ResolveOptions,
+  perform: (session: Session) => Promise<T>,
+): Promise<Resolved<T>> {
+  const log = options.log ?? (() => {});
+  const looked: string[] = [];
+  const hints: string[] = [];
+  let rejected: NotLoggedInError | undefined;
+
+  for (const source of options.ladder) {
+    const result = await source.load();
+    if (result.kind === 'skip') {
+      log(`[cursor] Skipped ${source.name}: ${result.reason}`);
+      looked.push(`${source.name} (${result.reason})`);
+      if (result.hint) hints.push(result.hint);
+      continue;
+    }
+    const { session } = result;
+    log(`[cursor] Using ${session.description}`);
+    try {
+      return { value: await perform(session), session };
+    } catch (error) {
+      if (!(error instanceof NotLoggedInError) || session.final) throw error;
+      rejected = error;
+      log(`[cursor] ${capitalise(source.name)} was rejected (HTTP ${error.status}); trying the next source`);
+      looked.push(`${source.name} (rejected by cursor.com with HTTP ${error.status})`);
+    }
+  }
+
+  const hint = [...hints, options.noSessionHint].join(' ');
+  if (rejected) {
+    throw new NotLoggedInError(
+      rejected.endpoint,
+      rejected.status,
+      `Not logged in to Cursor: every session was rejected. Tried: ${looked.join('; ')}.`,
+      hint,
+    );
+  }
+  throw new NoSessionError(`No Cursor session found. Looked at: ${looked.join('; ')}.`, hint);
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function isCodexbarError(error: unknown): error is CodexbarError {
+  return error instanceof CodexbarError;
+}

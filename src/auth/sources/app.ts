@@ -1,0 +1,36 @@
+import { readAppAccessToken } from '../app-db.js';
+import { authPaths, displayPath } from '../paths.js';
+import type { AuthEnvironment, SourceResult } from '../types.js';
+import { sessionFromAccessToken } from './token-session.js';
+
+const LABEL = 'Cursor app token';
+
+/**
+ * The Cursor app's access token from `state.vscdb` (key `cursorAuth/accessToken`, read-only via app-db.ts),
+ * used only while its JWT is valid and more than 60 s from expiry (codexbar-core.md §1.5; never refreshed).
+ */
+export async function load(env: AuthEnvironment): Promise<SourceResult> {
+  const dbPath = authPaths(env).appDb;
+  const shown = displayPath(dbPath, env);
+  const read = await readAppAccessToken(dbPath);
+  switch (read.kind) {
+    case 'absent':
+      return { kind: 'skip', cause: 'absent', reason: `no ${LABEL} in ${shown}` };
+    case 'malformed':
+      return {
+        kind: 'skip',
+        cause: 'malformed',
+        reason: `${LABEL} is malformed (${read.reason})`,
+      };
+    case 'error':
+      // codexbar-core.md §1.3 step 5: a read failure is reported and the app session treated as absent.
+      return { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.message})` };
+    case 'token':
+      return sessionFromAccessToken(read.token, {
+        source: 'app',
+        label: LABEL,
+        location: shown,
+        now: env.now(),
+      });
+  }
+}

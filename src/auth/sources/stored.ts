@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { sessionTokenIdentityFromCookie } from '../cookie.js';
+import { authPaths, displayPath } from '../paths.js';
+import type { AuthEnvironment, Session, SourceResult } from '../types.js';
+import { parseJson, readTextFile } from './files.js';
+
+/**
+ * codexbar-core.md §1.8: one Foundation `HTTPCookie` property dictionary. Which keys appear depends on
+ * Foundation, so only what we use is checked and everything else is ignored.
+ */
+const storedCookieSchema = z.object({
+  Name: z.string().min(1),
+  Value: z.string(),
+  Expires: z.unknown().optional(),
+});
+
+export interface StoredCookie {
+  name: string;
+  value: string;
+  expiresAt?: Date;
+}
+
+/** The stored cookies that have not expired, in stored order; entries that are not cookies are skipped. */
+export function liveStoredCookies(json: unknown[], now: Date): { cookies: StoredCookie[]; expired: number } {
+  const cookies: StoredCookie[] = [];
+  let expired = 0;
+  for (const item of json) {
+    const parsed = storedCookieSchema.safeParse(item);
+    if (!parsed.success) continue;
+    const cookie: StoredCookie = { name: parsed.data.Name, value: parsed.data.Value };
+    const expiresAt = expiryOf(parsed.data.Expires);
+    // §1.8: a cookie whose Expires is at or before now is dropped.
+    if (expiresAt !== undefined) {
+      if (expiresAt.getTime() <= now.getTime()) {
+        expired += 1;
+        continue;
+      }
+      cookie.expiresAt = expiresAt;
+    }
+    cookies.push(cookie);
+  }
+  return { cookies, expired };
+}
+
+/** Dates are stored as epoch seconds (with `Expires_isDate`); a date string is accepted too, leniently. */
+function expiryOf(value: unknown): Date | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value * 1000);
+  if (typeof value === 'string') {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? undefined : new Date(ms);
+  }
+  return undefined;
+}
+
+/**
+ * Reads `<data>/CodexBar/cursor-session.json` read-only. Unlike CodexBar we never prune expired cookies from
+ * the file, delete it or fix its mode: in this version the tool does not modify it at all.
+ */
+export async function load(env: AuthEnvironment): Promise<SourceResult> {
+  const filePath = authPaths(env).storedSession;
+  const shown = displayPath(filePath, env);
+  const read = await readTextFile(filePath);
+  if (read.kind === 'missing')
+    return { kind: 'skip', cause: 'absent', reason: `no stored session at ${shown}` };
+  if (read.kind === 'unreadable') {
+    return { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.reason})` };
+  }
+  const json = parseJson(read.text);
+  if (!json.ok) return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (${json.reason})` };
+  if (!Array.isArray(json.value)) {
+    return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (not a list of cookies)` };
+  }
+  const { cookies, expired } = liveStoredCookies(json.value, env.now());
+  if (cookies.length === 0) {
+    return expired > 0
+      ? { kind: 'skip', cause: 'expired', reason: `every cookie in ${shown} has expired` }
+      : { kind: 'skip', cause: 'absent', reason: `${shown} holds no cookies` };
+  }
+  // §1.8: `name=value` pairs joined with "; ", in stored order.
+  const header = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
+  const session: Session = {
+    source: 'stored',
+    description: `stored session cookies (${shown})`,
+    cookieHeader: header,
+  };
+  const jwt = sessionTokenIdentityFromCookie(header);
+  if (jwt !== undefined) session.jwt = jwt;
+  return { kind: 'session', session };
+}

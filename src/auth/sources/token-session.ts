@@ -1,0 +1,53 @@
+import { cookieForToken } from '../cookie.js';
+import { inspectAccessToken } from '../jwt.js';
+import type { AuthSourceId, SourceResult } from '../types.js';
+
+export interface AccessTokenSource {
+  source: AuthSourceId;
+  /** e.g. `Cursor app token`; starts every description and reason. */
+  label: string;
+  /** Already shortened with displayPath. */
+  location: string;
+  now: Date;
+  /** Added to the reason and returned as `hint` when the token has expired. */
+  expiredHint?: string;
+}
+
+/**
+ * codexbar-core.md §1.5–1.6, shared by the app and cursor-agent tokens: a usable JWT becomes the session
+ * cookie; an expired or malformed one is skipped with a reason that names the problem, never the token.
+ */
+export function sessionFromAccessToken(token: string, from: AccessTokenSource): SourceResult {
+  const inspection = inspectAccessToken(token, from.now);
+  if (inspection.kind === 'malformed') {
+    return { kind: 'skip', cause: 'malformed', reason: `${from.label} is malformed (${inspection.reason})` };
+  }
+  if (inspection.kind === 'expired') {
+    const { expiresAt } = inspection.identity;
+    const when =
+      expiresAt.getTime() <= from.now.getTime()
+        ? `expired ${isoSeconds(expiresAt)}`
+        : `expires ${isoSeconds(expiresAt)}, less than 60 s away`;
+    const skip: SourceResult = {
+      kind: 'skip',
+      cause: 'expired',
+      reason: `${from.label} is expired (${when})${from.expiredHint ? `; ${from.expiredHint}` : ''}`,
+    };
+    if (from.expiredHint) skip.hint = from.expiredHint;
+    return skip;
+  }
+  return {
+    kind: 'session',
+    session: {
+      source: from.source,
+      description: `${from.label} (${from.location})`,
+      cookieHeader: cookieForToken(inspection.identity, token),
+      jwt: inspection.identity,
+    },
+  };
+}
+
+/** ISO-8601 UTC without milliseconds, like every date this tool prints (contract.md §4). */
+export function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,107 @@
+/**
+ * Pages of one database file, read on demand with fs.readSync from a single fd opened 'r' (never
+ * the whole file), with an optional overlay of the committed pages of its `-wal` file.
+ * Nothing is ever opened for writing, so nothing in the directory can change.
+ */
+import fs from 'node:fs';
+import { corrupt } from './format-error.js';
+import { DATABASE_HEADER_SIZE, type DatabaseHeader, parseDatabaseHeader, readPageSize } from './header.js';
+import { readWalSnapshot, type WalSnapshot } from './wal.js';
+
+/** The page holding byte offset 2^30 is reserved for locks and never part of a b-tree (§1.3.1 of the format). */
+const LOCK_BYTE_OFFSET = 0x4000_0000;
+
+export class Pager {
+  readonly header: DatabaseHeader;
+  readonly pageCount: number;
+  private readonly lockBytePage: number;
+
+  private constructor(
+    private readonly fd: number,
+    private readonly fileSize: number,
+    private readonly walFd: number | undefined,
+    private readonly wal: WalSnapshot | undefined,
+  ) {
+    const pageSize = wal?.pageSize ?? readPageSize(this.readMainBytes(0, DATABASE_HEADER_SIZE));
+    this.lockBytePage = Math.floor(LOCK_BYTE_OFFSET / pageSize) + 1;
+    // Page 1 may itself live in the WAL; its header is then the current one.
+    this.header = parseDatabaseHeader(this.readPageImage(1, pageSize).subarray(0, DATABASE_HEADER_SIZE));
+    if (this.header.pageSize !== pageSize) corrupt('WAL page size does not match the database');
+    const available = wal?.pageCount ?? Math.floor(fileSize / pageSize);
+    this.pageCount = this.header.pageCount ?? available;
+  }
+
+  /**
+   * Opens `dbPath` read-only. With `walPath`, its committed frames are preferred over the main file.
+   * An empty main file is an empty database, and SQLite then discards any WAL, so we ignore it too.
+   */
+  static open(dbPath: string, walPath?: string): Pager {
+    const fd = fs.openSync(dbPath, 'r');
+    let walFd: number | undefined;
+    try {
+      const fileSize = fs.fstatSync(fd).size;
+      if (fileSize === 0) corrupt('no such table: ItemTable (the database is empty)');
+      let wal: WalSnapshot | undefined;
+      if (walPath !== undefined) {
+        walFd = openIfPresent(walPath);
+        wal = walFd === undefined ? undefined : readWalSnapshot(walFd);
+      }
+      return new Pager(fd, fileSize, walFd, wal);
+    } catch (error) {
+      fs.closeSync(fd);
+      if (walFd !== undefined) fs.closeSync(walFd);
+      throw error;
+    }
+  }
+
+  get usableSize(): number {
+    return this.header.usableSize;
+  }
+
+  readPage(pgno: number): Buffer {
+    if (!Number.isInteger(pgno) || pgno < 1 || pgno > this.pageCount) {
+      corrupt(`page number ${pgno} out of range (database has ${this.pageCount} pages)`);
+    }
+    if (pgno === this.lockBytePage) corrupt(`page ${pgno} is the lock-byte page`);
+    return this.readPageImage(pgno, this.header.pageSize);
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+    if (this.walFd !== undefined) fs.closeSync(this.walFd);
+  }
+
+  private readPageImage(pgno: number, pageSize: number): Buffer {
+    const walOffset = this.wal?.pageOffsets.get(pgno);
+    if (walOffset !== undefined && this.walFd !== undefined) {
+      return readFully(this.walFd, walOffset, pageSize, `WAL frame for page ${pgno} is truncated`);
+    }
+    const offset = (pgno - 1) * pageSize;
+    if (offset + pageSize > this.fileSize) corrupt(`page ${pgno} lies past the end of the file`);
+    return this.readMainBytes(offset, pageSize);
+  }
+
+  private readMainBytes(offset: number, length: number): Buffer {
+    return readFully(this.fd, offset, length, 'file is not a database (too short)');
+  }
+}
+
+function openIfPresent(path: string): number | undefined {
+  try {
+    return fs.openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function readFully(fd: number, position: number, length: number, shortReadMessage: string): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = fs.readSync(fd, buf, done, length - done, position + done);
+    if (n === 0) corrupt(shortReadMessage);
+    done += n;
+  }
+  return buf;
+}

@@ -1,0 +1,75 @@
+import { resolveBaseUrl } from '../api/base-url.js';
+import { CursorClient } from '../api/client.js';
+import { buildLadder } from '../auth/ladder.js';
+import { displayPath } from '../auth/paths.js';
+import { type Resolved, withSession } from '../auth/resolver.js';
+import type { AuthEnvironment, Session } from '../auth/types.js';
+import { loadConfig } from '../config/config.js';
+import { resolveCursorCredentialsConfig } from '../config/credentials.js';
+import { UnsupportedError } from '../errors.js';
+import type { CliIo } from './io.js';
+import type { SharedOptions } from './options.js';
+
+export type Purpose = 'usage' | 'cost';
+
+/**
+ * Everything `usage` and `cost` share before they fetch: the config file, the base URL check, the
+ * credential policy and the auth ladder. Errors here end the run before any request.
+ */
+export async function runWithCursorSession<T>(
+  io: CliIo,
+  options: SharedOptions,
+  purpose: Purpose,
+  log: (line: string) => void,
+  perform: (client: CursorClient, session: Session) => Promise<T>,
+): Promise<Resolved<T>> {
+  if (options.unsupportedSource) {
+    throw new UnsupportedError(`Source '${options.unsupportedSource}' is not supported for cursor.`);
+  }
+  const authEnv: AuthEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+  const config = await loadConfig(authEnv);
+  const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+  const credentials = resolveCursorCredentialsConfig({
+    config,
+    cookieFlag: options.cookieFlag,
+    cookieEnv: io.env.CODEXBAR_CURSOR_COOKIE,
+  });
+  const configShown = displayPath(config.path, authEnv);
+  if (credentials.cookieSource === 'off') {
+    throw new UnsupportedError(
+      purpose === 'cost'
+        ? 'Cursor cost is unavailable because the Cursor cookie source is set to Off.'
+        : 'Cursor is unavailable because the Cursor cookie source is set to Off.',
+      `Set "cookieSource" to "auto" in ${configShown} to use it again.`,
+    );
+  }
+  if (credentials.cookieSource === 'manual' && credentials.manualHeader === undefined) {
+    // cursor-provider.md: an empty manual header fails closed instead of falling back to another account.
+    throw new UnsupportedError(
+      purpose === 'cost'
+        ? 'Cursor cost requires a non-empty Manual cookie header.'
+        : 'Cursor usage requires a non-empty Manual cookie header.',
+      `Paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown}, or set "cookieSource" to "auto".`,
+    );
+  }
+
+  const client = new CursorClient({ baseUrl });
+  try {
+    return await withSession(
+      {
+        ladder: buildLadder(authEnv, options.sourceMode, credentials),
+        log,
+        noSessionHint: noSessionHint(options.sourceMode, configShown),
+      },
+      (session) => perform(client, session),
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+function noSessionHint(mode: 'auto' | 'web', configShown: string): string {
+  const cookie = `paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown} (or pass --cookie / set CODEXBAR_CURSOR_COOKIE)`;
+  if (mode === 'web') return `--source web uses cookies only: ${cookie}.`;
+  return `Sign in to the Cursor app or run \`cursor-agent login\` on this machine, or ${cookie}.`;
+}

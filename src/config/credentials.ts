@@ -1,0 +1,55 @@
+import type { LoadedConfig } from './config.js';
+import { cleanCookieHeader } from './config.js';
+import type { CookieSource } from './schema.js';
+
+/** Where a manual header came from, named as `--verbose` shows it. */
+export type ManualHeaderOrigin = '--cookie' | 'CODEXBAR_CURSOR_COOKIE' | 'config file' | 'token account';
+
+export interface CursorCredentialsConfig {
+  cookieSource: CookieSource;
+  /** Only with `cookieSource: 'manual'`; absent when the chosen header is empty. Never print it. */
+  manualHeader?: string;
+  /** Set with `cookieSource: 'manual'`. */
+  origin?: ManualHeaderOrigin;
+  /** The selected token account's label, when a token account supplied the header. */
+  accountLabel?: string;
+}
+
+export interface CredentialInputs {
+  config: LoadedConfig;
+  /** `--cookie`, when given (an empty value still selects manual, so the caller can refuse it). */
+  cookieFlag?: string | undefined;
+  /** `CODEXBAR_CURSOR_COOKIE`; blank counts as unset. */
+  cookieEnv?: string | undefined;
+}
+
+/**
+ * contract.md §3 and codexbar-cli.md §5.3: `--cookie`, then `CODEXBAR_CURSOR_COOKIE`, then a non-empty token
+ * account list (the entry at `activeIndex`, clamped; forces manual), then the config `cookieSource`, else
+ * manual when the config `cookieHeader` is non-empty, else auto.
+ */
+export function resolveCursorCredentialsConfig(inputs: CredentialInputs): CursorCredentialsConfig {
+  if (inputs.cookieFlag !== undefined) return manual(inputs.cookieFlag, '--cookie');
+  if (inputs.cookieEnv !== undefined && inputs.cookieEnv.trim() !== '') {
+    return manual(inputs.cookieEnv, 'CODEXBAR_CURSOR_COOKIE');
+  }
+
+  const cursor = inputs.config.cursor;
+  const accounts = cursor.tokenAccounts?.accounts ?? [];
+  if (accounts.length > 0) {
+    const index = Math.min(Math.max(cursor.tokenAccounts?.activeIndex ?? 0, 0), accounts.length - 1);
+    const account = accounts[index]!;
+    return { ...manual(account.token, 'token account'), accountLabel: account.label };
+  }
+
+  const cookieSource = cursor.cookieSource ?? (cursor.cookieHeader !== undefined ? 'manual' : 'auto');
+  if (cookieSource !== 'manual') return { cookieSource };
+  return manual(cursor.cookieHeader, 'config file');
+}
+
+function manual(raw: string | undefined, origin: ManualHeaderOrigin): CursorCredentialsConfig {
+  const resolved: CursorCredentialsConfig = { cookieSource: 'manual', origin };
+  const header = cleanCookieHeader(raw);
+  if (header !== undefined) resolved.manualHeader = header;
+  return resolved;
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+// codexbar-cli.md §5.2. CodexBar decodes optionals with `decodeIfPresent`, so `null` means absent; unknown
+// keys are kept (loose objects) so a config written by CodexBar is read as it is.
+
+export const providerSourceSchema = z.enum(['auto', 'web', 'cli', 'oauth', 'api']);
+export const cookieSourceSchema = z.enum(['auto', 'manual', 'off']);
+
+export const tokenAccountSchema = z.looseObject({
+  id: z.string(),
+  label: z.string(),
+  /** For Cursor, a Cookie header. */
+  token: z.string(),
+  /** Epoch seconds. */
+  addedAt: z.number(),
+  lastUsed: z.number().nullish(),
+});
+
+export const tokenAccountsSchema = z.looseObject({
+  version: z.number().int(),
+  activeIndex: z.number().int(),
+  accounts: z.array(tokenAccountSchema),
+});
+
+/** Every provider entry shares these fields (one Codable struct upstream), so they are checked on all of them. */
+export const providerEntrySchema = z.looseObject({
+  id: z.string(),
+  enabled: z.boolean().nullish(),
+  source: providerSourceSchema.nullish(),
+  cookieSource: cookieSourceSchema.nullish(),
+  cookieHeader: z.string().nullish(),
+  tokenAccounts: tokenAccountsSchema.nullish(),
+});
+
+export const configFileSchema = z.looseObject({
+  version: z.number().int(),
+  providers: z.array(providerEntrySchema),
+});
+
+export type ProviderSource = z.infer<typeof providerSourceSchema>;
+export type CookieSource = z.infer<typeof cookieSourceSchema>;
+export type TokenAccount = z.infer<typeof tokenAccountSchema>;
+export type TokenAccounts = z.infer<typeof tokenAccountsSchema>;
+export type ProviderEntry = z.infer<typeof providerEntrySchema>;
+export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -1,0 +1,91 @@
+/**
+ * Running sums with codexbar-core.md §4.2's failure rules: a token sum that overflows becomes unknown
+ * for good; a cost sum turns invalid for good on a bad value and otherwise counts known values only;
+ * a metered sum is lost for good when one event lacks a usable chargedCents (§4.3).
+ */
+import type { PriceSource, RequestCounts } from './types.js';
+
+/** Overflow bound for token sums: beyond it a JS number no longer counts exactly. */
+export const TOKEN_SUM_LIMIT = Number.MAX_SAFE_INTEGER;
+
+export function checkedAdd(sum: number | null, value: number | null): number | null {
+  if (sum === null || value === null) return null;
+  const next = sum + value;
+  return next > TOKEN_SUM_LIMIT || next < -TOKEN_SUM_LIMIT ? null : next;
+}
+
+export function checkedSum(values: readonly (number | null)[]): number | null {
+  let sum: number | null = 0;
+  for (const value of values) sum = checkedAdd(sum, value);
+  return sum;
+}
+
+/** §4.2: known costs add up; an invalid one poisons the sum; "no cents at all" stays unknown. */
+export class CostSum {
+  private total = 0;
+  private known = false;
+  private invalid = false;
+
+  addUSD(usd: number): void {
+    if (this.invalid) return;
+    this.total += usd;
+    this.known = true;
+    if (!Number.isFinite(this.total)) this.invalid = true;
+  }
+
+  poison(): void {
+    this.invalid = true;
+  }
+
+  get usd(): number | null {
+    return this.invalid || !this.known ? null : this.total;
+  }
+}
+
+/** §4.3: Σ chargedCents / 100, or null once any event lacks it, has a negative one, or the sum overflows. */
+export class MeteredSum {
+  private total = 0;
+  private lost = false;
+  private events = 0;
+
+  add(chargedCents: number | undefined): void {
+    this.events++;
+    if (this.lost) return;
+    if (chargedCents === undefined || chargedCents < 0) {
+      this.lost = true;
+      return;
+    }
+    this.total += chargedCents / 100;
+    if (!Number.isFinite(this.total)) this.lost = true;
+  }
+
+  get usd(): number | null {
+    return this.lost || this.events === 0 ? null : this.total;
+  }
+}
+
+export function emptyRequestCounts(): RequestCounts {
+  return { reported: 0, estimated: 0, unpriced: 0 };
+}
+
+export function countRequest(counts: RequestCounts, source: PriceSource): void {
+  counts[source]++;
+}
+
+/** Per (day, model) or per model: the §4.2 accumulator plus our metered and request-count figures. */
+export class ModelAccumulator {
+  inputTokens: number | null = 0;
+  outputTokens: number | null = 0;
+  cacheReadTokens: number | null = 0;
+  cacheCreationTokens: number | null = 0;
+  requestCount = 0;
+  readonly cost = new CostSum();
+  readonly metered = new MeteredSum();
+  readonly requestCounts = emptyRequestCounts();
+
+  constructor(readonly modelName: string) {}
+
+  get totalTokens(): number | null {
+    return checkedSum([this.inputTokens, this.outputTokens, this.cacheReadTokens, this.cacheCreationTokens]);
+  }
+}

@@ -1,0 +1,53 @@
+import type { CursorRequest } from '../api/client.js';
+import { type EventsPage, eventsPageSchema } from '../api/schemas/events.js';
+
+export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
+export const EVENTS_PAGE_SIZE = 1000;
+/** codexbar-core.md Appendix A: 15 s per page on the cost path. */
+export const EVENTS_PAGE_TIMEOUT_MS = 15_000;
+
+/** What the pager needs from CursorClient (structural, so tests and the client stay decoupled). */
+export interface EventsRequester {
+  request<T>(req: CursorRequest<T>): Promise<T>;
+}
+
+export interface FetchEventsPageOptions {
+  cookieHeader: string;
+  /** 1-based. */
+  page: number;
+  start: Date;
+  end: Date;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** codexbar-core.md §2.5: bounds are `round(seconds × 1000)` as decimal strings. */
+function msString(date: Date): string {
+  return String(Math.round(date.getTime()));
+}
+
+/**
+ * One page of usage events. Only 401 means "not logged in" here: a 403 on this endpoint is a final API
+ * error (codexbar-core.md §2.5, contract.md §3).
+ */
+export function fetchEventsPage(
+  client: EventsRequester,
+  options: FetchEventsPageOptions,
+): Promise<EventsPage> {
+  return client.request({
+    method: 'POST',
+    path: '/api/dashboard/get-filtered-usage-events',
+    endpoint: EVENTS_ENDPOINT,
+    cookieHeader: options.cookieHeader,
+    body: {
+      page: options.page,
+      pageSize: EVENTS_PAGE_SIZE,
+      startDate: msString(options.start),
+      endDate: msString(options.end),
+    },
+    timeoutMs: options.timeoutMs ?? EVENTS_PAGE_TIMEOUT_MS,
+    signal: options.signal,
+    schema: eventsPageSchema,
+    notLoggedInStatuses: [401],
+  });
+}

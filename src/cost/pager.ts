@@ -1,0 +1,176 @@
+/**
+ * Pages `get-filtered-usage-events` with codexbar-core.md §2.5's algorithm and messages, fetching
+ * ahead concurrently but deciding strictly in page order, so every run ends exactly as the sequential
+ * algorithm would (with concurrency 1 it is the sequential algorithm).
+ */
+import type { EventsPage, UsageEvent } from '../api/schemas/events.js';
+import { PaginationError } from '../errors.js';
+import { boundaryOverlap } from './overlap.js';
+
+export const PAGE_SIZE = 1000;
+export const MAX_PAGES = 200;
+export const DEFAULT_CONCURRENCY = 6;
+
+export interface PageProgress {
+  /** The page just accepted, 1-based. */
+  page: number;
+  /** Rows on that page. */
+  pageEvents: number;
+  /** Pages holding events by the reported count (at least `page`), or null without a count. */
+  pagesKnown: number | null;
+  /** Raw rows received so far, before overlap removal. */
+  eventsReceived: number;
+  /** `totalUsageEventsCount`, once a page has carried it. */
+  expected: number | null;
+}
+
+export interface PagerOptions {
+  fetchPage: (page: number, signal: AbortSignal) => Promise<EventsPage>;
+  /** Receives every de-duplicated event exactly once, in page order except for held-back overlap rows. */
+  onEvent: (event: UsageEvent) => void;
+  concurrency?: number;
+  onProgress?: (progress: PageProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface PagerResult {
+  /** `totalUsageEventsCount`, or null when no page carried one. */
+  expected: number | null;
+  /** Rows received before overlap removal. */
+  raw: number;
+  /** Rows handed to `onEvent`. */
+  delivered: number;
+  pages: number;
+}
+
+/** `[cursor-cost] page N: K events (T raw total)` for --verbose. */
+export function verbosePageLine(progress: PageProgress): string {
+  return `[cursor-cost] page ${progress.page}: ${progress.pageEvents} events (${progress.eventsReceived} raw total)`;
+}
+
+const incomplete = (expected: number, received: number) =>
+  new PaginationError(
+    'pagination_incomplete',
+    `Cursor cost refresh was incomplete (received ${received} of ${expected} events).`,
+  );
+const safetyLimit = (received: number) =>
+  new PaginationError(
+    'pagination_safety_limit',
+    `Cursor cost refresh reached its pagination safety limit after ${received} events.`,
+  );
+const inconsistent = (expected: number, received: number) =>
+  new PaginationError(
+    'pagination_inconsistent',
+    `Cursor cost pagination was inconsistent (expected ${expected}, received ${received} events).`,
+  );
+
+/** The last page the reported count implies: a short page, or the empty page after an exact multiple. */
+function lastPageFor(expected: number): number {
+  return Math.min(MAX_PAGES, Math.floor(expected / PAGE_SIZE) + 1);
+}
+
+class PageFetcher {
+  private readonly pending = new Map<number, Promise<EventsPage>>();
+  private nextToStart = 1;
+
+  constructor(
+    private readonly fetchPage: PagerOptions['fetchPage'],
+    private readonly signal: AbortSignal,
+    private readonly concurrency: number,
+  ) {}
+
+  /**
+   * Starts pages up to the one the algorithm needs plus, while a count says more exist, up to the
+   * concurrency window ahead of it, never beyond `plannedLast` or the 200-page cap.
+   */
+  fill(needed: number, plannedLast: number): void {
+    const last = Math.min(MAX_PAGES, Math.max(needed, Math.min(plannedLast, needed + this.concurrency - 1)));
+    for (; this.nextToStart <= last; this.nextToStart++) {
+      const page = this.nextToStart;
+      const promise = Promise.resolve().then(() => this.fetchPage(page, this.signal));
+      // A page past the stopping point may fail after the run ended; that failure is not the run's.
+      promise.catch(() => {});
+      this.pending.set(page, promise);
+    }
+  }
+
+  take(page: number): Promise<EventsPage> {
+    const promise = this.pending.get(page);
+    if (!promise) throw new Error(`page ${page} was never requested`);
+    this.pending.delete(page);
+    return promise;
+  }
+}
+
+export async function pageUsageEvents(options: PagerOptions): Promise<PagerResult> {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) onOuterAbort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency);
+
+  let expected: number | null = null;
+  let raw = 0;
+  let delivered = 0;
+  let completed = false;
+  let previous: UsageEvent[] | undefined;
+  let pageCount = 0;
+  // Per page, the leading rows that equal the previous page's tail: overlap only if the count proves it.
+  const held: UsageEvent[][] = [];
+  const deliver = (event: UsageEvent) => {
+    delivered++;
+    options.onEvent(event);
+  };
+
+  try {
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      fetcher.fill(page, expected === null ? page : lastPageFor(expected));
+      const response = await fetcher.take(page);
+      const count = response.totalUsageEventsCount;
+      // §2.5: the count is compared before the empty-page test, so a changed count on an empty page throws.
+      if (count !== undefined) {
+        if (expected !== null && expected !== count) throw inconsistent(expected, count);
+        expected = count;
+      }
+      const events = response.usageEventsDisplay;
+      raw += events.length;
+      if (events.length > 0) {
+        pageCount = page;
+        const overlap = previous ? boundaryOverlap(previous, events) : 0;
+        held.push(events.slice(0, overlap));
+        for (let i = overlap; i < events.length; i++) deliver(events[i]!);
+        previous = events;
+      }
+      options.onProgress?.({
+        page,
+        pageEvents: events.length,
+        pagesKnown: expected === null ? null : Math.max(page, Math.ceil(expected / PAGE_SIZE)),
+        eventsReceived: raw,
+        expected,
+      });
+      // An empty page or a short one proves completion.
+      if (events.length < PAGE_SIZE) {
+        completed = true;
+        break;
+      }
+    }
+
+    // §2.5: only a short or empty page proves completion, so 200 full pages fail even when the count matches.
+    if (!completed) throw safetyLimit(raw);
+    if (expected !== null && raw < expected) throw incomplete(expected, raw);
+    // §2.5: without a count nothing proves a repeat, and an exact count keeps identical rows.
+    let remove = expected === null ? 0 : raw - expected;
+    for (const rows of held) {
+      const dropped = Math.min(rows.length, remove);
+      remove -= dropped;
+      for (let i = dropped; i < rows.length; i++) deliver(rows[i]!);
+    }
+    if (expected !== null && remove !== 0) throw inconsistent(expected, raw);
+    return { expected, raw, delivered, pages: pageCount };
+  } finally {
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    // Pages fetched ahead of the stopping point (or after a failure) are no longer wanted.
+    controller.abort(new Error('cost paging finished'));
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Retries for one events page. A heavy account pages up to 200 times, so a transient 5xx, a reset
+ * connection or a slow page should not throw away a whole run; but an answer that will not change (401,
+ * 403, other 4xx, a body that does not parse) is final at once (codexbar-core.md §2.5, contract.md §3).
+ */
+import { ApiError, TimeoutError } from '../errors.js';
+
+export interface RetryPolicy {
+  /** Retries after a 5xx, a transport failure or a timeout. */
+  maxRetries: number;
+  /** Waits granted for 429 answers. */
+  maxRateLimitRetries: number;
+  /** First backoff; doubles on each retry. */
+  baseDelayMs: number;
+  /** A Retry-After longer than this fails the run instead of stalling it. */
+  maxRetryAfterMs: number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 2,
+  maxRateLimitRetries: 3,
+  baseDelayMs: 500,
+  maxRetryAfterMs: 60_000,
+  sleep: abortableSleep,
+};
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+type RetryDecision = { kind: 'transient' } | { kind: 'rateLimited' } | { kind: 'final' };
+
+function classify(error: unknown): RetryDecision {
+  if (error instanceof TimeoutError) return { kind: 'transient' };
+  if (error instanceof ApiError) {
+    if (error.status === 429) return { kind: 'rateLimited' };
+    if (error.transport || (error.status !== undefined && error.status >= 500)) return { kind: 'transient' };
+  }
+  return { kind: 'final' };
+}
+
+/** Runs `attempt` until it succeeds, a final error occurs, or the retry budget is spent (last error wins). */
+export async function withRetry<T>(
+  attempt: () => Promise<T>,
+  policy: Partial<RetryPolicy> = {},
+  signal?: AbortSignal,
+): Promise<T> {
+  const rules = { ...DEFAULT_RETRY_POLICY, ...policy };
+  let transientRetries = 0;
+  let rateLimitRetries = 0;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const decision = classify(error);
+      let delayMs: number;
+      if (decision.kind === 'rateLimited' && rateLimitRetries < rules.maxRateLimitRetries) {
+        delayMs = rules.baseDelayMs * 2 ** rateLimitRetries++;
+      } else if (decision.kind === 'transient' && transientRetries < rules.maxRetries) {
+        delayMs = rules.baseDelayMs * 2 ** transientRetries++;
+      } else {
+        throw error;
+      }
+      const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
+      if (retryAfterMs !== undefined) {
+        if (retryAfterMs > rules.maxRetryAfterMs) throw error;
+        delayMs = retryAfterMs;
+      }
+      await rules.sleep(delayMs, signal);
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The cost report: what `codexbar cost` knows after paging and aggregating usage events
+ * (codexbar-core.md §4, codexbar-cli.md §2.6 and §3.4, contract.md §4). Renderers turn it into
+ * CodexBar's text lines plus a table, or CodexBar's cost row plus our additive fields.
+ */
+
+export interface CostWindow {
+  start: Date;
+  end: Date;
+  /** IANA zone used for the window bounds and the day buckets. */
+  timeZone: string;
+  /** `--days N` value, or the number of local days the window spans for --since/--month/--all. */
+  historyDays: number;
+  /** Text label: "Last 30 days", "Today", "Month to date", "All history", "2026-11-01 – 2026-11-15". */
+  label: string;
+}
+
+export type PriceSource = 'reported' | 'estimated' | 'unpriced';
+
+export interface CostModelRow {
+  modelName: string;
+  /** API-rate cost in USD; null when unknown (no cents at all, or an invalid value seen: fail closed). */
+  costUSD: number | null;
+  /** Sum of chargedCents/100; null when any of its events lacks a valid chargedCents. */
+  meteredUSD: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  /** Cursor's cache-write tokens. */
+  cacheCreationTokens: number | null;
+  totalTokens: number | null;
+  requestCount: number;
+  requestCounts: RequestCounts;
+}
+
+export interface CostDay {
+  /** YYYY-MM-DD in the window's time zone. */
+  date: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheCreationTokens: number | null;
+  totalTokens: number | null;
+  /** Sum of the known model costs, or null when no model has a known cost (codexbar-core.md §4.2). */
+  costUSD: number | null;
+  meteredUSD: number | null;
+  requestCount: number;
+  /** Model names sorted ascending. */
+  modelsUsed: string[];
+  /** Sorted by cost desc (null = -1), then totalTokens desc, then name asc. */
+  models: CostModelRow[];
+}
+
+export interface RequestCounts {
+  /** Events whose API-rate cost came from Cursor's `tokenUsage.totalCents`. */
+  reported: number;
+  /** Events priced from the list-price table because `totalCents` was missing. */
+  estimated: number;
+  /** Events with tokens but no usable price (unknown model, or an invalid reported value). */
+  unpriced: number;
+}
+
+export type UsageKindBucket = 'included' | 'onDemand' | 'notCharged' | 'byok' | 'other';
+
+export interface KindTotals {
+  requests: number;
+  totalTokens: number | null;
+  costUSD: number | null;
+  meteredUSD: number | null;
+}
+
+export interface CostTotals {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheCreationTokens: number | null;
+  totalTokens: number | null;
+  /** 0 when there are no days; else the sum of known day costs, or null when every day is unknown. */
+  costUSD: number | null;
+}
+
+export interface CostReport {
+  window: CostWindow;
+  generatedAt: Date;
+  daily: CostDay[];
+  totals: CostTotals;
+  /** Today's local-day entry (codexbar-core.md §4.4): 0 when there is history but nothing today. */
+  today: { tokens: number | null; costUSD: number | null };
+  /** Σ chargedCents/100 over every valid event, or null (fail closed, codexbar-core.md §4.3). */
+  meteredCostUSD: number | null;
+  provenance: 'listPriceEstimate' | 'vendorMetered' | 'mixed' | 'unknown';
+  coverage: { priced: number; unpriced: number; unmetered: number; estimated: number };
+  /** Per model over the whole window, same order rules as a day's models. */
+  byModel: CostModelRow[];
+  byKind: Record<UsageKindBucket, KindTotals>;
+  requestCounts: RequestCounts;
+  /** De-duplicated events counted (valid timestamp), and the count cursor.com reported. */
+  eventCount: number;
+  reportedEventCount: number | null;
+}

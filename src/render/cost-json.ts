@@ -1,0 +1,138 @@
+/**
+ * The `cost --json` row (codexbar-cli.md §3.4) plus our additive fields (contract.md §4: `window`,
+ * `apiRateCostUSD`, `byModel`, `byKind`, `requestCounts`). Objects are built in CodexBar's field order;
+ * unknown values are omitted, never written as 0. `daily` and `projects` are always present.
+ */
+
+import type {
+  CostDay,
+  CostModelRow,
+  CostReport,
+  CostTotals,
+  KindTotals,
+  UsageKindBucket,
+} from '../cost/types.js';
+import { errorBody } from '../errors.js';
+import { encodeJson } from './json.js';
+
+export type CostRow = Record<string, unknown>;
+
+export function costRow(report: CostReport): CostRow {
+  return {
+    provider: 'cursor',
+    source: 'web',
+    updatedAt: report.generatedAt,
+    currencyCode: 'USD',
+    sessionTokens: known(report.today.tokens),
+    sessionCostUSD: known(report.today.costUSD),
+    historyDays: report.window.historyDays,
+    historyCoverageIsEstablished: true,
+    // codexbar-cli.md §3.4: the name is fixed, but the window is historyDays.
+    last30DaysTokens: known(report.totals.totalTokens),
+    last30DaysCostUSD: known(report.totals.costUSD),
+    meteredCostUSD: known(report.meteredCostUSD),
+    daily: report.daily.map(dailyEntry),
+    projects: [],
+    totals: totalsObject(report),
+    provenance: report.provenance,
+    coverage: coverageObject(report),
+    window: { start: report.window.start, end: report.window.end, timeZone: report.window.timeZone },
+    apiRateCostUSD: known(report.totals.costUSD),
+    byModel: report.byModel.map(modelEntry),
+    byKind: Object.fromEntries(KIND_ORDER.map((bucket) => [bucket, kindEntry(report.byKind[bucket])])),
+    requestCounts: requestCountsObject(report.requestCounts),
+  };
+}
+
+/** codexbar-cli.md §3.4: the error row carries `updatedAt` (the time of the error) and no `kind`. */
+export function costErrorRow(error: unknown, at: Date): CostRow {
+  return {
+    provider: 'cursor',
+    source: 'web',
+    updatedAt: at,
+    daily: [],
+    projects: [],
+    error: errorBody(error, false),
+  };
+}
+
+export function renderCostJson(rows: CostRow[], options: { pretty?: boolean } = {}): string {
+  return encodeJson(rows, options);
+}
+
+const KIND_ORDER: readonly UsageKindBucket[] = ['included', 'onDemand', 'notCharged', 'byok', 'other'];
+
+function known(value: number | null): number | undefined {
+  return value === null ? undefined : value;
+}
+
+/** For Cursor, cacheCreation = cache-write tokens and cost = the list-price estimate (§3.4). */
+function dailyEntry(day: CostDay): Record<string, unknown> {
+  return {
+    date: day.date,
+    ...tokenFields(day),
+    totalCost: known(day.costUSD),
+    modelsUsed: day.modelsUsed.length > 0 ? day.modelsUsed : undefined,
+    modelBreakdowns:
+      day.models.length > 0
+        ? day.models.map((model) => ({
+            modelName: model.modelName,
+            cost: known(model.costUSD),
+            totalTokens: known(model.totalTokens),
+          }))
+        : undefined,
+  };
+}
+
+function tokenFields(source: Omit<CostTotals, 'costUSD'>): Record<string, number | undefined> {
+  return {
+    inputTokens: known(source.inputTokens),
+    outputTokens: known(source.outputTokens),
+    cacheReadTokens: known(source.cacheReadTokens),
+    cacheCreationTokens: known(source.cacheCreationTokens),
+    totalTokens: known(source.totalTokens),
+  };
+}
+
+/** Summed over `daily`; with no days CodexBar carries only totalTokens/totalCost (§3.4). */
+function totalsObject(report: CostReport): Record<string, unknown> {
+  const { totals } = report;
+  if (report.daily.length === 0) {
+    return { totalTokens: known(totals.totalTokens), totalCost: known(totals.costUSD) };
+  }
+  return {
+    ...tokenFields(totals),
+    totalCost: known(totals.costUSD),
+    provenance: report.provenance,
+    coverage: coverageObject(report),
+  };
+}
+
+function coverageObject(report: CostReport): Record<string, number> {
+  const { priced, unpriced, unmetered, estimated } = report.coverage;
+  return { priced, unpriced, unmetered, estimated };
+}
+
+function modelEntry(model: CostModelRow): Record<string, unknown> {
+  return {
+    modelName: model.modelName,
+    apiRateCostUSD: known(model.costUSD),
+    meteredCostUSD: known(model.meteredUSD),
+    ...tokenFields(model),
+    requests: model.requestCount,
+    requestCounts: requestCountsObject(model.requestCounts),
+  };
+}
+
+function kindEntry(kind: KindTotals): Record<string, unknown> {
+  return {
+    requests: kind.requests,
+    totalTokens: known(kind.totalTokens),
+    apiRateCostUSD: known(kind.costUSD),
+    meteredCostUSD: known(kind.meteredUSD),
+  };
+}
+
+function requestCountsObject(counts: CostReport['requestCounts']): Record<string, number> {
+  return { reported: counts.reported, estimated: counts.estimated, unpriced: counts.unpriced };
+}

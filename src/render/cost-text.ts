@@ -1,0 +1,120 @@
+/**
+ * `cost` text: CodexBar's summary lines (codexbar-cli.md §2.6), then the per-day table, our additive
+ * totals (by kind, request counts) with notes on estimated or unpriced requests, and — on a TTY — a
+ * daily-spend chart. Returns the text without a trailing newline.
+ */
+
+import type { ChalkInstance } from 'chalk';
+import type { CostReport, KindTotals, UsageKindBucket } from '../cost/types.js';
+import { renderDailyChart } from './chart.js';
+import { palette } from './colour.js';
+import { renderCostTable } from './cost-table.js';
+import { formatCount, formatTokens, formatUSD } from './format.js';
+
+export interface CostTextOptions {
+  colour: boolean;
+  /** Terminal width: the caller passes `COLUMNS` or `process.stdout.columns`. */
+  columns: number;
+  compact: boolean;
+  breakdown: boolean;
+  /** Whether stdout is a TTY; the chart is only drawn for terminals. */
+  isTTY: boolean;
+}
+
+const COMPACT_NOTE = 'Compact view: widen the terminal for the cache and total-token columns.';
+const HINT = "From Cursor's usage dashboard at vendor token rates; may differ from your invoice.";
+
+export function renderCostText(report: CostReport, options: CostTextOptions): string {
+  const c = palette(options.colour);
+  const blocks = [costSummaryLines(report, c).join('\n')];
+  if (report.daily.length === 0) {
+    blocks.push('No usage events in this window.');
+    return blocks.join('\n\n');
+  }
+  const table = renderCostTable(report, options);
+  // Like ccusage, say why columns went missing when the terminal, not --compact, chose the layout.
+  const widthNote = table.compact && !options.compact ? `\n${COMPACT_NOTE}` : '';
+  blocks.push(table.text + widthNote);
+  blocks.push([...kindLines(report), requestLine(report), ...noteLines(report)].join('\n'));
+  const chart = options.isTTY ? renderDailyChart(report.daily, options) : undefined;
+  if (chart) blocks.push(chart);
+  return blocks.join('\n\n');
+}
+
+/** codexbar-cli.md §2.6: header, Today, the window, Cursor-metered (when known) and the hint. */
+export function costSummaryLines(report: CostReport, c: ChalkInstance): string[] {
+  const { label } = report.window;
+  const lines = [
+    c.bold.cyan('Cursor Cost (API-rate estimate)'),
+    `Today: ${amountWithTokens(report.today.costUSD, report.today.tokens)}`,
+    `${label}: ${amountWithTokens(report.totals.costUSD, report.totals.totalTokens)}`,
+  ];
+  if (report.meteredCostUSD !== null) {
+    lines.push(`Cursor-metered: ${formatUSD(report.meteredCostUSD)} (${label.toLowerCase()})`);
+  }
+  lines.push(HINT);
+  return lines;
+}
+
+/** `$3.42 · 1.2M tokens`; an unknown cost is `—` and unknown tokens drop the second part. */
+function amountWithTokens(costUSD: number | null, tokens: number | null): string {
+  const amount = formatUSD(costUSD);
+  return tokens === null ? amount : `${amount} · ${formatTokens(tokens)} tokens`;
+}
+
+const KIND_LABELS: ReadonlyArray<readonly [UsageKindBucket, string]> = [
+  ['included', 'Included'],
+  ['onDemand', 'On-demand'],
+  ['notCharged', 'Not charged'],
+  ['byok', 'BYOK'],
+  ['other', 'Other'],
+];
+
+/** Our additive split of the window by how Cursor billed each request; empty buckets are skipped. */
+function kindLines(report: CostReport): string[] {
+  const lines = KIND_LABELS.filter(([bucket]) => report.byKind[bucket].requests > 0).map(
+    ([bucket, label]) => `  ${label}: ${kindSummary(report.byKind[bucket])}`,
+  );
+  return lines.length > 0 ? ['By kind:', ...lines] : [];
+}
+
+function kindSummary(kind: KindTotals): string {
+  const parts = [formatUSD(kind.costUSD)];
+  if (kind.totalTokens !== null) parts.push(`${formatTokens(kind.totalTokens)} tokens`);
+  parts.push(plural(kind.requests, 'request'));
+  if (kind.meteredUSD !== null) parts.push(`${formatUSD(kind.meteredUSD)} metered`);
+  return parts.join(' · ');
+}
+
+/** `Requests: 1,234 reported · 12 estimated at list price · 3 unpriced` (zero extras left out). */
+function requestLine(report: CostReport): string {
+  const { reported, estimated, unpriced } = report.requestCounts;
+  const parts = [`${formatCount(reported)} reported`];
+  if (estimated > 0) parts.push(`${formatCount(estimated)} estimated at list price`);
+  if (unpriced > 0) parts.push(`${formatCount(unpriced)} unpriced`);
+  return `Requests: ${parts.join(' · ')}`;
+}
+
+function noteLines(report: CostReport): string[] {
+  const { estimated, unpriced } = report.requestCounts;
+  const notes: string[] = [];
+  if (estimated > 0) {
+    notes.push(
+      `Note: ${plural(estimated, 'request')} had no cost from Cursor and ${estimated === 1 ? 'was' : 'were'} ` +
+        'estimated at list price; an estimate is not what Cursor charged.',
+    );
+  }
+  if (unpriced > 0) {
+    const models = report.byModel.filter((model) => model.requestCounts.unpriced > 0).map((m) => m.modelName);
+    const which = models.length > 0 ? ` (${models.join(', ')})` : '';
+    notes.push(
+      `Note: ${plural(unpriced, 'request')} had no known price${which}; ` +
+        `${unpriced === 1 ? 'its' : 'their'} cost is left out of the API-rate totals.`,
+    );
+  }
+  return notes;
+}
+
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}

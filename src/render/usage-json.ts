@@ -1,0 +1,145 @@
+/**
+ * The `usage --json` row (codexbar-cli.md §3.2). Objects are built in CodexBar's encoding order so
+ * compact output follows it; `--pretty` sorts keys anyway. Absent optionals are left undefined and
+ * dropped by the encoder; `primary`/`secondary`/`tertiary` are always present, null when missing.
+ */
+
+import { errorBody, type JsonErrorBody } from '../errors.js';
+import type {
+  DetailSection,
+  ExtraRateWindow,
+  Identity,
+  ProviderCost,
+  RateWindow,
+  UsageSnapshot,
+} from '../usage/types.js';
+import { encodeJson } from './json.js';
+import { type Pace, snapshotPace } from './window-pace.js';
+
+export interface UsageRow {
+  provider: string;
+  source: string;
+  usage?: Record<string, unknown>;
+  error?: JsonErrorBody;
+  pace?: Record<string, unknown>;
+}
+
+/** A successful Cursor row; `now` is the instant pace is measured at. */
+export function usageRow(snapshot: UsageSnapshot, now: Date): UsageRow {
+  return { provider: 'cursor', source: 'web', usage: usageObject(snapshot), pace: paceObject(snapshot, now) };
+}
+
+/** A failed provider row: `source` is the effective mode (`auto`, `web`, …) per codexbar-cli.md §3.2. */
+export function usageErrorRow(error: unknown, source: string): UsageRow {
+  return { provider: 'cursor', source, error: errorBody(error) };
+}
+
+/** A command-level failure (bad flags, config): provider and source are both `cli` (codexbar-cli.md §4). */
+export function cliErrorRow(error: unknown): UsageRow {
+  return { provider: 'cli', source: 'cli', error: errorBody(error) };
+}
+
+export function renderUsageJson(rows: UsageRow[], options: { pretty?: boolean } = {}): string {
+  return encodeJson(rows, options);
+}
+
+function usageObject(snapshot: UsageSnapshot): Record<string, unknown> {
+  const { identity } = snapshot;
+  const details = snapshot.details.filter((section) => section.rows.length > 0);
+  return {
+    primary: windowObject(snapshot.primary),
+    secondary: windowObject(snapshot.secondary),
+    tertiary: windowObject(snapshot.tertiary),
+    extraRateWindows:
+      snapshot.extraRateWindows.length > 0 ? snapshot.extraRateWindows.map(extraWindowObject) : undefined,
+    providerCost: snapshot.providerCost ? providerCostObject(snapshot.providerCost) : undefined,
+    details: details.length > 0 ? details.map(detailObject) : undefined,
+    updatedAt: snapshot.updatedAt,
+    identity: identityObject(identity),
+    accountEmail: identity.accountEmail,
+    accountOrganization: identity.accountOrganization,
+    loginMethod: identity.loginMethod,
+  };
+}
+
+function windowObject(window: RateWindow | null): Record<string, unknown> | null {
+  if (!window) return null;
+  return {
+    usedPercent: window.usedPercent,
+    windowMinutes: window.windowMinutes,
+    resetsAt: window.resetsAt,
+    resetDescription: window.resetDescription,
+  };
+}
+
+function extraWindowObject(extra: ExtraRateWindow): Record<string, unknown> {
+  return {
+    id: extra.id,
+    title: extra.title,
+    window: windowObject(extra.window),
+    // codexbar-cli.md §3.2: only `false` is ever emitted.
+    usageKnown: extra.usageKnown === false ? false : undefined,
+  };
+}
+
+function providerCostObject(cost: ProviderCost): Record<string, unknown> {
+  return {
+    used: cost.used,
+    limit: cost.limit,
+    currencyCode: cost.currencyCode,
+    period: cost.period,
+    resetsAt: cost.resetsAt,
+    personalUsed: cost.personalUsed,
+    updatedAt: cost.updatedAt,
+  };
+}
+
+function detailObject(section: DetailSection): Record<string, unknown> {
+  return {
+    title: section.title,
+    rows: section.rows.map((row) => ({
+      label: row.label,
+      value: row.value,
+      secondaryValue: row.secondaryValue,
+    })),
+  };
+}
+
+function identityObject(identity: Identity): Record<string, unknown> {
+  return {
+    providerID: identity.providerID,
+    accountEmail: identity.accountEmail,
+    accountOrganization: identity.accountOrganization,
+    loginMethod: identity.loginMethod,
+    accountID: identity.accountID,
+  };
+}
+
+/** codexbar-cli.md §3.2: only windows that qualify; the whole key is omitted when none does. */
+function paceObject(snapshot: UsageSnapshot, now: Date): Record<string, unknown> | undefined {
+  const pace = snapshotPace(snapshot, now);
+  const extra = [...pace.extra].map(([id, entry]) => [id, paceEntry(entry)] as const);
+  const object = {
+    primary: pace.primary && paceEntry(pace.primary),
+    secondary: pace.secondary && paceEntry(pace.secondary),
+    tertiary: pace.tertiary && paceEntry(pace.tertiary),
+    // Additive (contract.md §4): paid weekly Grok Bot pace, keyed by the extra window's id.
+    extra: extra.length > 0 ? Object.fromEntries(extra) : undefined,
+  };
+  return Object.values(object).some((entry) => entry !== undefined) ? object : undefined;
+}
+
+/**
+ * `runOutProbability` and `actualUsedPercent` are never emitted (§3.2); computePace already rounds the
+ * numbers to whole values, so this only fixes the key order.
+ */
+function paceEntry(pace: Pace): Record<string, unknown> {
+  return {
+    stage: pace.stage,
+    deltaPercent: pace.deltaPercent,
+    expectedUsedPercent: pace.expectedUsedPercent,
+    willLastToReset: pace.willLastToReset,
+    etaSeconds: pace.etaSeconds,
+    summary: pace.summary,
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The `usage` text section (codexbar-cli.md §2.1–2.3): header, one rate/pace/reset group per window,
+ * Grok Bot, detail rows, the on-demand lines CodexBar's card shows, then Account and Plan.
+ * Returns the section without a trailing newline; sections are joined by one blank line.
+ */
+
+import type { ChalkInstance } from 'chalk';
+import { formatCountdown } from '../usage/countdown.js';
+import type { ProviderCost, RateWindow, UsageSnapshot } from '../usage/types.js';
+import { palette } from './colour.js';
+import { formatFixed, formatUSD } from './format.js';
+import { type Pace, paceFor } from './window-pace.js';
+
+export interface UsageTextOptions {
+  /** The instant countdowns and pace are measured from. */
+  now: Date;
+  colour: boolean;
+}
+
+const BAR_WIDTH = 12;
+
+export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptions): string {
+  const c = palette(options.colour);
+  const lines: string[] = [c.bold.magentaBright('== Cursor (web) ==')];
+  const windows: Array<[string, RateWindow | null]> = [
+    [snapshot.labels.primary, snapshot.primary],
+    [snapshot.labels.secondary, snapshot.secondary],
+    [snapshot.labels.tertiary, snapshot.tertiary],
+  ];
+  for (const [label, window] of windows) {
+    if (window) lines.push(...windowLines(c, label, window, paceFor(window, options.now), options.now));
+  }
+  for (const extra of snapshot.extraRateWindows) {
+    // codexbar-cli.md §2.1 item 5 shows no pace for extras; paid weekly Grok Bot opts in via showsPace.
+    const pace = extra.showsPace ? paceFor(extra.window, options.now) : undefined;
+    lines.push(...windowLines(c, extra.title, extra.window, pace, options.now));
+  }
+  for (const section of snapshot.details) {
+    for (const row of section.rows) {
+      const value = row.secondaryValue ? `${row.value} · ${row.secondaryValue}` : row.value;
+      lines.push(labelled(c, row.label, value));
+    }
+  }
+  if (snapshot.providerCost) lines.push(...onDemandLines(c, snapshot.providerCost));
+  const { accountEmail, loginMethod } = snapshot.identity;
+  if (accountEmail) lines.push(labelled(c, 'Account', accountEmail));
+  if (loginMethod) lines.push(labelled(c, 'Plan', capitalizeWords(loginMethod)));
+  return lines.join('\n');
+}
+
+/** Joins several sections: one blank line between them (codexbar-cli.md §2.1). */
+export function joinSections(sections: string[]): string {
+  return sections.join('\n\n');
+}
+
+function windowLines(
+  c: ChalkInstance,
+  label: string,
+  window: RateWindow,
+  pace: Pace | undefined,
+  now: Date,
+): string[] {
+  const lines = [rateLine(c, label, window)];
+  if (pace) lines.push(labelled(c, 'Pace', pace.summary));
+  const reset = resetText(window, now);
+  if (reset) lines.push(c.gray(reset));
+  return lines;
+}
+
+/** `Total: 58% left [======------]` (codexbar-cli.md §2.1). */
+export function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
+  const remaining = Math.min(100, Math.max(0, 100 - window.usedPercent));
+  const percent = remaining > 0 && remaining < 1 ? '<1% left' : `${formatFixed(remaining, 0)}% left`;
+  const tint = remaining < 10 ? c.red : remaining < 25 ? c.yellow : c.green;
+  const filled = Math.floor((remaining / 100) * BAR_WIDTH);
+  const bar = `[${'='.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
+  return `${label}: ${tint(percent)} ${c.magentaBright(bar)}`;
+}
+
+/**
+ * `Resets in 15d 9h` / `Resets now` from `resetsAt`; otherwise the raw `resetDescription`, keeping a
+ * leading "Resets " or putting one in front (codexbar-cli.md §2.1–2.2).
+ */
+export function resetText(window: RateWindow, now: Date): string | undefined {
+  if (window.resetsAt) {
+    const seconds = (window.resetsAt.getTime() - now.getTime()) / 1000;
+    return `Resets ${formatCountdown(seconds)}`;
+  }
+  const description = window.resetDescription?.trim();
+  if (!description) return undefined;
+  return description.startsWith('Resets ') ? description : `Resets ${description}`;
+}
+
+/**
+ * What CodexBar's card shows for on-demand spend (codexbar-core.md §3.3): `used / limit` when capped,
+ * plain `used` when unlimited, and the member's own share of a team pool.
+ */
+function onDemandLines(c: ChalkInstance, cost: ProviderCost): string[] {
+  const spend = cost.limit > 0 ? `${formatUSD(cost.used)} / ${formatUSD(cost.limit)}` : formatUSD(cost.used);
+  const lines = [labelled(c, 'On-demand', spend)];
+  if (cost.personalUsed !== undefined && cost.personalUsed > 0) {
+    lines.push(labelled(c, 'Your spend', formatUSD(cost.personalUsed)));
+  }
+  return lines;
+}
+
+function labelled(c: ChalkInstance, label: string, value: string): string {
+  return `${c.magentaBright(label)}: ${value}`;
+}
+
+/**
+ * codexbar-cli.md §2.1 item 9: the plan is capitalized per word. Only first letters are raised, so
+ * `Cursor Pro+` and mapped names stay as they are.
+ */
+function capitalizeWords(text: string): string {
+  return text.replace(/(^|\s)(\S)/g, (_match, space: string, first: string) => space + first.toUpperCase());
+}

@@ -1,0 +1,141 @@
+import type { CursorClient } from '../api/client.js';
+import type { AuthMe } from '../api/schemas/auth-me.js';
+import type { UsageSummary } from '../api/schemas/usage-summary.js';
+import {
+  type EndpointContext,
+  fetchLegacyUsage,
+  fetchMe,
+  fetchSandStatus,
+  fetchUsageStatus,
+  fetchUsageSummary,
+  SAND_TIMEOUT_MS,
+  STATUS_TIMEOUT_MS,
+  USAGE_STATUS_TIMEOUT_MS,
+} from '../api/usage-endpoints.js';
+import type { JwtIdentity, Session } from '../auth/types.js';
+import { buildUsageSnapshot } from './snapshot.js';
+import { summarizeUsage } from './summary.js';
+import { applyTeamBudget, isTeamPlan, memberEmailKey, type TeamBudget } from './team-budget.js';
+import { lookupTeamBudget } from './team-lookup.js';
+import { parseTeamSelection, type TeamSelection } from './team-selection.js';
+import type { UsageSnapshot } from './types.js';
+import { qualifiesForUsageStatus } from './unified.js';
+
+export interface UsageTimeouts {
+  /** usage-summary, auth/me, /api/usage (codexbar-core.md Appendix A). */
+  requestMs: number;
+  sandMs: number;
+  usageStatusMs: number;
+  /** The one deadline shared by /teams and every get-team-spend page. */
+  teamDeadlineMs: number;
+}
+
+export const DEFAULT_USAGE_TIMEOUTS: UsageTimeouts = {
+  requestMs: STATUS_TIMEOUT_MS,
+  sandMs: SAND_TIMEOUT_MS,
+  usageStatusMs: USAGE_STATUS_TIMEOUT_MS,
+  teamDeadlineMs: 10_000,
+};
+
+export interface CollectUsageOptions {
+  client: CursorClient;
+  session: Session;
+  now: Date;
+  timeZone: string;
+  /** Verbose lines; never given a credential or another member's data. */
+  log?: (line: string) => void;
+  /** Overrides the selection read from the session's cookie header. */
+  teamSelectionCookie?: TeamSelection;
+  timeouts?: Partial<UsageTimeouts>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Fetch and map everything `codexbar usage` shows. usage-summary, auth/me and get-sand-usage-status start
+ * together; the team lookup starts once the summary and auth/me say it applies; /api/usage (or, for unified
+ * personal memberships, v2/usage-status) follows the first three (codexbar-core.md §2.3–2.4).
+ * Only usage-summary can fail the run.
+ */
+export async function collectUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
+  const { client, session, now, timeZone, log } = options;
+  const timeouts = { ...DEFAULT_USAGE_TIMEOUTS, ...options.timeouts };
+  // Cancels the best-effort calls still running when the summary fails.
+  const cancel = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+  const ctx: EndpointContext = { client, cookieHeader: session.cookieHeader, signal, log };
+
+  const summaryRequest = fetchUsageSummary(ctx, timeouts.requestMs);
+  const meRequest = fetchMe(ctx, timeouts.requestMs);
+  const sandRequest = fetchSandStatus(ctx, Math.min(timeouts.sandMs, timeouts.requestMs));
+  const teamRequest = Promise.all([summaryRequest, meRequest]).then(
+    ([summary, me]) => teamBudgetFor(summary, me, ctx, options, timeouts),
+    () => undefined,
+  );
+
+  let summary: UsageSummary;
+  try {
+    summary = await summaryRequest;
+  } catch (error) {
+    cancel.abort();
+    throw error;
+  }
+  const [me, sand] = await Promise.all([meRequest, sandRequest]);
+
+  const unifiedPersonal = qualifiesForUsageStatus(sand, summary.limitType);
+  const legacyUserId = unifiedPersonal ? undefined : legacyUsageUserId(me, session.jwt);
+  if (!unifiedPersonal && legacyUserId === undefined) log?.('[cursor] GET /api/usage skipped (no user id)');
+  const [legacy, usageStatus, teamBudget] = await Promise.all([
+    legacyUserId === undefined ? undefined : fetchLegacyUsage(ctx, legacyUserId, timeouts.requestMs),
+    unifiedPersonal ? fetchUsageStatus(ctx, Math.min(timeouts.usageStatusMs, timeouts.requestMs)) : undefined,
+    teamRequest,
+  ]);
+
+  let figures = summarizeUsage({ summary, me, legacy, jwt: session.jwt });
+  if (teamBudget) figures = applyTeamBudget(figures, teamBudget);
+  return buildUsageSnapshot({ figures, sand, usageStatus, now, timeZone });
+}
+
+/** codexbar-core.md §2.3: `sub` from auth/me as-is, else the JWT subject's last `|` segment, lower-cased. */
+export function legacyUsageUserId(me: AuthMe | undefined, jwt: JwtIdentity | undefined): string | undefined {
+  if (me?.sub) return me.sub;
+  if (!jwt) return undefined;
+  const segments = jwt.subject
+    .trim()
+    .split('|')
+    .filter((segment) => segment !== '');
+  const last = segments.at(-1) ?? jwt.userId;
+  return last ? last.toLowerCase() : undefined;
+}
+
+async function teamBudgetFor(
+  summary: UsageSummary,
+  me: AuthMe | undefined,
+  ctx: EndpointContext,
+  options: CollectUsageOptions,
+  timeouts: UsageTimeouts,
+): Promise<TeamBudget | undefined> {
+  if (!isTeamPlan(summary.membershipType, summary.limitType)) return undefined;
+  // Only a fresh email from this run's auth/me can identify the member (cursor-provider.md).
+  const emailKey = memberEmailKey(me?.email);
+  if (emailKey === undefined) {
+    options.log?.('[cursor] Team budget skipped (no email from /api/auth/me)');
+    return undefined;
+  }
+  const selection = options.teamSelectionCookie ?? selectionFor(options.session);
+  try {
+    return await lookupTeamBudget({
+      ctx,
+      selection,
+      emailKey,
+      deadlineMs: Math.min(timeouts.teamDeadlineMs, timeouts.requestMs),
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cursor app and cursor-agent tokens never carry a team selection. */
+function selectionFor(session: Session): TeamSelection {
+  if (session.source === 'app' || session.source === 'agent') return {};
+  return parseTeamSelection(session.cookieHeader);
+}

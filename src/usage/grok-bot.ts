@@ -1,0 +1,79 @@
+import type { SandStatus } from '../api/schemas/sand-status.js';
+import { parseIsoDate } from './iso-date.js';
+import { resetText } from './reset-text.js';
+import { clampPercent } from './summary.js';
+import type { ExtraRateWindow, RateWindow } from './types.js';
+
+/**
+ * The Grok Bot allowance from get-sand-usage-status (cursor-provider.md "Snapshot mapping",
+ * newer-endpoints.md, codexbar-core.md §3.4).
+ */
+
+export const GROK_BOT_ID = 'cursor-grok-bot';
+export const GROK_BOT_TITLE = 'Grok Bot';
+/** Paid allowances run on the documented 7-day cadence whatever `currentPeriodStart` says. */
+export const WEEK_MINUTES = 10_080;
+
+export type GrokAllowance = 'paid' | 'trial';
+
+/**
+ * The current `includedLimitZero` wins over the older `hasNonZeroIncludedLimit`. A trial grants an allowance
+ * only while its expiry parses and lies ahead, even when exhausted; paid wins when both are present.
+ */
+export function grokAllowance(sand: SandStatus, now: Date): GrokAllowance | undefined {
+  const paid =
+    sand.includedLimitZero !== undefined
+      ? sand.includedLimitZero === false
+      : sand.hasNonZeroIncludedLimit === true;
+  if (paid) return 'paid';
+  const trialEnd = parseIsoDate(sand.sandTrialExpiresAt);
+  if (trialEnd && trialEnd.getTime() > now.getTime()) return 'trial';
+  return undefined;
+}
+
+/** The paid weekly window: reset from nextResetTimestampUtc, 10080 minutes; no valid reset means no pace. */
+function paidWindow(sand: SandStatus, usedPercent: number, timeZone: string): RateWindow {
+  const resetsAt = parseIsoDate(sand.nextResetTimestampUtc);
+  if (!resetsAt) return { usedPercent };
+  return {
+    usedPercent,
+    windowMinutes: WEEK_MINUTES,
+    resetsAt,
+    resetDescription: resetText(resetsAt, timeZone),
+  };
+}
+
+export interface GrokBotContext {
+  now: Date;
+  timeZone: string;
+  /** Usable legacy request plans hide the Grok Bot window (codexbar-core.md §3.4). */
+  requestQuotaUsable: boolean;
+}
+
+export function grokBotWindow(
+  sand: SandStatus | undefined,
+  context: GrokBotContext,
+): ExtraRateWindow | undefined {
+  if (!sand || context.requestQuotaUsable || sand.usagePercent === undefined) return undefined;
+  const allowance = grokAllowance(sand, context.now);
+  if (!allowance) return undefined;
+  const usedPercent = clampPercent(sand.usagePercent);
+  if (allowance === 'trial') {
+    // Trial expiry does not replenish quota: no reset, no duration, no pace.
+    return {
+      id: GROK_BOT_ID,
+      title: GROK_BOT_TITLE,
+      window: { usedPercent },
+      usageKnown: true,
+      showsPace: false,
+    };
+  }
+  const window = paidWindow(sand, usedPercent, context.timeZone);
+  return {
+    id: GROK_BOT_ID,
+    title: GROK_BOT_TITLE,
+    window,
+    usageKnown: true,
+    showsPace: window.resetsAt !== undefined,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The usage snapshot: what `codexbar usage` knows after mapping cursor.com's responses
+ * (codexbar-core.md §3, codexbar-cli.md §3.2). Renderers turn it into text or CodexBar's JSON row.
+ */
+
+export interface RateWindow {
+  /** Percent used; may exceed 100 for legacy request plans (codexbar-core.md §3.2). */
+  usedPercent: number;
+  windowMinutes?: number;
+  resetsAt?: Date;
+  resetDescription?: string;
+}
+
+export interface ExtraRateWindow {
+  id: string;
+  title: string;
+  window: RateWindow;
+  /** Only `false` is ever emitted in JSON. */
+  usageKnown?: boolean;
+  /** Paid weekly Grok Bot allowances get a pace line; trial extras do not (cursor-provider.md "Snapshot mapping"). */
+  showsPace?: boolean;
+}
+
+export interface ProviderCost {
+  used: number;
+  limit: number;
+  currencyCode: 'USD';
+  period?: string;
+  resetsAt?: Date;
+  /** The member's own share when the figures are a team pool (codexbar-core.md §3.3). */
+  personalUsed?: number;
+  updatedAt: Date;
+}
+
+export interface DetailRow {
+  label: string;
+  value: string;
+  secondaryValue?: string;
+}
+
+export interface DetailSection {
+  title?: string;
+  rows: DetailRow[];
+}
+
+export interface Identity {
+  providerID: 'cursor';
+  accountEmail?: string;
+  accountOrganization?: string;
+  loginMethod?: string;
+  accountID?: string;
+}
+
+export interface WindowLabels {
+  /** "Total", or "Weekly" when the unified Cursor/Grok pool is primary. */
+  primary: string;
+  secondary: string;
+  tertiary: string;
+}
+
+export interface UsageSnapshot {
+  primary: RateWindow | null;
+  secondary: RateWindow | null;
+  tertiary: RateWindow | null;
+  labels: WindowLabels;
+  extraRateWindows: ExtraRateWindow[];
+  providerCost?: ProviderCost;
+  details: DetailSection[];
+  updatedAt: Date;
+  identity: Identity;
+}
+
+export const DEFAULT_LABELS: WindowLabels = { primary: 'Total', secondary: 'Cursor', tertiary: 'Third Party' };

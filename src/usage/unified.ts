@@ -1,0 +1,92 @@
+import type { SandStatus } from '../api/schemas/sand-status.js';
+import type { UsageStatus } from '../api/schemas/usage-status.js';
+import { grokAllowance, WEEK_MINUTES } from './grok-bot.js';
+import { parseIsoDate } from './iso-date.js';
+import { resetText } from './reset-text.js';
+import { clampPercent } from './summary.js';
+import type { ProviderCost, RateWindow } from './types.js';
+
+/** The unified Cursor/Grok account (cursor-provider.md "Snapshot mapping", "Unified Cursor/Grok additional spend"). */
+
+export const WEEKLY_LABEL = 'Weekly';
+
+export interface UnifiedPoolContext {
+  now: Date;
+  timeZone: string;
+  requestQuotaUsable: boolean;
+}
+
+/**
+ * `isUnified: true` with a usable pool and a current reset, and no valid request quota: the shared weekly
+ * pool becomes the primary bar. Missing or expired timing keeps the monthly layout (undefined here).
+ */
+export function unifiedWeeklyPool(
+  sand: SandStatus | undefined,
+  context: UnifiedPoolContext,
+): RateWindow | undefined {
+  if (sand?.isUnified !== true || context.requestQuotaUsable || sand.usagePercent === undefined)
+    return undefined;
+  if (grokAllowance(sand, context.now) !== 'paid') return undefined;
+  const resetsAt = parseIsoDate(sand.nextResetTimestampUtc);
+  if (!resetsAt || resetsAt.getTime() <= context.now.getTime()) return undefined;
+  return {
+    usedPercent: clampPercent(sand.usagePercent),
+    windowMinutes: WEEK_MINUTES,
+    resetsAt,
+    resetDescription: resetText(resetsAt, context.timeZone),
+  };
+}
+
+/** v2/usage-status replaces the legacy /api/usage lookup only for unified personal memberships. */
+export function qualifiesForUsageStatus(
+  sand: SandStatus | undefined,
+  summaryLimitType: string | undefined,
+): boolean {
+  return sand?.isUnified === true && summaryLimitType === 'user';
+}
+
+export interface UnifiedSpend {
+  usedUSD: number;
+  limitUSD: number;
+  periodStart: Date;
+  resetsAt: Date;
+}
+
+/**
+ * newer-endpoints.md: `available: false`, a missing or malformed field, another limit type, or a period
+ * that does not contain now make the response unavailable (undefined), which keeps the summary's spend.
+ * `creditsUsedCents` is separate consumption and is not added.
+ */
+export function unifiedSpendFrom(status: UsageStatus | undefined, now: Date): UnifiedSpend | undefined {
+  if (!status) return undefined;
+  if (status.limitType !== undefined && status.limitType !== 'user') return undefined;
+  const monthly = status.monthly;
+  const available = monthly?.available ?? status.available;
+  const usedCents = monthly?.usedCents ?? status.usedCents;
+  const limitCents = monthly?.limitCents ?? status.limitCents;
+  const periodStart = parseIsoDate(monthly?.periodStart ?? status.periodStart);
+  const resetsAt = parseIsoDate(monthly?.resetsAt ?? status.resetsAt);
+  if (available !== true || !isCents(usedCents) || !isCents(limitCents) || !periodStart || !resetsAt) {
+    return undefined;
+  }
+  const time = now.getTime();
+  if (periodStart.getTime() > time || resetsAt.getTime() <= time) return undefined;
+  return { usedUSD: usedCents / 100, limitUSD: limitCents / 100, periodStart, resetsAt };
+}
+
+function isCents(value: number | undefined): value is number {
+  return value !== undefined && Number.isFinite(value) && value >= 0;
+}
+
+/** A valid reading replaces the summary's cost; zero stays zero (codexbar-core.md §3.3 presence rule). */
+export function providerCostFromUnifiedSpend(spend: UnifiedSpend, now: Date): ProviderCost | undefined {
+  if (!(spend.usedUSD > 0 || spend.limitUSD > 0)) return undefined;
+  return {
+    used: spend.usedUSD,
+    limit: spend.limitUSD,
+    currencyCode: 'USD',
+    period: 'Monthly',
+    resetsAt: spend.resetsAt,
+    updatedAt: now,
+  };
+}

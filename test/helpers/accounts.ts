@@ -1,0 +1,25 @@
+import type { FakeAccount } from '../fake-cursor/server.js';
+
+/** A token-based Pro account mid-cycle: what most cursor.com users answer. */
+export function proAccount(cookies: string[], email = 'dev@example.com', overrides: Partial<FakeAccount> = {}): FakeAccount {
+  return {
+    cookies,
+    usageSummary: {
+      json: {
+        billingCycleStart: '2026-11-15T00:00:00.000Z',
+        billingCycleEnd: '2026-12-15T00:00:00.000Z',
+        membershipType: 'pro',
+        limitType: 'user',
+        individualUsage: {
+          plan: { enabled: true, used: 900, limit: 2000, autoPercentUsed: 30, apiPercentUsed: 60, totalPercentUsed: 45 },
+          onDemand: { enabled: true, used: 1234, limit: 5000 },
+        },
+        teamUsage: {},
+      },
+    },
+    me: { json: { email, name: 'Dev', sub: `auth0|${cookies[0]?.split('%3A%3A')[0] ?? 'x'}` } },
+    legacyUsage: { json: { 'gpt-4': {} } },
+    sand: { status: 404, json: {} },
+    ...overrides,
+  };
+}

@@ -1,0 +1,203 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { makeTempHome, runCli } from '../helpers/cli.js';
+
+/** codexbar-cli.md §2.5: TZ=UTC, now 2026-07-20T15:00:00Z. */
+const NOW = new Date('2026-07-20T15:00:00Z');
+const COOKIE = 'WorkosCursorSessionToken=user_01J0EXAMPLE%3A%3Amanual';
+
+function workedExampleAccount(overrides: Partial<FakeAccount> = {}): FakeAccount {
+  return {
+    cookies: ['user_01J0EXAMPLE%3A%3Amanual'],
+    usageSummary: {
+      json: {
+        billingCycleStart: '2026-07-05T00:00:00.000Z',
+        billingCycleEnd: '2026-08-05T00:00:00.000Z',
+        membershipType: 'pro',
+        limitType: 'user',
+        individualUsage: {
+          plan: { enabled: true, used: 840, limit: 2000, autoPercentUsed: 35, apiPercentUsed: 61, totalPercentUsed: 42 },
+          onDemand: { enabled: true, used: 1234, limit: 5000 },
+        },
+      },
+    },
+    me: { json: { email: 'dev@example.com', sub: 'user_01J0EXAMPLE', name: 'Dev' } },
+    legacyUsage: { json: { 'gpt-4': {} } },
+    sand: {
+      json: {
+        usagePercent: 20,
+        currentPeriodStart: '2026-07-17T00:00:00.000Z',
+        nextResetTimestampUtc: '2026-07-24T00:00:00.000Z',
+        hasAvailableUsage: true,
+        hasNonZeroIncludedLimit: true,
+        includedLimitZero: false,
+        isUnified: false,
+      },
+    },
+    ...overrides,
+  };
+}
+
+let home: string;
+let cleanup: () => void;
+let fake: FakeCursor;
+
+beforeEach(() => {
+  ({ home, cleanup } = makeTempHome());
+});
+afterEach(async () => {
+  await fake?.close();
+  cleanup();
+});
+
+async function run(args: string[], account = workedExampleAccount()) {
+  fake = await startFakeCursor({ accounts: [account] });
+  return runCli(['usage', '--provider', 'cursor', ...args], {
+    home,
+    now: NOW,
+    env: { CODEXBAR_CURSOR_BASE_URL: fake.url, CODEXBAR_CURSOR_COOKIE: COOKIE },
+  });
+}
+
+const rateWindow = z.strictObject({
+  usedPercent: z.number(),
+  windowMinutes: z.number().int().optional(),
+  resetsAt: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/).optional(),
+  resetDescription: z.string().optional(),
+});
+const paceEntry = z.strictObject({
+  stage: z.enum(['onTrack', 'slightlyAhead', 'slightlyBehind', 'ahead', 'behind', 'farAhead', 'farBehind']),
+  deltaPercent: z.number().int(),
+  expectedUsedPercent: z.number().int(),
+  willLastToReset: z.boolean(),
+  etaSeconds: z.number().int().optional(),
+  summary: z.string(),
+});
+/** codexbar-cli.md §3.2's documented row, plus our documented additive `pace.extra`. */
+const usageRowSchema = z.strictObject({
+  provider: z.literal('cursor'),
+  source: z.literal('web'),
+  usage: z.strictObject({
+    primary: rateWindow.nullable(),
+    secondary: rateWindow.nullable(),
+    tertiary: rateWindow.nullable(),
+    extraRateWindows: z
+      .array(z.strictObject({ id: z.string(), title: z.string(), window: rateWindow, usageKnown: z.literal(false).optional() }))
+      .optional(),
+    providerCost: z
+      .strictObject({
+        used: z.number(),
+        limit: z.number(),
+        currencyCode: z.literal('USD'),
+        period: z.string().optional(),
+        resetsAt: z.string().optional(),
+        personalUsed: z.number().optional(),
+        updatedAt: z.string(),
+      })
+      .optional(),
+    details: z.array(z.object({ title: z.string().optional(), rows: z.array(z.object({ label: z.string(), value: z.string() })) })).optional(),
+    updatedAt: z.string(),
+    identity: z.strictObject({
+      providerID: z.literal('cursor'),
+      accountEmail: z.string().optional(),
+      accountOrganization: z.string().optional(),
+      loginMethod: z.string().optional(),
+      accountID: z.string().optional(),
+    }),
+    accountEmail: z.string().optional(),
+    accountOrganization: z.string().optional(),
+    loginMethod: z.string().optional(),
+  }),
+  pace: z
+    .strictObject({
+      primary: paceEntry.optional(),
+      secondary: paceEntry.optional(),
+      tertiary: paceEntry.optional(),
+      extra: z.record(z.string(), paceEntry).optional(),
+    })
+    .optional(),
+});
+
+describe('codexbar usage output', () => {
+  it('text matches codexbar-cli.md §2.5, plus the paid-weekly Grok Bot pace line cursor-provider.md adds', async () => {
+    const result = await run(['--no-color']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      [
+        '== Cursor (web) ==',
+        'Total: 58% left [======------]',
+        'Pace: 8% in reserve | Expected 50% used | Lasts until reset',
+        'Resets in 15d 9h',
+        'Cursor: 65% left [=======-----]',
+        'Pace: 15% in reserve | Expected 50% used | Lasts until reset',
+        'Resets in 15d 9h',
+        'Third Party: 39% left [====--------]',
+        'Pace: 11% in deficit | Expected 50% used | Runs out in 9d 23h',
+        'Resets in 15d 9h',
+        'Grok Bot: 80% left [=========---]',
+        'Pace: 32% in reserve | Expected 52% used | Lasts until reset',
+        'Resets in 3d 9h',
+        'On-demand: $12.34 / $50.00',
+        'Account: dev@example.com',
+        'Plan: Cursor Pro',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--json prints one row that validates against the documented row shape', async () => {
+    const result = await run(['--json']);
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout);
+    expect(rows).toHaveLength(1);
+    const row = usageRowSchema.parse(rows[0]);
+    expect(row.usage.primary).toEqual({
+      usedPercent: 42,
+      windowMinutes: 44640,
+      resetsAt: '2026-08-05T00:00:00Z',
+      resetDescription: 'Resets Aug 5 at 12:00AM',
+    });
+    expect(row.usage.providerCost).toMatchObject({ used: 12.34, limit: 50, currencyCode: 'USD', period: 'Monthly' });
+    expect(row.pace?.tertiary).toMatchObject({ deltaPercent: 11, etaSeconds: 863115, stage: 'ahead' });
+    expect(row.usage.identity).toEqual({
+      providerID: 'cursor',
+      accountEmail: 'dev@example.com',
+      accountID: 'user_01J0EXAMPLE',
+      loginMethod: 'Cursor Pro',
+    });
+  });
+
+  it('--pretty uses CodexBar encoding: sorted keys, " : " and escaped slashes', async () => {
+    const result = await run(['--json', '--pretty']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('"provider" : "cursor"');
+    expect(result.stdout.indexOf('"pace"')).toBeLessThan(result.stdout.indexOf('"provider"'));
+    expect(JSON.parse(result.stdout)[0].usage.primary.usedPercent).toBe(42);
+  });
+
+  it('a non-JSON usage-summary: "Could not parse Cursor usage" naming the endpoint, exit 1', async () => {
+    const result = await run([], workedExampleAccount({ usageSummary: { text: '<html>oops</html>' } }));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: Could not parse Cursor usage: GET \/api\/usage-summary: /);
+  });
+
+  it('a wrongly typed usage-summary field is a parse error naming the field', async () => {
+    const result = await run(['--json'], workedExampleAccount({ usageSummary: { json: { individualUsage: { plan: { used: 'lots' } } } } }));
+    expect(result.code).toBe(1);
+    const row = JSON.parse(result.stdout)[0];
+    expect(row.error.message).toMatch(/Could not parse Cursor usage: GET \/api\/usage-summary: .*used/);
+  });
+
+  it('a legacy request plan shows the request quota and hides the token lanes', async () => {
+    const account = workedExampleAccount({ legacyUsage: { json: { 'gpt-4': { numRequests: 100, numRequestsTotal: 120, maxRequestUsage: 500 } } } });
+    const result = await run(['--no-color'], account);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Total: 76% left [=========---]\n');
+    expect(result.stdout).toContain('Request quota: 120 / 500\n');
+    expect(result.stdout).not.toContain('Third Party:');
+    expect(result.stdout).not.toContain('Grok Bot:');
+  });
+});

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { authPaths, displayPath } from '../../src/auth/paths.js';
+import type { AuthEnvironment, Platform } from '../../src/auth/types.js';
+
+function environment(
+  platform: Platform,
+  env: Record<string, string | undefined>,
+  homeDir: string,
+): AuthEnvironment {
+  return { platform, env, homeDir, now: () => new Date('2026-07-20T15:00:00Z') };
+}
+
+const STATE = 'Cursor/User/globalStorage/state.vscdb';
+
+describe('authPaths on Linux (cursor-provider.md "Linux CLI", contract.md §2–3)', () => {
+  const cases: Array<{
+    rule: string;
+    env: Record<string, string>;
+    homeDir?: string;
+    appDb: string;
+    agent: string;
+  }> = [
+    {
+      rule: 'an absolute XDG_CONFIG_HOME holds both Cursor/ and cursor/',
+      env: { HOME: '/home/me', XDG_CONFIG_HOME: '/xdg/config' },
+      appDb: `/xdg/config/${STATE}`,
+      agent: '/xdg/config/cursor/auth.json',
+    },
+    {
+      rule: 'XDG_CONFIG_HOME is trimmed',
+      env: { HOME: '/home/me', XDG_CONFIG_HOME: '  /xdg/config \n' },
+      appDb: `/xdg/config/${STATE}`,
+      agent: '/xdg/config/cursor/auth.json',
+    },
+    {
+      rule: 'a leading ~ in XDG_CONFIG_HOME is expanded',
+      env: { HOME: '/home/me', XDG_CONFIG_HOME: '~/cfg' },
+      appDb: `/home/me/cfg/${STATE}`,
+      agent: '/home/me/cfg/cursor/auth.json',
+    },
+    {
+      rule: 'a relative XDG_CONFIG_HOME is ignored',
+      env: { HOME: '/home/me', XDG_CONFIG_HOME: 'relative/cfg' },
+      appDb: `/home/me/.config/${STATE}`,
+      agent: '/home/me/.config/cursor/auth.json',
+    },
+    {
+      rule: 'a blank XDG_CONFIG_HOME is ignored',
+      env: { HOME: '/home/me', XDG_CONFIG_HOME: '  ' },
+      appDb: `/home/me/.config/${STATE}`,
+      agent: '/home/me/.config/cursor/auth.json',
+    },
+    {
+      rule: 'a relative HOME is ignored in favour of the account home',
+      env: { HOME: 'home/me' },
+      homeDir: '/home/account',
+      appDb: `/home/account/.config/${STATE}`,
+      agent: '/home/account/.config/cursor/auth.json',
+    },
+    {
+      rule: 'an unset HOME falls back to the account home',
+      env: {},
+      homeDir: '/home/account',
+      appDb: `/home/account/.config/${STATE}`,
+      agent: '/home/account/.config/cursor/auth.json',
+    },
+  ];
+  it.each(cases)('$rule', ({ env, homeDir, appDb, agent }) => {
+    const paths = authPaths(environment('linux', env, homeDir ?? '/home/other'));
+    expect(paths.appDb).toBe(appDb);
+    expect(paths.agentAuth).toBe(agent);
+  });
+
+  it.each([
+    {
+      rule: 'absolute XDG_DATA_HOME and XDG_CACHE_HOME are used',
+      env: { HOME: '/home/me', XDG_DATA_HOME: '/xdg/data', XDG_CACHE_HOME: '/xdg/cache' },
+      data: '/xdg/data/CodexBar',
+      cache: '/xdg/cache/codexbar',
+    },
+    {
+      rule: 'relative XDG_DATA_HOME and XDG_CACHE_HOME are ignored',
+      env: { HOME: '/home/me', XDG_DATA_HOME: 'data', XDG_CACHE_HOME: 'cache' },
+      data: '/home/me/.local/share/CodexBar',
+      cache: '/home/me/.cache/codexbar',
+    },
+    {
+      rule: 'the defaults are ~/.local/share and ~/.cache',
+      env: { HOME: '/home/me' },
+      data: '/home/me/.local/share/CodexBar',
+      cache: '/home/me/.cache/codexbar',
+    },
+  ])('$rule', ({ env, data, cache }) => {
+    const paths = authPaths(environment('linux', env, '/home/other'));
+    expect(paths.dataDir).toBe(data);
+    expect(paths.cacheDir).toBe(cache);
+    expect(paths.cachedCookie).toBe(`${data}/cursor-cookie.json`);
+    expect(paths.storedSession).toBe(`${data}/cursor-session.json`);
+  });
+});
+
+describe('authPaths on macOS (codexbar-core.md §1.2, §1.8)', () => {
+  it('uses ~/Library/Application Support for the app and our data, ~/.config/cursor for cursor-agent', () => {
+    const paths = authPaths(environment('darwin', { HOME: '/Users/me' }, '/Users/me'));
+    expect(paths).toEqual({
+      appDb: `/Users/me/Library/Application Support/${STATE}`,
+      agentAuth: '/Users/me/.config/cursor/auth.json',
+      dataDir: '/Users/me/Library/Application Support/CodexBar',
+      cacheDir: '/Users/me/Library/Caches/codexbar',
+      cachedCookie: '/Users/me/Library/Application Support/CodexBar/cursor-cookie.json',
+      storedSession: '/Users/me/Library/Application Support/CodexBar/cursor-session.json',
+    });
+  });
+
+  it('an absolute XDG_CONFIG_HOME moves only the cursor-agent file', () => {
+    const paths = authPaths(
+      environment('darwin', { HOME: '/Users/me', XDG_CONFIG_HOME: '/cfg' }, '/Users/me'),
+    );
+    expect(paths.agentAuth).toBe('/cfg/cursor/auth.json');
+    expect(paths.appDb).toBe(`/Users/me/Library/Application Support/${STATE}`);
+  });
+});
+
+describe('authPaths on Windows (contract.md §3)', () => {
+  it('uses %APPDATA%\\Cursor for the app and cursor-agent, %LOCALAPPDATA% for our cache', () => {
+    const env = { APPDATA: 'D:\\Roaming', LOCALAPPDATA: 'D:\\Local', XDG_CONFIG_HOME: '/ignored' };
+    expect(authPaths(environment('win32', env, 'C:\\Users\\me'))).toEqual({
+      appDb: 'D:\\Roaming\\Cursor\\User\\globalStorage\\state.vscdb',
+      agentAuth: 'D:\\Roaming\\Cursor\\auth.json',
+      dataDir: 'D:\\Roaming\\CodexBar',
+      cacheDir: 'D:\\Local\\codexbar',
+      cachedCookie: 'D:\\Roaming\\CodexBar\\cursor-cookie.json',
+      storedSession: 'D:\\Roaming\\CodexBar\\cursor-session.json',
+    });
+  });
+
+  it('falls back to the account home when APPDATA and LOCALAPPDATA are unset', () => {
+    const paths = authPaths(environment('win32', {}, 'C:\\Users\\me'));
+    expect(paths.appDb).toBe('C:\\Users\\me\\AppData\\Roaming\\Cursor\\User\\globalStorage\\state.vscdb');
+    expect(paths.agentAuth).toBe('C:\\Users\\me\\AppData\\Roaming\\Cursor\\auth.json');
+    expect(paths.cacheDir).toBe('C:\\Users\\me\\AppData\\Local\\codexbar');
+  });
+});
+
+describe('displayPath (contract.md §3: --verbose names files without the home prefix)', () => {
+  const linux = environment('linux', { HOME: '/home/me' }, '/home/me');
+  it.each([
+    { path: `/home/me/.config/${STATE}`, shown: `~/.config/${STATE}` },
+    { path: '/home/me', shown: '~' },
+    { path: '/home/me2/.config/x', shown: '/home/me2/.config/x' },
+    { path: '/etc/x', shown: '/etc/x' },
+  ])('$path → $shown', ({ path, shown }) => {
+    expect(displayPath(path, linux)).toBe(shown);
+  });
+
+  it('uses the Windows separator on Windows', () => {
+    const windows = environment('win32', {}, 'C:\\Users\\me');
+    expect(displayPath('C:\\Users\\me\\AppData\\Roaming\\Cursor\\auth.json', windows)).toBe(
+      '~\\AppData\\Roaming\\Cursor\\auth.json',
+    );
+  });
+});

@@ -1,0 +1,380 @@
+import { describe, expect, it } from 'vitest';
+import type { UsageEvent } from '../../src/api/schemas/events.js';
+import { createCostAggregator } from '../../src/cost/aggregate.js';
+import { createListPricer, type ListPricer } from '../../src/cost/pricing.js';
+import type { CostReport, CostWindow } from '../../src/cost/types.js';
+import { event, tokens } from './cost-helpers.js';
+
+const WINDOW: CostWindow = {
+  start: new Date('2026-07-01T00:00:00Z'),
+  end: new Date('2026-07-20T15:00:00Z'),
+  timeZone: 'UTC',
+  historyDays: 20,
+  label: 'Last 20 days',
+};
+const NOW = new Date('2026-07-20T15:00:00Z');
+
+function report(
+  events: UsageEvent[],
+  options: { timeZone?: string; pricing?: ListPricer | null; today?: Date | string } = {},
+): CostReport {
+  const aggregator = createCostAggregator({
+    timeZone: options.timeZone ?? 'UTC',
+    pricing: options.pricing === undefined ? null : options.pricing,
+    today: options.today ?? NOW,
+  });
+  for (const e of events) aggregator.add(e);
+  return aggregator.finish(WINDOW, { generatedAt: NOW, reportedEventCount: events.length });
+}
+
+const usage = (input: number, cents?: unknown, extra: Record<string, unknown> = {}) =>
+  tokens(input, 0, 0, 0, cents === undefined ? extra : { totalCents: cents, ...extra });
+
+describe('cost aggregation: which events count (codexbar-core.md §4.2)', () => {
+  it.each([
+    ['a missing timestamp', { timestamp: undefined }],
+    ['a zero timestamp', { timestamp: '0' }],
+    ['a negative timestamp', { timestamp: '-5' }],
+    ['a fractional timestamp', { timestamp: '1781519582153.5' }],
+  ])('an event with %s is ignored entirely, metered total included', (_label, fields) => {
+    const r = report([
+      event('2026-07-20T10:00:00Z', { tokenUsage: usage(10, 1), chargedCents: 1, ...fields }),
+    ]);
+    expect(r.daily).toEqual([]);
+    expect(r.eventCount).toBe(0);
+    expect(r.meteredCostUSD).toBeNull();
+  });
+
+  it.each([
+    ['no tokenUsage', null],
+    ['all four counts zero', tokens(0, 0, 0, 0, { totalCents: 5 })],
+    ['a negative count', tokens(100, -1, 0, 0, { totalCents: 5 })],
+    ['a sum that overflows', tokens(Number.MAX_SAFE_INTEGER, 1, 0, 0, { totalCents: 5 })],
+  ])('an event with %s adds no day row but still counts for the metered total', (_label, tokenUsage) => {
+    const r = report([event('2026-07-20T10:00:00Z', { tokenUsage, chargedCents: 250 })]);
+    expect(r.daily).toEqual([]);
+    expect(r.eventCount).toBe(1);
+    expect(r.meteredCostUSD).toBe(2.5);
+    expect(r.byKind.other.requests).toBe(1);
+  });
+
+  it('an event without a model is reported as "unknown"', () => {
+    const r = report([event('2026-07-20T10:00:00Z', { tokenUsage: usage(10, 1) })]);
+    expect(r.daily[0]?.modelsUsed).toEqual(['unknown']);
+  });
+});
+
+describe('cost aggregation: day keys in the report time zone', () => {
+  it('an event at 02:00 UTC lands on the previous day in America/New_York', () => {
+    const e = event('2026-07-20T02:00:00Z', { model: 'gpt-5', tokenUsage: usage(10, 1) });
+    expect(report([e]).daily.map((d) => d.date)).toEqual(['2026-07-20']);
+    expect(report([e], { timeZone: 'America/New_York' }).daily.map((d) => d.date)).toEqual(['2026-07-19']);
+  });
+
+  it('an event at 16:00 UTC lands on the next day in Asia/Tokyo', () => {
+    const e = event('2026-07-19T16:00:00Z', { model: 'gpt-5', tokenUsage: usage(10, 1) });
+    expect(report([e], { timeZone: 'Asia/Tokyo' }).daily.map((d) => d.date)).toEqual(['2026-07-20']);
+  });
+
+  it('days are sorted ascending whatever order the events arrive in', () => {
+    const r = report([
+      event('2026-07-20T10:00:00Z', { tokenUsage: usage(1, 1) }),
+      event('2026-07-02T10:00:00Z', { tokenUsage: usage(1, 1) }),
+      event('2026-07-11T10:00:00Z', { tokenUsage: usage(1, 1) }),
+    ]);
+    expect(r.daily.map((d) => d.date)).toEqual(['2026-07-02', '2026-07-11', '2026-07-20']);
+  });
+});
+
+describe('cost aggregation: per-day, per-model sums', () => {
+  const day = [
+    event('2026-07-20T09:00:00Z', {
+      model: 'gpt-5',
+      tokenUsage: tokens(100, 20, 5, 1000, { totalCents: 150 }),
+    }),
+    event('2026-07-20T10:00:00Z', { model: 'gpt-5', tokenUsage: tokens(50, 10, 0, 0, { totalCents: 50 }) }),
+    event('2026-07-20T11:00:00Z', {
+      model: 'claude-4.5-sonnet',
+      tokenUsage: tokens(10, 0, 0, 0, { totalCents: 300 }),
+    }),
+  ];
+
+  it('sums the four token fields (cache write → cacheCreation), requests and cents/100 per model', () => {
+    const [gpt] = report(day).daily[0]!.models.filter((m) => m.modelName === 'gpt-5');
+    expect(gpt).toMatchObject({
+      inputTokens: 150,
+      outputTokens: 30,
+      cacheCreationTokens: 5,
+      cacheReadTokens: 1000,
+      totalTokens: 1185,
+      requestCount: 2,
+      costUSD: 2,
+    });
+  });
+
+  it('the day sums its models: tokens, requests, cost; modelsUsed ascending', () => {
+    const d = report(day).daily[0]!;
+    expect(d).toMatchObject({ inputTokens: 160, totalTokens: 1195, requestCount: 3, costUSD: 5 });
+    expect(d.modelsUsed).toEqual(['claude-4.5-sonnet', 'gpt-5']);
+  });
+
+  it('models sort by cost desc (unknown as −1), then tokens desc, then name asc', () => {
+    const r = report([
+      event('2026-07-20T01:00:00Z', { model: 'b-cheap', tokenUsage: usage(10, 1) }),
+      event('2026-07-20T02:00:00Z', { model: 'a-unknown', tokenUsage: usage(1000) }),
+      event('2026-07-20T03:00:00Z', { model: 'z-dear', tokenUsage: usage(10, 500) }),
+      event('2026-07-20T04:00:00Z', { model: 'c-cheap', tokenUsage: usage(20, 1) }),
+      event('2026-07-20T05:00:00Z', { model: 'a-cheap', tokenUsage: usage(10, 1) }),
+      event('2026-07-20T06:00:00Z', { model: 'free', tokenUsage: usage(5, 0) }),
+    ]);
+    expect(r.daily[0]!.models.map((m) => m.modelName)).toEqual([
+      'z-dear',
+      'c-cheap',
+      'a-cheap',
+      'b-cheap',
+      'free',
+      'a-unknown',
+    ]);
+  });
+
+  it('a token field that overflows becomes null for good; the cost is unaffected', () => {
+    const r = report([
+      event('2026-07-20T01:00:00Z', {
+        model: 'm',
+        tokenUsage: tokens(Number.MAX_SAFE_INTEGER - 5, 0, 0, 0, { totalCents: 100 }),
+      }),
+      event('2026-07-20T02:00:00Z', { model: 'm', tokenUsage: tokens(10, 7, 0, 0, { totalCents: 100 }) }),
+      event('2026-07-20T03:00:00Z', { model: 'm', tokenUsage: tokens(1, 0, 0, 0, { totalCents: 100 }) }),
+    ]);
+    const m = r.daily[0]!.models[0]!;
+    expect(m.inputTokens).toBeNull();
+    expect(m.outputTokens).toBe(7);
+    expect(m.totalTokens).toBeNull();
+    expect(m.costUSD).toBe(3);
+    expect(r.daily[0]!.inputTokens).toBeNull();
+    expect(r.totals.inputTokens).toBeNull();
+    expect(r.totals.outputTokens).toBe(7);
+    expect(r.totals.totalTokens).toBeNull();
+    expect(r.today.tokens).toBeNull();
+  });
+});
+
+describe('cost aggregation: cost validity (§4.2, cursor-provider.md fail-closed rules)', () => {
+  it('missing cents are skipped: the model keeps the known part of its cost', () => {
+    const r = report([
+      event('2026-07-20T01:00:00Z', { model: 'm', tokenUsage: usage(10, 100) }),
+      event('2026-07-20T02:00:00Z', { model: 'm', tokenUsage: usage(10) }),
+    ]);
+    expect(r.daily[0]!.models[0]!.costUSD).toBe(1);
+    expect(r.requestCounts).toEqual({ reported: 1, estimated: 0, unpriced: 1 });
+  });
+
+  it('a model with no cents at all has an unknown cost, and so does its day', () => {
+    const r = report([event('2026-07-20T01:00:00Z', { model: 'm', tokenUsage: usage(10) })]);
+    expect(r.daily[0]!.costUSD).toBeNull();
+    expect(r.totals.costUSD).toBeNull();
+  });
+
+  it.each([
+    ['negative', -5],
+    ['"NaN"', 'NaN'],
+    ['"Infinity"', 'Infinity'],
+    ['text', 'n/a'],
+  ])('a %s totalCents makes that model unknown for good; its requests stay counted', (_label, bad) => {
+    const r = report([
+      event('2026-07-20T01:00:00Z', { model: 'm', tokenUsage: usage(10, 100) }),
+      event('2026-07-20T02:00:00Z', { model: 'm', tokenUsage: usage(10, bad) }),
+      event('2026-07-20T03:00:00Z', { model: 'm', tokenUsage: usage(10, 100) }),
+      event('2026-07-20T04:00:00Z', { model: 'other', tokenUsage: usage(10, 250) }),
+    ]);
+    const m = r.daily[0]!.models.find((row) => row.modelName === 'm')!;
+    expect(m.costUSD).toBeNull();
+    expect(m.requestCount).toBe(3);
+    expect(m.requestCounts).toEqual({ reported: 2, estimated: 0, unpriced: 1 });
+    expect(r.daily[0]!.costUSD).toBe(2.5);
+    expect(r.byModel.find((row) => row.modelName === 'm')!.costUSD).toBeNull();
+  });
+
+  it('a reported zero stays a known zero', () => {
+    const r = report([event('2026-07-20T01:00:00Z', { model: 'm', tokenUsage: usage(10, 0) })]);
+    expect(r.daily[0]!.costUSD).toBe(0);
+    expect(r.provenance).toBe('listPriceEstimate');
+  });
+
+  it('a cost sum that becomes non-finite is invalid', () => {
+    // Each event is finite (1.7e306 USD); about a hundred of them exceed Number.MAX_VALUE.
+    const huge = Array.from({ length: 110 }, (_, i) =>
+      event(`2026-07-20T01:${String(i % 60).padStart(2, '0')}:00Z`, {
+        model: 'm',
+        tokenUsage: usage(10 + i, 1.7e308),
+      }),
+    );
+    const r = report(huge);
+    expect(r.daily[0]!.models[0]!.costUSD).toBeNull();
+  });
+});
+
+describe('cost aggregation: list-price fallback', () => {
+  it('a known model without totalCents is estimated at list price and counted as estimated', () => {
+    const r = report([event('2026-07-20T01:00:00Z', { model: 'gpt-5', tokenUsage: tokens(1_000_000) })], {
+      pricing: createListPricer(),
+    });
+    expect(r.daily[0]!.costUSD).toBeCloseTo(1.25, 10);
+    expect(r.requestCounts).toEqual({ reported: 0, estimated: 1, unpriced: 0 });
+  });
+
+  it('an unknown model without totalCents stays unpriced and is counted', () => {
+    const r = report([event('2026-07-20T01:00:00Z', { model: 'mystery', tokenUsage: tokens(1_000_000) })], {
+      pricing: createListPricer(),
+    });
+    expect(r.daily[0]!.costUSD).toBeNull();
+    expect(r.requestCounts).toEqual({ reported: 0, estimated: 0, unpriced: 1 });
+  });
+
+  it('an invalid reported value is not replaced by a list price', () => {
+    const r = report([event('2026-07-20T01:00:00Z', { model: 'gpt-5', tokenUsage: usage(10, -1) })], {
+      pricing: createListPricer(),
+    });
+    expect(r.daily[0]!.costUSD).toBeNull();
+    expect(r.requestCounts.unpriced).toBe(1);
+  });
+});
+
+describe('cost aggregation: totals, Today, metered, provenance, coverage (§4.2–4.4)', () => {
+  it('totals: 0 cost with no days', () => {
+    const r = report([]);
+    expect(r.totals).toEqual({
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheCreationTokens: 0,
+      totalTokens: 0,
+      costUSD: 0,
+    });
+    expect(r.today).toEqual({ tokens: 0, costUSD: 0 });
+    expect(r.meteredCostUSD).toBeNull();
+    expect(r.provenance).toBe('unknown');
+  });
+
+  it('totals: the known day costs, skipping unknown days', () => {
+    const r = report([
+      event('2026-07-18T01:00:00Z', { model: 'm', tokenUsage: usage(10, 100) }),
+      event('2026-07-19T01:00:00Z', { model: 'm', tokenUsage: usage(10) }),
+    ]);
+    expect(r.totals.costUSD).toBe(1);
+  });
+
+  it("Today is today's local-day entry", () => {
+    const r = report([
+      event('2026-07-19T23:00:00Z', { model: 'm', tokenUsage: usage(10, 100) }),
+      event('2026-07-20T01:00:00Z', { model: 'm', tokenUsage: usage(7, 30) }),
+    ]);
+    expect(r.today).toEqual({ tokens: 7, costUSD: 0.3 });
+  });
+
+  it('Today uses the report zone: 23:00 UTC on the 19th is the 20th in Tokyo', () => {
+    const e = event('2026-07-19T23:00:00Z', { model: 'm', tokenUsage: usage(10, 100) });
+    const today = new Date('2026-07-20T10:00:00Z');
+    expect(report([e], { timeZone: 'Asia/Tokyo', today }).today).toEqual({ tokens: 10, costUSD: 1 });
+    expect(report([e], { timeZone: 'UTC', today }).today).toEqual({ tokens: 0, costUSD: 0 });
+  });
+
+  it('a stale latest day is never shown as Today: history without today gives 0', () => {
+    const r = report([event('2026-07-18T01:00:00Z', { model: 'm', tokenUsage: usage(10, 100) })]);
+    expect(r.today).toEqual({ tokens: 0, costUSD: 0 });
+  });
+
+  it('metered: Σ chargedCents/100 over every valid event, including events without tokens and not chargeable', () => {
+    const r = report([
+      event('2026-07-20T01:00:00Z', { model: 'm', tokenUsage: usage(10, 100), chargedCents: 4 }),
+      event('2026-07-20T02:00:00Z', { isTokenBasedCall: false, chargedCents: 4 }),
+      event('2026-07-20T03:00:00Z', {
+        model: 'm',
+        tokenUsage: usage(10, 100),
+        chargedCents: 2,
+        isChargeable: false,
+      }),
+    ]);
+    expect(r.meteredCostUSD).toBeCloseTo(0.1, 12);
+  });
+
+  it.each([
+    ['lacks chargedCents', {}],
+    ['has a negative chargedCents', { chargedCents: -1 }],
+    ['has "NaN" chargedCents', { chargedCents: 'NaN' }],
+  ])('metered is null when any valid event %s, even one without tokens', (_label, fields) => {
+    const r = report([
+      event('2026-07-20T01:00:00Z', { model: 'm', tokenUsage: usage(10, 100), chargedCents: 4 }),
+      event('2026-07-20T02:00:00Z', fields),
+    ]);
+    expect(r.meteredCostUSD).toBeNull();
+    expect(r.daily[0]!.costUSD).toBe(1);
+  });
+
+  it('per-day and per-model metered USD are null when one of their events lacks chargedCents', () => {
+    const r = report([
+      event('2026-07-19T01:00:00Z', { model: 'a', tokenUsage: usage(10, 100), chargedCents: 50 }),
+      event('2026-07-20T01:00:00Z', { model: 'a', tokenUsage: usage(10, 100), chargedCents: 50 }),
+      event('2026-07-20T02:00:00Z', { model: 'b', tokenUsage: usage(10, 100) }),
+    ]);
+    expect(r.daily.map((d) => d.meteredUSD)).toEqual([0.5, null]);
+    expect(r.byModel.map((m) => [m.modelName, m.meteredUSD])).toEqual([
+      ['a', 1],
+      ['b', null],
+    ]);
+  });
+
+  it.each([
+    ['metered and a day cost', { tokenUsage: usage(10, 100), chargedCents: 4 }, 'mixed'],
+    ['metered only', { tokenUsage: usage(10), chargedCents: 4 }, 'vendorMetered'],
+    ['day costs only', { tokenUsage: usage(10, 100) }, 'listPriceEstimate'],
+    ['neither', { tokenUsage: usage(10) }, 'unknown'],
+  ])('provenance with %s is %s', (_label, fields, provenance) => {
+    expect(report([event('2026-07-20T01:00:00Z', { model: 'm', ...fields })]).provenance).toBe(provenance);
+  });
+
+  it('coverage quirk: a day with a cost counts all its requests as priced; a day without counts none', () => {
+    const r = report([
+      event('2026-07-19T01:00:00Z', { model: 'known', tokenUsage: usage(10, 100) }),
+      event('2026-07-19T02:00:00Z', { model: 'unpriced', tokenUsage: usage(10) }),
+      event('2026-07-20T01:00:00Z', { model: 'unpriced', tokenUsage: usage(10) }),
+      event('2026-07-20T02:00:00Z', { model: 'unpriced', tokenUsage: usage(10) }),
+    ]);
+    expect(r.coverage).toEqual({ priced: 2, unpriced: 0, unmetered: 0, estimated: 0 });
+    expect(r.requestCounts).toEqual({ reported: 1, estimated: 0, unpriced: 3 });
+  });
+});
+
+describe('cost aggregation: billing kinds (our additive byKind)', () => {
+  it.each([
+    ['USAGE_EVENT_KIND_INCLUDED_IN_PRO', 'included'],
+    ['USAGE_EVENT_KIND_INCLUDED_IN_BUSINESS', 'included'],
+    ['USAGE_EVENT_KIND_ULTRA_REQUESTS', 'included'],
+    ['USAGE_EVENT_KIND_FREE_CREDIT', 'included'],
+    ['USAGE_EVENT_KIND_CUSTOM_SUBSCRIPTION', 'included'],
+    ['USAGE_EVENT_KIND_USAGE_BASED', 'onDemand'],
+    ['USAGE_EVENT_KIND_ERRORED_NOT_CHARGED', 'notCharged'],
+    ['USAGE_EVENT_KIND_ABORTED_NOT_CHARGED', 'notCharged'],
+    ['USAGE_EVENT_KIND_USER_API_KEY', 'byok'],
+    ['USAGE_BASED', 'onDemand'],
+    ['USAGE_EVENT_KIND_MAX', 'other'],
+    ['USAGE_EVENT_KIND_SOMETHING_NEW', 'other'],
+    ['Usage-based', 'other'],
+    ['Included in Business', 'other'],
+    [undefined, 'other'],
+  ])('kind %s goes to %s', (kind, bucket) => {
+    const r = report([
+      event('2026-07-20T01:00:00Z', { kind, model: 'm', tokenUsage: usage(10, 100), chargedCents: 7 }),
+    ]);
+    expect(r.byKind[bucket as keyof CostReport['byKind']]).toEqual({
+      requests: 1,
+      totalTokens: 10,
+      costUSD: 1,
+      meteredUSD: 0.07,
+    });
+  });
+
+  it('a bucket without events has zero requests and unknown money', () => {
+    expect(report([]).byKind.byok).toEqual({ requests: 0, totalTokens: 0, costUSD: null, meteredUSD: null });
+  });
+});

@@ -1,0 +1,309 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CursorClient } from '../../src/api/client.js';
+import { collectCost } from '../../src/cost/collect.js';
+import type { CostReport, CostWindow } from '../../src/cost/types.js';
+import { resolveCostWindow } from '../../src/cost/window.js';
+import { type EventsScenario, generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
+import {
+  type FakeAccount,
+  type FakeCursor,
+  type RecordedRequest,
+  startFakeCursor,
+} from '../fake-cursor/server.js';
+
+const COOKIE = 'user_1%3A%3Aheader.payload.sig';
+const COOKIE_HEADER = `WorkosCursorSessionToken=${COOKIE}`;
+const EVENTS_PATH = '/api/dashboard/get-filtered-usage-events';
+const NOW = new Date('2026-07-20T15:00:00Z');
+const WINDOW: CostWindow = {
+  start: new Date('2026-07-01T00:00:00Z'),
+  end: NOW,
+  timeZone: 'UTC',
+  historyDays: 20,
+  label: 'Last 20 days',
+};
+const FAST_RETRY = { baseDelayMs: 1 };
+
+const servers: FakeCursor[] = [];
+const clients: CursorClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const generated = (count: number, overrides: Partial<Parameters<typeof generateEvents>[0]> = {}) =>
+  generateEvents({ count, start: WINDOW.start, end: NOW, seed: 11, ...overrides });
+
+/** Small distinct rows (for the 200-page case) that still carry tokens. */
+const tinyRows = (count: number, from = 0): UsageEventJson[] =>
+  Array.from({ length: count }, (_, i) => ({
+    timestamp: String(NOW.getTime() - (from + i) * 1000),
+    tokenUsage: { inputTokens: 1, totalCents: 0 },
+  }));
+
+interface Run {
+  report?: CostReport;
+  error?: { type: string; message: string };
+  requests: RecordedRequest[];
+}
+
+async function runOnce(
+  events: FakeAccount['events'],
+  concurrency: number,
+  options: { cookieHeader?: string; timeoutMs?: number; window?: CostWindow } = {},
+): Promise<Run> {
+  const fake = await startFakeCursor({ accounts: [{ cookies: [COOKIE], events }] });
+  servers.push(fake);
+  const client = new CursorClient({ baseUrl: fake.url });
+  clients.push(client);
+  try {
+    const report = await collectCost({
+      client,
+      cookieHeader: options.cookieHeader ?? COOKIE_HEADER,
+      window: options.window ?? WINDOW,
+      concurrency,
+      timeoutMs: options.timeoutMs,
+      retry: FAST_RETRY,
+      now: () => NOW,
+    });
+    return { report, requests: fake.requests };
+  } catch (error) {
+    const e = error as Error;
+    return { error: { type: e.constructor.name, message: e.message }, requests: fake.requests };
+  }
+}
+
+/** Sequential and concurrent runs against fresh servers must end identically. */
+async function runBoth(events: () => FakeAccount['events'], options: Parameters<typeof runOnce>[2] = {}) {
+  const sequential = await runOnce(events(), 1, options);
+  const concurrent = await runOnce(events(), 6, options);
+  expect(concurrent.report).toEqual(sequential.report);
+  expect(concurrent.error).toEqual(sequential.error);
+  return { ...sequential, concurrentRequests: concurrent.requests };
+}
+
+const pagesRequested = (requests: RecordedRequest[]) =>
+  requests.filter((r) => r.path === EVENTS_PATH).map((r) => (r.body as { page: number }).page);
+
+describe('collectCost against the fake cursor.com: complete runs', () => {
+  it('a clean multi-page window: every event counted once, sequential = concurrent', async () => {
+    const all = generated(2500);
+    const run = await runBoth(() => ({ events: all }));
+    expect(run.report?.eventCount).toBe(2500);
+    expect(run.report?.reportedEventCount).toBe(2500);
+    expect(run.report?.daily.reduce((n, d) => n + d.requestCount, 0)).toBe(2500);
+    expect(pagesRequested(run.requests)).toEqual([1, 2, 3]);
+  });
+
+  it('an exact multiple of 1000 asks for the empty page that proves completion', async () => {
+    const run = await runBoth(() => ({ events: generated(2000) }));
+    expect(run.report?.eventCount).toBe(2000);
+    expect(pagesRequested(run.requests)).toEqual([1, 2, 3]);
+  });
+
+  it('a boundary duplicate proven by the count is removed', async () => {
+    const all = generated(2500);
+    const clean = await runOnce({ events: all }, 1);
+    const run = await runBoth(() => ({ events: all, overlap: { afterPage: 1, rows: 3 } }));
+    expect(run.report).toEqual(clean.report);
+  });
+
+  it('identical rows are kept when the count includes them', async () => {
+    const all = generated(1500);
+    all[1000] = { ...all[999]! };
+    const run = await runBoth(() => ({ events: all }));
+    expect(run.report?.eventCount).toBe(1500);
+  });
+
+  it('no count at all: pages until the short page, nothing de-duplicated', async () => {
+    const all = generated(1500);
+    const run = await runBoth(() => ({ events: all, count: null, overlap: { afterPage: 1, rows: 2 } }));
+    expect(run.report?.eventCount).toBe(1502);
+    expect(run.report?.reportedEventCount).toBeNull();
+  });
+
+  it('`{}` for an empty window gives an empty report', async () => {
+    const run = await runBoth(() => ({ events: [] }));
+    expect(run.report).toMatchObject({
+      daily: [],
+      eventCount: 0,
+      meteredCostUSD: null,
+      provenance: 'unknown',
+    });
+    expect(run.report?.totals.costUSD).toBe(0);
+  });
+
+  it('sends the documented request: POST, Origin, page size 1000, ms-string bounds, no Authorization', async () => {
+    const run = await runOnce({ events: generated(10) }, 6);
+    const [request] = run.requests;
+    expect(request?.method).toBe('POST');
+    expect(request?.headers.origin).toBe('https://cursor.com');
+    expect(request?.headers.authorization).toBeUndefined();
+    expect(request?.body).toEqual({
+      page: 1,
+      pageSize: 1000,
+      startDate: String(WINDOW.start.getTime()),
+      endDate: String(NOW.getTime()),
+    });
+  });
+
+  it('TZ=America/New_York: startDate is New York midnight and days are New York days', async () => {
+    const saved = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const window = resolveCostWindow({ days: 1, now: NOW });
+      const run = await runOnce(
+        {
+          events: [{ timestamp: String(Date.parse('2026-07-20T04:30:00Z')), tokenUsage: { inputTokens: 5 } }],
+        },
+        6,
+        { window },
+      );
+      expect(run.requests[0]?.body).toMatchObject({ startDate: String(Date.parse('2026-07-20T04:00:00Z')) });
+      expect(run.report?.daily.map((d) => d.date)).toEqual(['2026-07-20']);
+      expect(run.report?.today.tokens).toBe(5);
+    } finally {
+      process.env.TZ = saved;
+    }
+  });
+});
+
+describe('collectCost against the fake cursor.com: pagination failures', () => {
+  it('a count that changes between pages is inconsistent', async () => {
+    const run = await runBoth(() => ({
+      events: generated(2500),
+      count: (page) => (page === 2 ? 2600 : 2500),
+    }));
+    expect(run.error).toEqual({
+      type: 'PaginationError',
+      message: 'Cursor cost pagination was inconsistent (expected 2500, received 2600 events).',
+    });
+  });
+
+  it('fewer events than reported is incomplete', async () => {
+    const run = await runBoth(() => ({ events: generated(2500), count: 3000 }));
+    expect(run.error?.message).toBe('Cursor cost refresh was incomplete (received 2500 of 3000 events).');
+  });
+
+  it('an omitted array before the reported count is reached is incomplete', async () => {
+    const run = await runBoth(() => ({ events: generated(2500), pages: { 2: 'omit-array' } }));
+    expect(run.error?.message).toBe('Cursor cost refresh was incomplete (received 1000 of 2500 events).');
+  });
+
+  it('a terminal {} contradicting an earlier count is incomplete', async () => {
+    const run = await runBoth(() => ({ events: generated(2500), pages: { 2: 'empty-object' } }));
+    expect(run.error?.message).toBe('Cursor cost refresh was incomplete (received 1000 of 2500 events).');
+  });
+
+  it('200 full pages hit the safety limit', async () => {
+    const pages = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [i + 1, tinyRows(1000, i * 1000)]),
+    );
+    const run = await runBoth(() => ({ events: [], count: 200_000, pages }));
+    expect(run.error?.message).toBe(
+      'Cursor cost refresh reached its pagination safety limit after 200000 events.',
+    );
+    expect(Math.max(...pagesRequested(run.concurrentRequests))).toBe(200);
+  });
+
+  it('a missing array with other content is a parse error', async () => {
+    const run = await runBoth(() => () => ({ json: { totalUsageEventsCount: 3, message: 'moved' } }));
+    expect(run.error?.type).toBe('ParseError');
+  });
+
+  it('truncated JSON is a parse error and is not retried', async () => {
+    const run = await runBoth(() => ({ events: generated(2500), faults: [{ page: 2, truncated: true }] }));
+    expect(run.error?.type).toBe('ParseError');
+    expect(pagesRequested(run.requests).filter((p) => p === 2)).toHaveLength(1);
+  });
+});
+
+describe('collectCost against the fake cursor.com: HTTP failures and retries', () => {
+  it('401 means not logged in, never retried', async () => {
+    const run = await runBoth(() => ({ events: generated(2500), faults: [{ page: 2, status: 401 }] }));
+    expect(run.error?.type).toBe('NotLoggedInError');
+    expect(pagesRequested(run.requests).filter((p) => p === 2)).toHaveLength(1);
+  });
+
+  it('an unknown session is not logged in', async () => {
+    const run = await runBoth(() => ({ events: generated(10) }), {
+      cookieHeader: 'WorkosCursorSessionToken=someone%3A%3Aelse',
+    });
+    expect(run.error?.type).toBe('NotLoggedInError');
+  });
+
+  it('403 is a final API error, never retried', async () => {
+    const run = await runBoth(() => ({ events: generated(2500), faults: [{ page: 1, status: 403 }] }));
+    expect(run.error?.type).toBe('ApiError');
+    expect(run.error?.message).toMatch(/^Cursor API error: HTTP 403/);
+    expect(pagesRequested(run.requests)).toEqual([1]);
+  });
+
+  it('a 500 on every attempt fails after two retries with the last error', async () => {
+    const run = await runBoth(() => ({ events: generated(2500), faults: [{ page: 2, status: 500 }] }));
+    expect(run.error?.message).toMatch(/^Cursor API error: HTTP 500/);
+    expect(pagesRequested(run.requests).filter((p) => p === 2)).toHaveLength(3);
+  });
+
+  it('a 502 that clears on retry leaves no trace in the report', async () => {
+    const all = generated(2500);
+    const clean = await runOnce({ events: all }, 1);
+    const run = await runBoth(() => ({ events: all, faults: [{ page: 2, status: 502, times: 2 }] }));
+    expect(run.report).toEqual(clean.report);
+  });
+
+  it('a reset connection is retried', async () => {
+    const run = await runBoth(() => ({
+      events: generated(1500),
+      faults: [{ page: 2, destroy: true, times: 1 }],
+    }));
+    expect(run.report?.eventCount).toBe(1500);
+  });
+
+  it('a page that times out is retried', async () => {
+    const run = await runBoth(
+      () => ({ events: generated(1500), faults: [{ page: 2, delayMs: 2000, times: 1 }] }),
+      {
+        timeoutMs: 300,
+      },
+    );
+    expect(run.report?.eventCount).toBe(1500);
+  });
+
+  it('429 waits for Retry-After and then succeeds', async () => {
+    const run = await runBoth(() => ({
+      events: generated(1500),
+      faults: [{ page: 2, status: 429, retryAfter: '0', times: 2 }],
+    }));
+    expect(run.report?.eventCount).toBe(1500);
+  });
+
+  it('429 with a Retry-After beyond the cap fails at once', async () => {
+    const run = await runBoth(() => ({
+      events: generated(1500),
+      faults: [{ page: 2, status: 429, retryAfter: '3600' }],
+    }));
+    expect(run.error?.message).toMatch(/^Cursor API error: HTTP 429/);
+    expect(pagesRequested(run.requests).filter((p) => p === 2)).toHaveLength(1);
+  });
+});
+
+describe('collectCost: the report from realistic events', () => {
+  it('events without totalCents are estimated at list price; without chargedCents metered is null', async () => {
+    const all = generated(1200, { withoutTotalCentsEvery: 10, withoutChargedCentsEvery: 500 });
+    const run = await runOnce({ events: all }, 6);
+    expect(run.report?.requestCounts.estimated).toBeGreaterThan(0);
+    expect(run.report?.requestCounts.reported).toBeGreaterThan(0);
+    expect(run.report?.meteredCostUSD).toBeNull();
+    expect(run.report?.provenance).toBe('listPriceEstimate');
+  });
+
+  it('byKind splits requests by the kind enum and adds up to every valid event', async () => {
+    const run = await runOnce({ events: generated(1200) } satisfies EventsScenario, 6);
+    const kinds = Object.values(run.report!.byKind);
+    expect(kinds.reduce((n, k) => n + k.requests, 0)).toBe(1200);
+    expect(run.report?.byKind.onDemand.requests).toBeGreaterThan(0);
+    expect(run.report?.byKind.notCharged.requests).toBeGreaterThan(0);
+    expect(run.report?.byKind.byok.requests).toBeGreaterThan(0);
+  });
+});

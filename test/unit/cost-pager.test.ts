@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import type { EventsPage, UsageEvent } from '../../src/api/schemas/events.js';
+import { type PageProgress, pageUsageEvents, verbosePageLine } from '../../src/cost/pager.js';
+import { ApiError, NotLoggedInError, PaginationError } from '../../src/errors.js';
+import { page, rows } from './cost-helpers.js';
+
+type PageAnswer = EventsPage | Error;
+
+interface Outcome {
+  events: (number | undefined)[];
+  expected?: number | null;
+  error?: string;
+  errorType?: string;
+}
+
+/** Runs the pager over scripted pages; pages answer after a pseudo-random tick so they finish out of order. */
+async function run(
+  answer: (n: number) => PageAnswer,
+  concurrency: number,
+): Promise<Outcome & { requested: number[] }> {
+  const events: UsageEvent[] = [];
+  const requested: number[] = [];
+  try {
+    const result = await pageUsageEvents({
+      concurrency,
+      onEvent: (e) => events.push(e),
+      fetchPage: async (n) => {
+        requested.push(n);
+        await new Promise((resolve) => setTimeout(resolve, (n * 7) % 5));
+        const value = answer(n);
+        if (value instanceof Error) throw value;
+        return value;
+      },
+    });
+    return { events: events.map((e) => e.timestamp), expected: result.expected, requested };
+  } catch (error) {
+    const e = error as Error;
+    return { events: [], error: e.message, errorType: e.constructor.name, requested };
+  }
+}
+
+/** Every case runs sequentially and with read-ahead; both must end the same way. */
+async function both(answer: (n: number) => PageAnswer): Promise<Outcome> {
+  const sequential = await run(answer, 1);
+  const concurrent = await run(answer, 6);
+  const { requested: _a, ...seq } = sequential;
+  const { requested: _b, ...conc } = concurrent;
+  expect(conc).toEqual(seq);
+  return seq;
+}
+
+const stamps = (raw: Record<string, unknown>[]) => raw.map((r) => Number(r.timestamp));
+const pagesOf =
+  (raw: Record<string, unknown>[], count: number | null, size = 1000) =>
+  (n: number) =>
+    page(raw.slice((n - 1) * size, n * size), count);
+const serverError = (n: number) => new ApiError('POST /x', `HTTP 500 (page ${n})`, { status: 500 });
+
+describe('cost pagination (codexbar-core.md §2.5), sequential and concurrent alike', () => {
+  it('a clean multi-page window ends on its short last page', async () => {
+    const all = rows(2500);
+    const outcome = await both(pagesOf(all, 2500));
+    expect(outcome.events).toEqual(stamps(all));
+    expect(outcome.expected).toBe(2500);
+  });
+
+  it('an exact multiple of 1000 needs the empty page to prove completion', async () => {
+    const all = rows(2000);
+    const outcome = await both((n) => (n <= 2 ? pagesOf(all, 2000)(n) : page(undefined, 2000)));
+    expect(outcome.events).toEqual(stamps(all));
+  });
+
+  it('a boundary duplicate proven by the count is removed once', async () => {
+    const all = rows(2500);
+    // Page 2 repeats the last two rows of page 1 and shifts the rest.
+    const served = [...all.slice(0, 1000), ...all.slice(998, 1000), ...all.slice(1000)];
+    const outcome = await both(pagesOf(served, 2500));
+    expect(outcome.events).toEqual(stamps(all));
+  });
+
+  it('removes only as many repeated rows as the count proves (greedy, first boundary first)', async () => {
+    const all = rows(2500);
+    const served = [...all.slice(0, 1000), ...all.slice(997, 1000), ...all.slice(1000)];
+    const outcome = await both(pagesOf(served, 2501));
+    expect(outcome.events).toHaveLength(2501);
+    expect(new Set(outcome.events).size).toBe(2500);
+  });
+
+  it('identical rows at a boundary are kept when the count says they are real', async () => {
+    const all = rows(1500);
+    all[1000] = { ...all[999]! };
+    const outcome = await both(pagesOf(all, 1500));
+    expect(outcome.events).toHaveLength(1500);
+  });
+
+  it('more rows than the count without any boundary overlap is inconsistent', async () => {
+    const outcome = await both(pagesOf(rows(1500), 1400));
+    expect(outcome.error).toBe(
+      'Cursor cost pagination was inconsistent (expected 1400, received 1500 events).',
+    );
+    expect(outcome.errorType).toBe('PaginationError');
+  });
+
+  it('a count that changes between pages is inconsistent', async () => {
+    const all = rows(2500);
+    const outcome = await both((n) => pagesOf(all, n === 2 ? 2600 : 2500)(n));
+    expect(outcome.error).toBe(
+      'Cursor cost pagination was inconsistent (expected 2500, received 2600 events).',
+    );
+  });
+
+  it('a changed count on the empty page is checked before the empty-page test', async () => {
+    const all = rows(2000);
+    const outcome = await both((n) => (n <= 2 ? pagesOf(all, 2000)(n) : page(undefined, 1999)));
+    expect(outcome.error).toBe(
+      'Cursor cost pagination was inconsistent (expected 2000, received 1999 events).',
+    );
+  });
+
+  it('fewer rows than reported is incomplete', async () => {
+    const outcome = await both(pagesOf(rows(2500), 3000));
+    expect(outcome.error).toBe('Cursor cost refresh was incomplete (received 2500 of 3000 events).');
+  });
+
+  it('a terminal {} after a positive count is incomplete', async () => {
+    const all = rows(1000);
+    const outcome = await both((n) => (n === 1 ? page(all, 1500) : page(undefined)));
+    expect(outcome.error).toBe('Cursor cost refresh was incomplete (received 1000 of 1500 events).');
+  });
+
+  it('200 full pages hit the safety limit even when the count matches', async () => {
+    const outcome = await both((n) => page(rows(1000, (n - 1) * 1000), 200_000));
+    expect(outcome.error).toBe(
+      'Cursor cost refresh reached its pagination safety limit after 200000 events.',
+    );
+  });
+
+  it('200 full pages without any count hit the safety limit too', async () => {
+    const outcome = await both((n) => page(rows(1000, (n - 1) * 1000)));
+    expect(outcome.error).toBe(
+      'Cursor cost refresh reached its pagination safety limit after 200000 events.',
+    );
+  });
+
+  it('without a count nothing is de-duplicated', async () => {
+    const all = rows(1500);
+    const served = [...all.slice(0, 1000), ...all.slice(999, 1000), ...all.slice(1000)];
+    const outcome = await both(pagesOf(served, null));
+    expect(outcome.events).toHaveLength(1501);
+    expect(outcome.expected).toBeNull();
+  });
+
+  it('`{}` on page 1 is an empty window', async () => {
+    const outcome = await both(() => page(undefined));
+    expect(outcome).toEqual({ events: [], expected: null });
+  });
+
+  it('a page error ends the run with that error', async () => {
+    const outcome = await both((n) => (n === 2 ? serverError(n) : pagesOf(rows(2500), 2500)(n)));
+    expect(outcome.error).toBe('Cursor API error: HTTP 500 (page 2) (POST /x)');
+  });
+
+  it('a failing page after the sequential stopping point is ignored', async () => {
+    // Page 2 is short, so the run ends there (incomplete); pages 3–4 would fail, but they are past the end.
+    const all = rows(1500);
+    const outcome = await both((n) =>
+      n >= 3 ? new NotLoggedInError('POST /x', 401) : pagesOf(all, 3500)(n),
+    );
+    expect(outcome.error).toBe('Cursor cost refresh was incomplete (received 1500 of 3500 events).');
+  });
+
+  it('a page after an inconsistent page is ignored even if it failed', async () => {
+    const all = rows(3500);
+    const outcome = await both((n) => (n === 3 ? serverError(n) : pagesOf(all, n === 2 ? 1 : 3500)(n)));
+    expect(outcome.errorType).toBe(PaginationError.name);
+  });
+});
+
+describe('cost pagination: read-ahead', () => {
+  it('once page 1 gives the count, later pages are requested before earlier ones finish, within the bound', async () => {
+    const all = rows(9500);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const requested: number[] = [];
+    await pageUsageEvents({
+      concurrency: 4,
+      onEvent: () => {},
+      fetchPage: async (n) => {
+        requested.push(n);
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return page(all.slice((n - 1) * 1000, n * 1000), 9500);
+      },
+    });
+    expect(maxInFlight).toBe(4);
+    expect(requested).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('concurrency 1 never has two pages in flight', async () => {
+    const outcome = await run(pagesOf(rows(4200), 4200), 1);
+    expect(outcome.requested).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('an exact multiple reads ahead up to the empty page, and not past it', async () => {
+    const all = rows(3000);
+    const outcome = await run((n) => (n <= 3 ? pagesOf(all, 3000)(n) : page(undefined, 3000)), 6);
+    expect(outcome.requested.sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('in-flight requests are aborted when the run fails', async () => {
+    const aborted: number[] = [];
+    const attempt = pageUsageEvents({
+      concurrency: 6,
+      onEvent: () => {},
+      fetchPage: (n, signal) =>
+        new Promise<EventsPage>((resolve, reject) => {
+          if (n === 1) return resolve(page(rows(1000), 6000));
+          if (n === 2) return reject(serverError(n));
+          signal.addEventListener('abort', () => {
+            aborted.push(n);
+            reject(signal.reason);
+          });
+        }),
+    });
+    await expect(attempt).rejects.toThrow('HTTP 500');
+    expect(aborted.sort()).toEqual([3, 4, 5, 6, 7]);
+  });
+
+  it('reports progress per accepted page, in order, with the verbose line format', async () => {
+    const progress: PageProgress[] = [];
+    await pageUsageEvents({
+      concurrency: 6,
+      onEvent: () => {},
+      onProgress: (p) => progress.push(p),
+      fetchPage: async (n) => pagesOf(rows(2500), 2500)(n),
+    });
+    expect(progress).toEqual([
+      { page: 1, pageEvents: 1000, pagesKnown: 3, eventsReceived: 1000, expected: 2500 },
+      { page: 2, pageEvents: 1000, pagesKnown: 3, eventsReceived: 2000, expected: 2500 },
+      { page: 3, pageEvents: 500, pagesKnown: 3, eventsReceived: 2500, expected: 2500 },
+    ]);
+    expect(verbosePageLine(progress[2]!)).toBe('[cursor-cost] page 3: 500 events (2500 raw total)');
+  });
+
+  it('the empty page that proves completion is reported too', async () => {
+    const progress: PageProgress[] = [];
+    const all = rows(2000);
+    await pageUsageEvents({
+      onEvent: () => {},
+      onProgress: (p) => progress.push(p),
+      fetchPage: async (n) =>
+        n <= 2 ? page(all.slice((n - 1) * 1000, n * 1000), 2000) : page(undefined, 2000),
+    });
+    expect(progress.map(verbosePageLine)).toEqual([
+      '[cursor-cost] page 1: 1000 events (1000 raw total)',
+      '[cursor-cost] page 2: 1000 events (2000 raw total)',
+      '[cursor-cost] page 3: 0 events (2000 raw total)',
+    ]);
+  });
+});

@@ -1,0 +1,304 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ACCESS_TOKEN_KEY,
+  copyWithoutShm,
+  createStateVscdb,
+  openActiveWalWriter,
+  seededRandom,
+} from '../../fixtures/builders/vscdb.js';
+import { SqliteFormatError } from '../../src/auth/sqlite/format-error.js';
+import { openItemTable } from '../../src/auth/sqlite/item-table.js';
+import type { SqlValue } from '../../src/auth/sqlite/record.js';
+
+let dir: string;
+let dbPath: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-sqlite-reader-'));
+  dbPath = path.join(dir, 'state.vscdb');
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** One comparable string per answer: the storage class, then the bytes (hex) or the number. */
+function describeValue(type: string, value: unknown): string {
+  return `${type}:${value instanceof Uint8Array ? Buffer.from(value).toString('hex') : String(value ?? '')}`;
+}
+
+function ourAnswer(value: SqlValue | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return describeValue(
+    value.type,
+    value.type === 'text' || value.type === 'blob' ? value.bytes : (value as { value?: unknown }).value,
+  );
+}
+
+/** What SQLite itself answers for `SELECT value FROM ItemTable WHERE key = ?`, as raw bytes. */
+function sqliteAnswers(dbPath: string, keys: string[]): (string | undefined)[] {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    db.defaultSafeIntegers(true);
+    const stmt = db.prepare<[string], { t: string; v: unknown; b: Buffer | null }>(
+      'SELECT typeof(value) AS t, value AS v, CAST(value AS BLOB) AS b FROM ItemTable WHERE key = ? LIMIT 1',
+    );
+    return keys.map((key) => {
+      const row = stmt.get(key);
+      if (row === undefined) return undefined;
+      return describeValue(row.t, row.t === 'text' || row.t === 'blob' ? (row.b ?? Buffer.alloc(0)) : row.v);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Our reader runs first, so SQLite's own sidecars cannot influence it. */
+function expectSameAsSqlite(dbPath: string, keys: string[], options: { indexed?: boolean } = {}): void {
+  const reader = openItemTable(dbPath, `${dbPath}-wal`);
+  let ours: (string | undefined)[];
+  try {
+    if (options.indexed !== undefined) expect(reader.indexed).toBe(options.indexed);
+    ours = keys.map((key) => ourAnswer(reader.get(key)));
+  } finally {
+    reader.close();
+  }
+  expect(ours).toEqual(sqliteAnswers(dbPath, keys));
+}
+
+function absentKeys(keys: string[]): string[] {
+  return [
+    '',
+    'cursorAuth/accessToke',
+    `${ACCESS_TOKEN_KEY}x`,
+    '\u0000',
+    '\uffff',
+    ...keys.slice(0, 20).map((k) => `${k}!`),
+  ];
+}
+
+/**
+ * Lengths within a few bytes of every threshold of the overflow formula (fileformat2 §1.6): X for
+ * index cells and table leaves, M, and each of those plus multiples of U-4.
+ */
+function boundaryLengths(usable: number): number[] {
+  const indexMax = Math.floor(((usable - 12) * 64) / 255) - 23;
+  const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
+  const lengths = new Set<number>();
+  for (const base of [indexMax, usable - 35, minLocal]) {
+    for (let j = 0; j < 3; j++) {
+      const threshold = base + j * (usable - 4);
+      for (let d = -12; d <= 12; d++) if (threshold + d > 0) lengths.add(threshold + d);
+    }
+  }
+  return [...lengths];
+}
+
+const pageSizes = [512, 1024, 4096, 65_536];
+const encodings = ['UTF-8', 'UTF-16le', 'UTF-16be'] as const;
+const storages = ['text', 'blob'] as const;
+const matrix = pageSizes.flatMap((pageSize) =>
+  encodings.flatMap((encoding) => storages.map((storage) => ({ pageSize, encoding, storage }))),
+);
+
+describe('file reader returns exactly what SQLite returns for a key', () => {
+  it.each(matrix)(
+    'every key of a deep tree with overflowing values and index keys ($pageSize-byte pages, $encoding, token as $storage)',
+    ({ pageSize, encoding, storage }) => {
+      const { keys } = createStateVscdb(dbPath, {
+        // Longer than a page, so the token itself spills onto overflow pages.
+        token: `eyJhbGciOiJIUzI1NiJ9.${'a'.repeat(pageSize + pageSize / 2)}.sig`,
+        storage,
+        pageSize,
+        encoding,
+        extraItems: 3000,
+        maxValueBytes: Math.min(3 * pageSize, 20_000),
+        // Past the index cell's local limit ((U-12)*64/255-23 bytes), so index keys overflow too.
+        longKeyChars: Math.floor(pageSize * 0.3) + 200,
+        walMode: pageSize !== 1024,
+        oddKeys: true,
+        seed: pageSize,
+      });
+      expectSameAsSqlite(dbPath, [...keys, ...absentKeys(keys)], { indexed: true });
+    },
+  );
+
+  it('rows deleted and replaced (freeblocks, freelist pages, ON CONFLICT REPLACE) read like SQLite', () => {
+    const { keys } = createStateVscdb(dbPath, {
+      token: 'first',
+      extraItems: 2000,
+      pageSize: 1024,
+      walMode: false,
+    });
+    const db = new Database(dbPath);
+    const random = seededRandom(3);
+    db.transaction(() => {
+      for (const key of keys) {
+        const roll = random();
+        if (roll < 0.3) db.prepare('DELETE FROM ItemTable WHERE key = ?').run(key);
+        else if (roll < 0.5)
+          db.prepare('INSERT INTO ItemTable VALUES (?, ?)').run(key, 'r'.repeat(Math.floor(random() * 3000)));
+      }
+      db.prepare('INSERT INTO ItemTable VALUES (?, ?)').run(ACCESS_TOKEN_KEY, 'second');
+    })();
+    db.close();
+    expectSameAsSqlite(dbPath, [...keys, ...absentKeys(keys)]);
+  });
+
+  it.each([512, 1024, 4096, 65_536])(
+    'keys and values of every size around the local/overflow limits match SQLite (%i-byte pages)',
+    (pageSize) => {
+      createStateVscdb(dbPath, { token: 'tok', extraItems: 10, pageSize, walMode: false });
+      const lengths = boundaryLengths(pageSize);
+      const db = new Database(dbPath);
+      const keys: string[] = [];
+      db.transaction(() => {
+        for (const n of lengths) {
+          keys.push(`k${n}`.padEnd(n, 'k'), `v${n}`);
+          db.prepare('INSERT INTO ItemTable VALUES (?, ?)').run(keys.at(-2), n);
+          db.prepare('INSERT INTO ItemTable VALUES (?, ?)').run(keys.at(-1), Buffer.alloc(n, n % 256));
+        }
+      })();
+      db.close();
+      expectSameAsSqlite(dbPath, keys, { indexed: true });
+    },
+  );
+
+  it('a table without a key index is scanned and still matches SQLite', () => {
+    const { keys } = createStateVscdb(dbPath, {
+      token: 'tok',
+      extraItems: 500,
+      keyIndex: false,
+      pageSize: 512,
+    });
+    expectSameAsSqlite(dbPath, [...keys.slice(0, 100), ACCESS_TOKEN_KEY, ...absentKeys(keys)], {
+      indexed: false,
+    });
+  });
+
+  it('an explicit CREATE UNIQUE INDEX on key is used for the seek', () => {
+    const { keys } = createStateVscdb(dbPath, {
+      token: 'tok',
+      extraItems: 800,
+      keyIndex: false,
+      walMode: false,
+    });
+    const db = new Database(dbPath);
+    db.exec('CREATE UNIQUE INDEX "item key" ON ItemTable ("key" ASC)');
+    db.close();
+    expectSameAsSqlite(dbPath, [...keys, ...absentKeys(keys)], { indexed: true });
+  });
+});
+
+describe('file reader applies a -wal file like SQLite recovery does (no -shm)', () => {
+  function walOnlyCopy(name: string): string {
+    const copy = path.join(dir, name);
+    fs.mkdirSync(copy);
+    return path.join(copy, 'state.vscdb');
+  }
+
+  it('committed frames win over the main file, over many commits', () => {
+    const { keys } = createStateVscdb(dbPath, { token: 'main-file-token', extraItems: 1500, pageSize: 1024 });
+    const writer = openActiveWalWriter(dbPath);
+    const random = seededRandom(9);
+    for (const key of keys.slice(0, 600)) {
+      if (random() < 0.5) writer.db.prepare('DELETE FROM ItemTable WHERE key = ?').run(key);
+      else writer.db.prepare('INSERT INTO ItemTable VALUES (?, ?)').run(key, Buffer.alloc(2500, 7));
+    }
+    writer.setToken('wal-token');
+    const copy = walOnlyCopy('copy');
+    copyWithoutShm(dbPath, copy);
+    writer.close();
+    expect(fs.existsSync(`${copy}-shm`)).toBe(false);
+    expect(textOf(openAndGet(copy, ACCESS_TOKEN_KEY))).toBe('wal-token');
+    expectSameAsSqlite(copy, [...keys, ...absentKeys(keys)]);
+  });
+
+  it('frames of a transaction without its commit frame are ignored', () => {
+    createStateVscdb(dbPath, { token: 'main-file-token', extraItems: 100, pageSize: 512 });
+    const writer = openActiveWalWriter(dbPath);
+    writer.setToken('committed-token');
+    const committedSize = fs.statSync(`${dbPath}-wal`).size;
+    const copy = walOnlyCopy('copy');
+    writer.duringTransaction(() => copyWithoutShm(dbPath, copy));
+    writer.close();
+    expect(fs.statSync(`${copy}-wal`).size).toBeGreaterThan(committedSize);
+    expect(textOf(openAndGet(copy, ACCESS_TOKEN_KEY))).toBe('committed-token');
+  });
+
+  it.each([
+    // Inside the page image of the last commit's first frame.
+    ['a checksum that does not verify', 24 + 100],
+    // Salts are not covered by the checksum, so they are checked on their own.
+    ['a salt that does not match the header', 8],
+  ])('a commit frame with %s ends the WAL there', (_name, offsetInFrame) => {
+    createStateVscdb(dbPath, { token: 'main-file-token', extraItems: 100 });
+    const writer = openActiveWalWriter(dbPath);
+    writer.setToken('good-token');
+    const goodSize = fs.statSync(`${dbPath}-wal`).size;
+    writer.setToken('damaged-token');
+    const copy = walOnlyCopy('copy');
+    copyWithoutShm(dbPath, copy);
+    writer.close();
+    const wal = fs.readFileSync(`${copy}-wal`);
+    wal[goodSize + offsetInFrame] = (wal[goodSize + offsetInFrame]! + 1) % 256;
+    fs.writeFileSync(`${copy}-wal`, wal);
+    expect(textOf(openAndGet(copy, ACCESS_TOKEN_KEY))).toBe('good-token');
+  });
+
+  it('stale frames left after a WAL restart (old salts) are ignored', () => {
+    const { keys } = createStateVscdb(dbPath, { token: 'main-file-token', extraItems: 400, pageSize: 1024 });
+    const writer = openActiveWalWriter(dbPath);
+    for (const key of keys)
+      writer.db.prepare('INSERT INTO ItemTable VALUES (?, ?)').run(key, 'old-generation');
+    writer.setToken('old-generation-token');
+    writer.db.pragma('wal_checkpoint(PASSIVE)');
+    const before = fs.statSync(`${dbPath}-wal`).size;
+    writer.setToken('new-generation-token');
+    expect(fs.statSync(`${dbPath}-wal`).size).toBe(before);
+    const copy = walOnlyCopy('copy');
+    copyWithoutShm(dbPath, copy);
+    writer.close();
+    expect(textOf(openAndGet(copy, ACCESS_TOKEN_KEY))).toBe('new-generation-token');
+    expectSameAsSqlite(copy, [...keys, ...absentKeys(keys)]);
+  });
+
+  it('a -wal with a bad header is ignored and the main file is read', () => {
+    createStateVscdb(dbPath, { token: 'main-file-token', extraItems: 50 });
+    fs.writeFileSync(`${dbPath}-wal`, Buffer.alloc(5000, 0xab));
+    expect(textOf(openAndGet(dbPath, ACCESS_TOKEN_KEY))).toBe('main-file-token');
+  });
+});
+
+function openAndGet(dbPath: string, key: string): SqlValue | undefined {
+  const reader = openItemTable(dbPath, `${dbPath}-wal`);
+  try {
+    return reader.get(key);
+  } finally {
+    reader.close();
+  }
+}
+
+function textOf(value: SqlValue | undefined): string | undefined {
+  return value?.type === 'text' ? Buffer.from(value.bytes).toString('utf8') : undefined;
+}
+
+describe('file reader refuses what it cannot read', () => {
+  // Garbage, empty and truncated files are covered through readAppAccessToken in app-db.test.ts.
+  it('a b-tree page overwritten with garbage is a format error', () => {
+    createStateVscdb(dbPath, { token: 'tok', extraItems: 300, walMode: false });
+    const db = new Database(dbPath, { readonly: true });
+    const { rootpage } = db
+      .prepare<[], { rootpage: number }>(
+        "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_ItemTable_1'",
+      )
+      .get()!;
+    db.close();
+    const fd = fs.openSync(dbPath, 'r+');
+    fs.writeSync(fd, Buffer.alloc(4096, 0xff), 0, 4096, (rootpage - 1) * 4096);
+    fs.closeSync(fd);
+    expect(() => openAndGet(dbPath, ACCESS_TOKEN_KEY)).toThrow(SqliteFormatError);
+  });
+});
