@@ -1,7 +1,8 @@
-import { type Dispatcher, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../errors.js';
 import { CURSOR_ORIGIN } from './base-url.js';
+import { createDispatcher, sendRequest } from './transport.js';
 
 export interface CursorRequest<T> {
   method: 'GET' | 'POST';
@@ -32,7 +33,7 @@ export class CursorClient {
 
   constructor(options: { baseUrl: string; dispatcher?: Dispatcher }) {
     this.baseUrl = options.baseUrl;
-    this.dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 });
+    this.dispatcher = options.dispatcher ?? createDispatcher();
   }
 
   async request<T>(req: CursorRequest<T>): Promise<T> {
@@ -53,12 +54,13 @@ export class CursorClient {
     try {
       let url = new URL(this.baseUrl + req.path);
       for (let redirects = 0; ; redirects++) {
-        const response = await undiciRequest(url, {
+        const response = await sendRequest(this.dispatcher, {
+          origin: url.origin,
+          path: url.pathname + url.search,
           method: req.method,
           headers,
           body,
           signal,
-          dispatcher: this.dispatcher,
         });
         const next = followableRedirect(url, response.statusCode, response.headers.location);
         if (next && redirects < MAX_REDIRECTS) {
@@ -114,7 +116,11 @@ function decode<T>(endpoint: string, text: string, schema: z.ZodType<T>): T {
 }
 
 /** codexbar-core.md §2: redirects are followed only https → https with the same host and port. */
-function followableRedirect(from: URL, status: number, location: string | string[] | undefined): URL | undefined {
+function followableRedirect(
+  from: URL,
+  status: number,
+  location: string | string[] | undefined,
+): URL | undefined {
   if (status < 300 || status >= 400 || typeof location !== 'string') return undefined;
   let to: URL;
   try {

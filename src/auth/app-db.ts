@@ -8,7 +8,6 @@
  * - otherwise: our own read-only file-format reader, applying a lone `-wal` if there is one.
  */
 import fs from 'node:fs';
-import { SqliteFormatError } from './sqlite/format-error.js';
 import type { TextEncoding } from './sqlite/header.js';
 import { ITEM_TABLE, openItemTable } from './sqlite/item-table.js';
 import type { SqlValue } from './sqlite/record.js';
@@ -49,9 +48,7 @@ export async function readAppAccessToken(dbPath: string): Promise<AppTokenRead> 
 }
 
 function describe(error: unknown): string {
-  if (error instanceof SqliteFormatError) return `database disk image is malformed (${error.message})`;
-  if (error instanceof Error) return error.message;
-  return String(error);
+  return error instanceof Error ? error.message : String(error);
 }
 
 function readWithFileReader(dbPath: string, walPath: string): StoredValue | undefined {

@@ -9,7 +9,10 @@ export function addCostOptions(command: Command): Command {
     .option('--until <date>', 'last local day, YYYY-MM-DD or YYYYMMDD (default: today)')
     .option('--month', 'month to date')
     .option('--all', 'all history since the Unix epoch')
-    .option('--timezone <zone>', 'IANA time zone for the window and the day buckets (default: TZ or the system zone)')
+    .option(
+      '--timezone <zone>',
+      'IANA time zone for the window and the day buckets (default: TZ or the system zone)',
+    )
     .option('--concurrency <n>', 'pages fetched at once once the event count is known (1-16)', '6')
     .option('--breakdown', 'per-model rows under each day')
     .option('--compact', 'the narrow table layout');
@@ -44,7 +47,9 @@ export function parseCostOptions(raw: unknown, daysWasGiven: boolean): CostOptio
   const options = costSchema.parse(raw);
   const concurrency = parseWhole(options.concurrency, '--concurrency');
   if (concurrency < 1 || concurrency > 16) {
-    throw new ArgumentError(`Error: --concurrency must be a whole number from 1 to 16 (got '${options.concurrency}').`);
+    throw new ArgumentError(
+      `Error: --concurrency must be a whole number from 1 to 16 (got '${options.concurrency}').`,
+    );
   }
   const days = daysWasGiven ? parseWhole(options.days, '--days') : undefined;
   if (days !== undefined && (days < 1 || days > 365)) {

@@ -29,18 +29,23 @@ export async function costCommand(rawOptions: unknown, io: CliIo, command: Comma
     const now = io.now();
     // Bad window values fail here, before any credential is read or request sent.
     const window = resolveCostWindow({ ...cost, now });
-    const { value: report } = await runWithCursorSession(io, options, 'cost', reporter.verbose, (client, session) =>
-      collectCost({
-        client,
-        cookieHeader: session.cookieHeader,
-        window,
-        now: () => io.now(),
-        concurrency: cost.concurrency,
-        onProgress: (page) => {
-          reporter.verbose(verbosePageLine(page));
-          progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
-        },
-      }),
+    const { value: report } = await runWithCursorSession(
+      io,
+      options,
+      'cost',
+      reporter.verbose,
+      (client, session) =>
+        collectCost({
+          client,
+          cookieHeader: session.cookieHeader,
+          window,
+          now: () => io.now(),
+          concurrency: cost.concurrency,
+          onProgress: (page) => {
+            reporter.verbose(verbosePageLine(page));
+            progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
+          },
+        }),
     );
     progress.finish();
     if (reporter.json) {

@@ -14,8 +14,13 @@ export async function usageCommand(rawOptions: unknown, io: CliIo): Promise<numb
   const options = parseSharedOptions(rawOptions);
   const reporter = new Reporter(io, options);
   try {
-    const { value: snapshot } = await runWithCursorSession(io, options, 'usage', reporter.verbose, (client, session) =>
-      collectUsage({ client, session, now: io.now(), timeZone: systemTimeZone(), log: reporter.verbose }),
+    const { value: snapshot } = await runWithCursorSession(
+      io,
+      options,
+      'usage',
+      reporter.verbose,
+      (client, session) =>
+        collectUsage({ client, session, now: io.now(), timeZone: systemTimeZone(), log: reporter.verbose }),
     );
     const now = io.now();
     if (reporter.json) {
@@ -32,7 +37,8 @@ export async function usageCommand(rawOptions: unknown, io: CliIo): Promise<numb
     return 0;
   } catch (error) {
     if (reporter.json) {
-      const commandLevel = error instanceof CodexbarError && (error.kind === 'config' || error.kind === 'args');
+      const commandLevel =
+        error instanceof CodexbarError && (error.kind === 'config' || error.kind === 'args');
       const source = options.unsupportedSource ?? options.sourceMode;
       reporter.printJson([commandLevel ? cliErrorRow(error) : usageErrorRow(error, source)]);
     } else {

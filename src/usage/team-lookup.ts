@@ -4,6 +4,7 @@ import {
   acceptTeamBudget,
   chooseTeam,
   digestTeamSpendPage,
+  expectedPageCount,
   plannedPageCount,
   TEAM_SPEND_PAGE_SIZE,
   type TeamBudget,
@@ -23,7 +24,7 @@ export interface TeamLookupOptions {
 const LOOKUP_LABEL = 'team budget lookup';
 
 /**
- * /teams, then page 1 of get-team-spend, then the remaining pages at once, all under one deadline
+ * /teams, then the get-team-spend pages the team's seat count implies, at once, all under one deadline
  * (cursor-provider.md, "Enterprise and Business member budgets"). Best-effort: undefined on any failure.
  * Each page is reduced to the member's own row as soon as it arrives.
  */
@@ -63,18 +64,25 @@ export async function lookupTeamBudget({
       }
       return digestTeamSpendPage(response, emailKey);
     };
+    const fetchPages = (from: number, to: number) =>
+      Promise.all(
+        Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => fetchDigest(from + index)),
+      );
 
-    const first = await fetchDigest(1);
+    // The team's seat count predicts how many pages there are, so they all go out in one round trip
+    // (issue: at most three round trips for a team member); page 1's totalPages still decides.
+    const guessed = expectedPageCount(teams, teamId);
+    const firstPages = await fetchPages(1, guessed);
+    const first = firstPages[0];
     if (!first) return undefined;
     const pageCount = plannedPageCount(first);
     if (pageCount === undefined) {
       note('missing or out-of-range page count');
       return undefined;
     }
-    const rest = await Promise.all(
-      Array.from({ length: pageCount - 1 }, (_, index) => fetchDigest(index + 2)),
-    );
-    const budget = acceptTeamBudget([first, ...rest]);
+    const rest = pageCount > guessed ? await fetchPages(guessed + 1, pageCount) : [];
+    const pages = [...firstPages, ...rest].slice(0, pageCount);
+    const budget = acceptTeamBudget(pages);
     if (!budget) note('incomplete, inconsistent or unmatched member spend');
     return budget;
   } finally {

@@ -70,4 +70,8 @@ export interface UsageSnapshot {
   identity: Identity;
 }
 
-export const DEFAULT_LABELS: WindowLabels = { primary: 'Total', secondary: 'Cursor', tertiary: 'Third Party' };
+export const DEFAULT_LABELS: WindowLabels = {
+  primary: 'Total',
+  secondary: 'Cursor',
+  tertiary: 'Third Party',
+};

@@ -1,7 +1,11 @@
 import type { FakeAccount } from '../fake-cursor/server.js';
 
 /** A token-based Pro account mid-cycle: what most cursor.com users answer. */
-export function proAccount(cookies: string[], email = 'dev@example.com', overrides: Partial<FakeAccount> = {}): FakeAccount {
+export function proAccount(
+  cookies: string[],
+  email = 'dev@example.com',
+  overrides: Partial<FakeAccount> = {},
+): FakeAccount {
   return {
     cookies,
     usageSummary: {
@@ -11,7 +15,14 @@ export function proAccount(cookies: string[], email = 'dev@example.com', overrid
         membershipType: 'pro',
         limitType: 'user',
         individualUsage: {
-          plan: { enabled: true, used: 900, limit: 2000, autoPercentUsed: 30, apiPercentUsed: 60, totalPercentUsed: 45 },
+          plan: {
+            enabled: true,
+            used: 900,
+            limit: 2000,
+            autoPercentUsed: 30,
+            apiPercentUsed: 60,
+            totalPercentUsed: 45,
+          },
           onDemand: { enabled: true, used: 1234, limit: 5000 },
         },
         teamUsage: {},

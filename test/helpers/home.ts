@@ -11,7 +11,10 @@ export interface TestToken {
 }
 
 /** A real jose-made token for `auth0|<userId>`, valid for a day unless `exp` says otherwise. */
-export async function makeToken(userId: string, options: { exp?: number; email?: string } = {}): Promise<TestToken> {
+export async function makeToken(
+  userId: string,
+  options: { exp?: number; email?: string } = {},
+): Promise<TestToken> {
   const jwt = await makeJwt({ sub: `auth0|${userId}`, exp: options.exp, email: options.email });
   return { jwt, userId, cookieValue: sessionCookieValue(userId, jwt) };
 }
@@ -27,14 +30,22 @@ export function writeAppToken(home: string, token: string | Buffer, options: Sta
   return dbPath;
 }
 
-export function writeAgentToken(home: string, accessToken: string, configHome = path.join(home, '.config')): string {
+export function writeAgentToken(
+  home: string,
+  accessToken: string,
+  configHome = path.join(home, '.config'),
+): string {
   const file = path.join(configHome, 'cursor', 'auth.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify({ accessToken, refreshToken: 'refresh-not-used' }), { mode: 0o600 });
   return file;
 }
 
-export function writeCachedCookie(home: string, cookieHeader: string, extra: Record<string, unknown> = {}): void {
+export function writeCachedCookie(
+  home: string,
+  cookieHeader: string,
+  extra: Record<string, unknown> = {},
+): void {
   const file = path.join(home, '.local', 'share', 'CodexBar', 'cursor-cookie.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const entry = { cookieHeader, storedAt: '2026-11-01T00:00:00Z', sourceLabel: 'Chrome', ...extra };

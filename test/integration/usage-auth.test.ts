@@ -49,7 +49,10 @@ describe('Linux auth order: manual → cached → stored → app → agent (cont
     const agent = await makeToken('agent_user');
     writeAppToken(home, app.jwt);
     writeAgentToken(home, agent.jwt);
-    const server = await start([proAccount([app.cookieValue]), proAccount([agent.cookieValue], 'agent@example.com')]);
+    const server = await start([
+      proAccount([app.cookieValue]),
+      proAccount([agent.cookieValue], 'agent@example.com'),
+    ]);
 
     const result = await usage();
 
@@ -226,7 +229,9 @@ describe('what goes over the wire', () => {
   it('never prints the token or the cookie, even with --verbose, in text, JSON or errors', async () => {
     const app = await makeToken('secret_user');
     writeAppToken(home, app.jwt);
-    await start([proAccount([app.cookieValue], 'x@example.com', { usageSummary: { status: 500, json: {} } })]);
+    await start([
+      proAccount([app.cookieValue], 'x@example.com', { usageSummary: { status: 500, json: {} } }),
+    ]);
     const secretParts = [app.jwt, app.jwt.split('.')[1] ?? '', app.cookieValue];
 
     for (const args of [['--json'], ['--format', 'text'], ['--pretty', '--json']]) {

@@ -17,7 +17,14 @@ function workedExampleAccount(overrides: Partial<FakeAccount> = {}): FakeAccount
         membershipType: 'pro',
         limitType: 'user',
         individualUsage: {
-          plan: { enabled: true, used: 840, limit: 2000, autoPercentUsed: 35, apiPercentUsed: 61, totalPercentUsed: 42 },
+          plan: {
+            enabled: true,
+            used: 840,
+            limit: 2000,
+            autoPercentUsed: 35,
+            apiPercentUsed: 61,
+            totalPercentUsed: 42,
+          },
           onDemand: { enabled: true, used: 1234, limit: 5000 },
         },
       },
@@ -63,7 +70,10 @@ async function run(args: string[], account = workedExampleAccount()) {
 const rateWindow = z.strictObject({
   usedPercent: z.number(),
   windowMinutes: z.number().int().optional(),
-  resetsAt: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/).optional(),
+  resetsAt: z
+    .string()
+    .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    .optional(),
   resetDescription: z.string().optional(),
 });
 const paceEntry = z.strictObject({
@@ -83,7 +93,14 @@ const usageRowSchema = z.strictObject({
     secondary: rateWindow.nullable(),
     tertiary: rateWindow.nullable(),
     extraRateWindows: z
-      .array(z.strictObject({ id: z.string(), title: z.string(), window: rateWindow, usageKnown: z.literal(false).optional() }))
+      .array(
+        z.strictObject({
+          id: z.string(),
+          title: z.string(),
+          window: rateWindow,
+          usageKnown: z.literal(false).optional(),
+        }),
+      )
       .optional(),
     providerCost: z
       .strictObject({
@@ -96,7 +113,14 @@ const usageRowSchema = z.strictObject({
         updatedAt: z.string(),
       })
       .optional(),
-    details: z.array(z.object({ title: z.string().optional(), rows: z.array(z.object({ label: z.string(), value: z.string() })) })).optional(),
+    details: z
+      .array(
+        z.object({
+          title: z.string().optional(),
+          rows: z.array(z.object({ label: z.string(), value: z.string() })),
+        }),
+      )
+      .optional(),
     updatedAt: z.string(),
     identity: z.strictObject({
       providerID: z.literal('cursor'),
@@ -159,7 +183,12 @@ describe('codexbar usage output', () => {
       resetsAt: '2026-08-05T00:00:00Z',
       resetDescription: 'Resets Aug 5 at 12:00AM',
     });
-    expect(row.usage.providerCost).toMatchObject({ used: 12.34, limit: 50, currencyCode: 'USD', period: 'Monthly' });
+    expect(row.usage.providerCost).toMatchObject({
+      used: 12.34,
+      limit: 50,
+      currencyCode: 'USD',
+      period: 'Monthly',
+    });
     expect(row.pace?.tertiary).toMatchObject({ deltaPercent: 11, etaSeconds: 863115, stage: 'ahead' });
     expect(row.usage.identity).toEqual({
       providerID: 'cursor',
@@ -185,14 +214,19 @@ describe('codexbar usage output', () => {
   });
 
   it('a wrongly typed usage-summary field is a parse error naming the field', async () => {
-    const result = await run(['--json'], workedExampleAccount({ usageSummary: { json: { individualUsage: { plan: { used: 'lots' } } } } }));
+    const result = await run(
+      ['--json'],
+      workedExampleAccount({ usageSummary: { json: { individualUsage: { plan: { used: 'lots' } } } } }),
+    );
     expect(result.code).toBe(1);
     const row = JSON.parse(result.stdout)[0];
     expect(row.error.message).toMatch(/Could not parse Cursor usage: GET \/api\/usage-summary: .*used/);
   });
 
   it('a legacy request plan shows the request quota and hides the token lanes', async () => {
-    const account = workedExampleAccount({ legacyUsage: { json: { 'gpt-4': { numRequests: 100, numRequestsTotal: 120, maxRequestUsage: 500 } } } });
+    const account = workedExampleAccount({
+      legacyUsage: { json: { 'gpt-4': { numRequests: 100, numRequestsTotal: 120, maxRequestUsage: 500 } } },
+    });
     const result = await run(['--no-color'], account);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Total: 76% left [=========---]\n');

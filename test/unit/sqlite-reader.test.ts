@@ -166,29 +166,37 @@ describe('file reader returns exactly what SQLite returns for a key', () => {
     },
   );
 
-  it('a table without a key index is scanned and still matches SQLite', () => {
-    const { keys } = createStateVscdb(dbPath, {
-      token: 'tok',
-      extraItems: 500,
-      keyIndex: false,
-      pageSize: 512,
-    });
-    expectSameAsSqlite(dbPath, [...keys.slice(0, 100), ACCESS_TOKEN_KEY, ...absentKeys(keys)], {
-      indexed: false,
-    });
-  });
-
-  it('an explicit CREATE UNIQUE INDEX on key is used for the seek', () => {
-    const { keys } = createStateVscdb(dbPath, {
-      token: 'tok',
-      extraItems: 800,
-      keyIndex: false,
-      walMode: false,
-    });
+  // indexed: whether the reader may seek through an index, or must scan because none provably fits.
+  it.each([
+    ['columns reordered and quoted', 'ItemTable (value BLOB, "key" TEXT UNIQUE)', true],
+    ['a table-level UNIQUE', 'itemtable (id INTEGER PRIMARY KEY, key TEXT, value, UNIQUE (key))', true],
+    ['a text PRIMARY KEY', 'ItemTable (key TEXT PRIMARY KEY, value BLOB)', true],
+    ['a second autoindex', 'ItemTable (a TEXT UNIQUE, key TEXT UNIQUE, value BLOB)', true],
+    ['a DESC primary key', 'ItemTable (key TEXT PRIMARY KEY DESC, value BLOB)', false],
+    [
+      'an explicit unique index',
+      'ItemTable (key, value); CREATE UNIQUE INDEX "i" ON ItemTable ("key" ASC)',
+      true,
+    ],
+    ['no index at all', 'ItemTable (key TEXT, value BLOB)', false],
+    ['a non-unique index', 'ItemTable (key, value); CREATE INDEX i ON ItemTable (key)', false],
+    [
+      'a NOCASE index',
+      'ItemTable (key, value); CREATE UNIQUE INDEX i ON ItemTable (key COLLATE NOCASE)',
+      false,
+    ],
+  ])('schema with %s reads like SQLite', (_name, schema, indexed) => {
     const db = new Database(dbPath);
-    db.exec('CREATE UNIQUE INDEX "item key" ON ItemTable ("key" ASC)');
+    db.exec(`CREATE TABLE ${schema}`);
+    const random = seededRandom(5);
+    const keys = Array.from({ length: 600 }, (_, i) => `key.${Math.floor(random() * 1e9)}.${i}`);
+    db.transaction(() => {
+      for (const key of [...keys, ACCESS_TOKEN_KEY]) {
+        db.prepare('INSERT INTO ItemTable (key, value) VALUES (?, ?)').run(key, `${key}=${'v'.repeat(50)}`);
+      }
+    })();
     db.close();
-    expectSameAsSqlite(dbPath, [...keys, ...absentKeys(keys)], { indexed: true });
+    expectSameAsSqlite(dbPath, [...keys, ACCESS_TOKEN_KEY, ...absentKeys(keys)], { indexed });
   });
 });
 
@@ -290,11 +298,8 @@ describe('file reader refuses what it cannot read', () => {
   it('a b-tree page overwritten with garbage is a format error', () => {
     createStateVscdb(dbPath, { token: 'tok', extraItems: 300, walMode: false });
     const db = new Database(dbPath, { readonly: true });
-    const { rootpage } = db
-      .prepare<[], { rootpage: number }>(
-        "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_ItemTable_1'",
-      )
-      .get()!;
+    const sql = "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_ItemTable_1'";
+    const { rootpage } = db.prepare<[], { rootpage: number }>(sql).get()!;
     db.close();
     const fd = fs.openSync(dbPath, 'r+');
     fs.writeSync(fd, Buffer.alloc(4096, 0xff), 0, 4096, (rootpage - 1) * 4096);

@@ -99,6 +99,23 @@ describe('collectUsage: team member budgets (cursor-provider.md, newer-endpoints
     expectNoColleagueData(snapshot, log);
   });
 
+  it('the team\'s seat count sends every team-spend page in the same round trip as page 1', async () => {
+    const { snapshot, requests, log } = await run(
+      teamAccount({
+        teams: { json: { teams: [{ id: 4211, name: 'Acme', seats: 120 }] } },
+        teamSpend: async (req) => {
+          // Page 1 is answered only once page 3 has arrived: all three were requested together.
+          if (pageOf(req) === 1) await arrivals((r) => r.path === req.path && pageOf(r) === 3);
+          return { json: spendPage(pageOf(req)) };
+        },
+      }),
+    );
+    const spend = requests.filter((r) => r.path === '/api/dashboard/get-team-spend');
+    expect(spend.map(pageOf).sort()).toEqual([1, 2, 3]);
+    expect(snapshot.primary?.usedPercent).toBeCloseTo(TEAM_BUDGET_PERCENT, 10);
+    expectNoColleagueData(snapshot, log);
+  });
+
   it('portal-selected-team-id picks one of two teams', async () => {
     const { snapshot, requests } = await run(
       teamAccount({ teams: { json: { teams: [{ id: 4211 }, { id: 5000 }] } } }),

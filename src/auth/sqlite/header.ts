@@ -1,7 +1,7 @@
 /**
  * The 100-byte database header (https://www.sqlite.org/fileformat2.html §1.3).
  */
-import { corrupt } from './format-error.js';
+import { corrupt, unreadable } from './format-error.js';
 
 export const DATABASE_HEADER_SIZE = 100;
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
@@ -21,8 +21,8 @@ export interface DatabaseHeader {
 
 /** Reads just the page size, which must be known before the first page can be read. */
 export function readPageSize(header: Uint8Array): number {
-  if (header.length < DATABASE_HEADER_SIZE) corrupt('file is not a database (too short)');
-  if (!MAGIC.equals(header.subarray(0, 16))) corrupt('file is not a database (bad header magic)');
+  if (header.length < DATABASE_HEADER_SIZE) unreadable('file is not a database (too short)');
+  if (!MAGIC.equals(header.subarray(0, 16))) unreadable('file is not a database (bad header magic)');
   const raw = (header[16]! << 8) | header[17]!;
   // §1.3.2: the value 1 means 65536, which does not fit the two-byte field.
   const pageSize = raw === 1 ? 65_536 : raw;
@@ -49,7 +49,7 @@ export function parseDatabaseHeader(header: Uint8Array): DatabaseHeader {
   const writeVersion = header[18]!;
   const readVersion = header[19]!;
   // §1.3.3: a read version above 2 means a format this reader (like SQLite) must not read.
-  if (readVersion < 1 || readVersion > 2) corrupt(`unsupported file format read version ${readVersion}`);
+  if (readVersion < 1 || readVersion > 2) unreadable(`unsupported file format (read version ${readVersion})`);
   const usableSize = pageSize - header[20]!;
   if (usableSize < 480) corrupt('reserved space leaves a usable page size below 480');
   if (header[21] !== 64 || header[22] !== 32 || header[23] !== 32) corrupt('invalid payload fractions');

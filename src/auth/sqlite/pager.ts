@@ -4,7 +4,7 @@
  * Nothing is ever opened for writing, so nothing in the directory can change.
  */
 import fs from 'node:fs';
-import { corrupt } from './format-error.js';
+import { corrupt, unreadable } from './format-error.js';
 import { DATABASE_HEADER_SIZE, type DatabaseHeader, parseDatabaseHeader, readPageSize } from './header.js';
 import { readWalSnapshot, type WalSnapshot } from './wal.js';
 
@@ -40,7 +40,7 @@ export class Pager {
     let walFd: number | undefined;
     try {
       const fileSize = fs.fstatSync(fd).size;
-      if (fileSize === 0) corrupt('no such table: ItemTable (the database is empty)');
+      if (fileSize === 0) unreadable('no such table: ItemTable (the database is empty)');
       let wal: WalSnapshot | undefined;
       if (walPath !== undefined) {
         walFd = openIfPresent(walPath);
@@ -82,7 +82,7 @@ export class Pager {
   }
 
   private readMainBytes(offset: number, length: number): Buffer {
-    return readFully(this.fd, offset, length, 'file is not a database (too short)');
+    return readFully(this.fd, offset, length, 'file is shorter than its first page');
   }
 }
 

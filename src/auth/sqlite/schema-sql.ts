@@ -150,7 +150,8 @@ function parseColumn(item: Token[]): ColumnDef {
 export function parseCreateTable(sql: string): TableDefinition {
   const tokens = tokenize(sql);
   const group = parenGroup(tokens, 0);
-  if (!isWord(tokens[0], 'CREATE') || group === undefined) corrupt('unreadable CREATE TABLE statement');
+  if (!isWord(tokens[0], 'CREATE') || group === undefined)
+    corrupt('unreadable CREATE TABLE statement in sqlite_schema');
   const columns: ColumnDef[] = [];
   const constraints: string[][] = [];
   for (const item of group.items) {

@@ -2,7 +2,7 @@
  * Finds ItemTable in sqlite_schema (the table b-tree rooted at page 1): its root page, where its
  * `key` and `value` columns sit in a record, and the root of a unique BINARY index on `key` if any.
  */
-import { corrupt } from './format-error.js';
+import { corrupt, unreadable } from './format-error.js';
 import { decodeText, type TextEncoding } from './header.js';
 import { scanTable } from './lookup.js';
 import type { Pager } from './pager.js';
@@ -57,18 +57,18 @@ function sameName(a: string, b: string): boolean {
 export function findItemTable(pager: Pager, tableName: string): ItemTableLayout {
   const rows = readSchemaRows(pager);
   const table = rows.find((row) => row.type === 'table' && sameName(row.name, tableName));
-  if (table === undefined || table.sql === undefined) corrupt(`no such table: ${tableName}`);
+  if (table === undefined || table.sql === undefined) unreadable(`no such table: ${tableName}`);
   const definition = parseCreateTable(table.sql);
-  if (definition.withoutRowid) corrupt(`${tableName} is a WITHOUT ROWID table, which is not supported`);
+  if (definition.withoutRowid) unreadable(`${tableName} is a WITHOUT ROWID table, which is not supported`);
   const keyColumn = definition.columns.findIndex((c) => sameName(c.name, 'key'));
   const valueColumn = definition.columns.findIndex((c) => sameName(c.name, 'value'));
   const key = definition.columns[keyColumn];
-  if (key === undefined || valueColumn < 0) corrupt(`${tableName} has no key/value columns`);
+  if (key === undefined || valueColumn < 0) unreadable(`${tableName} has no key/value columns`);
   if (key.collation !== undefined && !sameName(key.collation, 'BINARY')) {
-    corrupt(`${tableName}.key uses collation ${key.collation}, which is not supported`);
+    unreadable(`${tableName}.key uses collation ${key.collation}, which is not supported`);
   }
   if (key.integerPrimaryKey || definition.columns[valueColumn]?.integerPrimaryKey) {
-    corrupt(`${tableName} stores key or value as the rowid, which is not supported`);
+    unreadable(`${tableName} stores key or value as the rowid, which is not supported`);
   }
   if (table.rootPage < 1) corrupt(`${tableName} has an invalid root page`);
 

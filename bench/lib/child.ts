@@ -1,0 +1,103 @@
+/**
+ * Async child-process timing for the benchmarks. Async (not spawnSync) because the fake cursor.com runs
+ * in the benchmark's own process and must keep answering while the CLI runs.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface ChildRun {
+  /** Wall time from spawn to exit, in milliseconds. */
+  ms: number;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Peak resident set size of the node process in MB, when asked for. */
+  peakRssMB?: number;
+}
+
+export interface ChildOptions {
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Measure the child's peak RSS (GNU time when present, else a preload reporting resourceUsage). */
+  peakRss?: boolean;
+  /** Kill the child after this long, so no loop can hang on a stuck run. Default 120 s. */
+  timeoutMs?: number;
+}
+
+const GNU_TIME = '/usr/bin/time';
+const hasGnuTime = fs.existsSync(GNU_TIME);
+
+// Fallback peak-RSS probe: a preload that writes the process's own maxRSS (KB) to a file at exit.
+const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
+  "import fs from 'node:fs';process.on('exit',()=>{const f=process.env.BENCH_RSS_FILE;if(f)fs.writeFileSync(f,String(process.resourceUsage().maxRSS));});",
+)}`;
+
+export function peakRssMethod(): string {
+  return hasGnuTime ? `${GNU_TIME} -f %M` : 'process.resourceUsage().maxRSS (preload)';
+}
+
+/** Runs `node <args>` and times it; never throws on a non-zero exit (the caller decides). */
+export async function runNode(args: readonly string[], options: ChildOptions): Promise<ChildRun> {
+  let command = process.execPath;
+  let argv = [...args];
+  const env = { ...options.env };
+  let rssFile: string | undefined;
+  if (options.peakRss) {
+    rssFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-bench-rss-')), 'rss');
+    if (hasGnuTime) {
+      argv = ['-f', '%M', '-o', rssFile, process.execPath, ...args];
+      command = GNU_TIME;
+    } else {
+      argv = ['--import', RSS_PRELOAD, ...args];
+      env.BENCH_RSS_FILE = rssFile;
+    }
+  }
+  try {
+    const run = await spawnTimed(command, argv, env, options);
+    if (rssFile && fs.existsSync(rssFile)) {
+      const kb = Number(fs.readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
+      if (Number.isFinite(kb)) run.peakRssMB = kb / 1024;
+    }
+    return run;
+  } finally {
+    if (rssFile) fs.rmSync(path.dirname(rssFile), { recursive: true, force: true });
+  }
+}
+
+function spawnTimed(
+  command: string,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  options: ChildOptions,
+): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, argv, { env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      clearTimeout(timer);
+      resolve({ ms, code, stdout, stderr });
+    });
+  });
+}
+
+/** Throws with the child's stderr when it failed: a benchmark of a failing run would be meaningless. */
+export function expectSuccess(run: ChildRun, what: string): ChildRun {
+  if (run.code !== 0) throw new Error(`${what} exited ${run.code}: ${run.stderr.slice(0, 2000)}`);
+  return run;
+}

@@ -1,0 +1,57 @@
+/**
+ * Sandboxing for benchmark runs of the built CLI: a throwaway HOME, an environment with nothing from the
+ * user's own (no real Cursor login, config or proxy can leak in), and the fake cursor.com's URL.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { binPath, repoRoot } from './measure.js';
+
+export { binPath, repoRoot };
+export const builtCli = path.join(repoRoot, 'dist', 'cli.js');
+
+/** Fails early with the fix when `npm run build` has not been run. */
+export function requireBuild(): void {
+  if (!fs.existsSync(builtCli)) throw new Error('dist/cli.js is missing; run `npm run build` first.');
+}
+
+/** Temp dirs made by this run, removed by cleanupTempDirs() whatever happens. */
+const tempDirs: string[] = [];
+
+export function makeTempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export function cleanupTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** PATH, HOME, TZ=UTC and the fake's URL; `extra` adds (or, with undefined, removes) variables. */
+export function cliEnv(
+  home: string,
+  baseUrl: string,
+  extra: Record<string, string | undefined> = {},
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    TZ: 'UTC',
+    CODEXBAR_CURSOR_BASE_URL: baseUrl,
+  };
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+/** The first `--json` row on stdout; throws when the CLI printed something else or an error row. */
+export function jsonRow(stdout: string, what: string): Record<string, unknown> {
+  const rows = JSON.parse(stdout) as unknown;
+  const row = Array.isArray(rows) ? (rows[0] as Record<string, unknown> | undefined) : undefined;
+  if (!row || typeof row !== 'object') throw new Error(`${what}: no JSON row on stdout`);
+  if ('error' in row) throw new Error(`${what}: error row ${JSON.stringify(row.error)}`);
+  return row;
+}

@@ -1,0 +1,117 @@
+import { afterEach, beforeEach } from 'vitest';
+import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { type CliResult, makeTempHome, runCli } from './cli.js';
+import { expectNoColleagueLeak } from './colleagues.js';
+import { startTimelineProxy, type TimelineProxy } from './timeline-proxy.js';
+
+/**
+ * `codexbar usage --provider cursor --verbose` (the BUILT CLI) against a fresh fake cursor.com, with a
+ * manual cookie header and a pinned clock. Every run also checks that no colleague appears in its output.
+ */
+
+export interface UsageRunOptions {
+  /** Extra arguments, e.g. `['--json']` or `['--no-color']`. */
+  args?: string[];
+  /** The whole manual Cookie header; defaults to the harness's. */
+  cookieHeader?: string;
+  latencyMs?: number;
+  /** Route the CLI through a timeline proxy (test/helpers/timeline-proxy.ts). */
+  timeline?: boolean;
+}
+
+export interface UsageRun {
+  result: CliResult;
+  fake: FakeCursor;
+  timeline?: TimelineProxy;
+}
+
+export interface UsageCliHarness {
+  run(account: FakeAccount, options?: UsageRunOptions): Promise<UsageRun>;
+}
+
+/** Call once per test file, at the top level: a temp HOME per test, servers closed after each. */
+export function useUsageCli(defaults: { now: Date; cookieHeader: string }): UsageCliHarness {
+  let home: { home: string; cleanup: () => void } | undefined;
+  let fake: FakeCursor | undefined;
+  let proxy: TimelineProxy | undefined;
+
+  beforeEach(() => {
+    home = makeTempHome();
+  });
+  afterEach(async () => {
+    await proxy?.close();
+    await fake?.close();
+    home?.cleanup();
+    proxy = undefined;
+    fake = undefined;
+    home = undefined;
+  });
+
+  return {
+    async run(account, options = {}) {
+      fake = await startFakeCursor({ accounts: [account], latencyMs: options.latencyMs });
+      if (options.timeline) proxy = await startTimelineProxy(fake.url);
+      const result = await runCli(['usage', '--provider', 'cursor', '--verbose', ...(options.args ?? [])], {
+        home: home!.home,
+        now: defaults.now,
+        env: {
+          CODEXBAR_CURSOR_BASE_URL: proxy?.url ?? fake.url,
+          CODEXBAR_CURSOR_COOKIE: options.cookieHeader ?? defaults.cookieHeader,
+        },
+      });
+      expectNoColleagueLeak(result);
+      return { result, fake, timeline: proxy };
+    },
+  };
+}
+
+/** The one `usage` row of a `--json` run. */
+export function usageJson(result: CliResult): UsageJsonRow {
+  const rows = JSON.parse(result.stdout) as UsageJsonRow[];
+  if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
+  return rows[0]!;
+}
+
+export interface JsonWindow {
+  usedPercent: number;
+  windowMinutes?: number;
+  resetsAt?: string;
+  resetDescription?: string;
+}
+
+export interface JsonPace {
+  stage: string;
+  deltaPercent: number;
+  expectedUsedPercent: number;
+  willLastToReset: boolean;
+  summary: string;
+}
+
+/** The parts of codexbar-cli.md §3.2's row these tests read. */
+export interface UsageJsonRow {
+  provider: string;
+  usage: {
+    primary: JsonWindow | null;
+    secondary: JsonWindow | null;
+    tertiary: JsonWindow | null;
+    extraRateWindows?: Array<{ id: string; title: string; window: JsonWindow }>;
+    providerCost?: {
+      used: number;
+      limit: number;
+      currencyCode: string;
+      period?: string;
+      resetsAt?: string;
+      personalUsed?: number;
+    };
+    details?: Array<{ rows: Array<{ label: string; value: string }> }>;
+  };
+  pace?: {
+    primary?: JsonPace;
+    secondary?: JsonPace;
+    tertiary?: JsonPace;
+    extra?: Record<string, JsonPace>;
+  };
+}
+
+/** The paths the fake saw, in arrival order. */
+export const requestedPaths = (fake: FakeCursor): string[] => fake.requests.map((request) => request.path);
