@@ -9,7 +9,7 @@ import { startFakeCursor } from '../test/fake-cursor/server.js';
 import { proAccount } from '../test/helpers/accounts.js';
 import { makeToken, writeAppToken } from '../test/helpers/home.js';
 import { expectSuccess, runNode } from './lib/child.js';
-import { binPath, cleanupTempDirs, cliEnv, jsonRow, makeTempDir, requireBuild } from './lib/cli-env.js';
+import { cleanupTempDirs, cliEnv, jsonRow, makeTempDir, snapshotBuild } from './lib/cli-env.js';
 import { ensureLargeVscdb, largeDbToken, sidecarsOf } from './lib/large-vscdb.js';
 import { median, ms } from './lib/measure.js';
 import { printSummary, type TargetRow } from './lib/summary.js';
@@ -23,6 +23,8 @@ const READER_BUDGET_MS = 50;
 const rows: TargetRow[] = [];
 const exchanges: Exchange[] = [];
 let latencyMs = 0;
+/** bin/codexbar.js of a private copy of the build (snapshotBuild). */
+let cli = '';
 
 /** Median of `RUNS` samples after one warm-up; `sample` returns milliseconds. */
 async function medianRuns(sample: () => Promise<number>): Promise<{ median: number; samples: number[] }> {
@@ -88,7 +90,7 @@ async function scenario(env: NodeJS.ProcessEnv, what: string): Promise<ScenarioR
   const waveRuns: WaveReport[] = [];
   const once = async () => {
     exchanges.length = 0;
-    const run = expectSuccess(await runNode([binPath, 'usage', '--json'], { env }), what);
+    const run = expectSuccess(await runNode([cli, 'usage', '--json'], { env }), what);
     row = jsonRow(run.stdout, what);
     if (latencyMs > 0) waveRuns.push(countWaves(exchanges));
     return run.ms;
@@ -136,7 +138,7 @@ function criticalPathRows(name: string, result: ScenarioResult, maxTrips: number
 // --- Main ---------------------------------------------------------------------------------------------
 
 async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
-  requireBuild();
+  cli = snapshotBuild();
   const bareEnv = { PATH: process.env.PATH ?? '' };
   console.log(
     `codexbar usage benchmark: medians of ${RUNS} runs after one warm-up (node ${process.version})\n`,
@@ -147,7 +149,7 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
   );
   console.log(`(a) node -e 0: ${ms(node.median)} (${spread(node.samples)})`);
   const version = await medianRuns(
-    async () => expectSuccess(await runNode([binPath, '--version'], { env: bareEnv }), '--version').ms,
+    async () => expectSuccess(await runNode([cli, '--version'], { env: bareEnv }), '--version').ms,
   );
   const ratio = version.median / node.median;
   console.log(
@@ -215,10 +217,7 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
     XDG_CONFIG_HOME: large.configHome,
   });
   const endToEnd = await medianRuns(async () => {
-    const run = expectSuccess(
-      await runNode([binPath, 'usage', '--json'], { env: largeEnv }),
-      'large-db usage',
-    );
+    const run = expectSuccess(await runNode([cli, 'usage', '--json'], { env: largeEnv }), 'large-db usage');
     jsonRow(run.stdout, 'large-db usage');
     return run.ms;
   });

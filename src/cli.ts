@@ -35,7 +35,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
 
   addSharedOptions(
     program
-      .command('usage', { isDefault: true })
+      .command('usage')
       .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
   )
     .addHelpText('after', '\nOther commands: codexbar cost --help, codexbar help')

@@ -15,6 +15,24 @@ export function requireBuild(): void {
   if (!fs.existsSync(builtCli)) throw new Error('dist/cli.js is missing; run `npm run build` first.');
 }
 
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * A private copy of bin/, dist/ and package.json (node_modules linked), so every run measures the same
+ * build even when someone rebuilds dist/ meanwhile (tsup empties it first). Returns the copy's bin path.
+ */
+export function snapshotBuild(): string {
+  // A rebuild in progress leaves dist/ empty for a moment: wait for it, boundedly.
+  for (let waited = 0; !fs.existsSync(builtCli) && waited < 30_000; waited += 250) sleepSync(250);
+  requireBuild();
+  const root = makeTempDir('codexbar-bench-build-');
+  for (const part of ['bin', 'dist'])
+    fs.cpSync(path.join(repoRoot, part), path.join(root, part), { recursive: true });
+  fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(root, 'package.json'));
+  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'junction');
+  return path.join(root, path.relative(repoRoot, binPath));
+}
+
 /** Temp dirs made by this run, removed by cleanupTempDirs() whatever happens. */
 const tempDirs: string[] = [];
 

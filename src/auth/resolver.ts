@@ -60,7 +60,15 @@ export async function withSession<T>(
     try {
       return { value: await perform(session), session };
     } catch (error) {
-      if (!(error instanceof NotLoggedInError) || session.final) throw error;
+      if (!(error instanceof NotLoggedInError)) throw error;
+      if (session.final) {
+        throw new NotLoggedInError(
+          error.endpoint,
+          error.status,
+          `Not logged in to Cursor: cursor.com rejected the ${session.description} (HTTP ${error.status}).`,
+          'Copy a fresh Cookie header from a signed-in cursor.com tab; a manual header never falls back to other sources.',
+        );
+      }
       rejected = error;
       log(`[cursor] ${capitalise(source.name)} was rejected (HTTP ${error.status}); trying the next source`);
       looked.push(`${source.name} (rejected by cursor.com with HTTP ${error.status})`);

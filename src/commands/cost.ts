@@ -3,7 +3,6 @@ import { collectCost } from '../cost/collect.js';
 import { verbosePageLine } from '../cost/pager.js';
 import { resolveCostWindow } from '../cost/window.js';
 import { exitCodeFor } from '../errors.js';
-import { shouldUseColour } from '../render/colour.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage } from '../render/progress.js';
@@ -51,15 +50,9 @@ export async function costCommand(rawOptions: unknown, io: CliIo, command: Comma
     if (reporter.json) {
       reporter.printJson([costRow(report)]);
     } else {
-      const colour = shouldUseColour({
-        format: options.format,
-        noColorFlag: options.noColorFlag,
-        env: io.env,
-        isTTY: io.stdout.isTTY === true,
-      });
       reporter.printText(
         renderCostText(report, {
-          colour,
+          colour: reporter.colour,
           columns: terminalColumns(io),
           compact: cost.compact,
           breakdown: cost.breakdown,

@@ -1,4 +1,5 @@
 import { errorBody, hintFor, messageFor } from '../errors.js';
+import { shouldUseColour } from '../render/colour.js';
 import { encodeJson } from '../render/json.js';
 import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
@@ -15,6 +16,16 @@ export class Reporter {
 
   get json(): boolean {
     return this.options.format === 'json';
+  }
+
+  /** ANSI colours for text on stdout (contract.md §1). */
+  get colour(): boolean {
+    return shouldUseColour({
+      format: this.options.format,
+      noColorFlag: this.options.noColorFlag,
+      env: this.io.env,
+      isTTY: this.io.stdout.isTTY === true,
+    });
   }
 
   /** `[cursor] …` lines for --verbose. Callers never pass credentials; see auth/cookie redaction. */

@@ -1,6 +1,5 @@
 import { systemTimeZone } from '../cost/time-zone.js';
 import { CodexbarError, exitCodeFor } from '../errors.js';
-import { shouldUseColour } from '../render/colour.js';
 import { cliErrorRow, usageErrorRow, usageRow } from '../render/usage-json.js';
 import { renderUsageText } from '../render/usage-text.js';
 import { collectUsage } from '../usage/collect.js';
@@ -26,13 +25,7 @@ export async function usageCommand(rawOptions: unknown, io: CliIo): Promise<numb
     if (reporter.json) {
       reporter.printJson([usageRow(snapshot, now)]);
     } else {
-      const colour = shouldUseColour({
-        format: options.format,
-        noColorFlag: options.noColorFlag,
-        env: io.env,
-        isTTY: io.stdout.isTTY === true,
-      });
-      reporter.printText(renderUsageText(snapshot, { now, colour }));
+      reporter.printText(renderUsageText(snapshot, { now, colour: reporter.colour }));
     }
     return 0;
   } catch (error) {

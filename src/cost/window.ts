@@ -42,8 +42,7 @@ function resolveTimeZone(name: string | undefined): string {
   const canonical = name.trim() === '' ? undefined : canonicalTimeZone(name.trim());
   if (!canonical) {
     throw new ArgumentError(
-      `Unknown time zone '${name}'.`,
-      'Use an IANA time zone name such as America/New_York, Europe/Berlin or UTC.',
+      `Unknown time zone '${name}': use an IANA time zone name such as America/New_York, Europe/Berlin or UTC.`,
     );
   }
   return canonical;
@@ -52,7 +51,7 @@ function resolveTimeZone(name: string | undefined): string {
 function parseDays(value: number | string): number {
   const text = typeof value === 'number' ? String(value) : value.trim();
   if (!/^[+-]?\d+$/.test(text)) {
-    throw new ArgumentError(`Invalid --days value '${value}'.`, 'Use a whole number of days from 1 to 365.');
+    throw new ArgumentError(`Invalid --days value '${value}': use a whole number of days from 1 to 365.`);
   }
   // codexbar-cli.md §1.5: an integer is clamped to 1…365.
   return Math.min(MAX_HISTORY_DAYS, Math.max(1, Number(text)));
@@ -62,8 +61,7 @@ function parseDay(flag: string, value: string): CivilDate {
   const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value.trim());
   const dashes = value.trim().split('-').length - 1;
   const date = match && (dashes === 0 || dashes === 2) ? toCivil(match) : undefined;
-  if (!date)
-    throw new ArgumentError(`Invalid ${flag} date '${value}'.`, `Use ${DATE_FORMS}, e.g. 2026-11-01.`);
+  if (!date) throw new ArgumentError(`Invalid ${flag} date '${value}': use ${DATE_FORMS}, e.g. 2026-11-01.`);
   return date;
 }
 

@@ -1,0 +1,339 @@
+/**
+ * codexbar-core.md §2.5 pagination, end to end: the BUILT CLI pages the fake cursor.com at --concurrency 1
+ * and 6, and a user must see the same stdout and exit code from both, a complete total or an error and
+ * never a partial total.
+ */
+import { describe, expect, it } from 'vitest';
+import { createEventsHandler, generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
+import type { FakeAccount, HandlerFunction } from '../fake-cursor/server.js';
+import {
+  attemptsAt,
+  type CostRun,
+  EVENTS_ENDPOINT,
+  eventsRequests,
+  MANUAL_COOKIE_VALUE,
+  onlyRow,
+  pagesRequested,
+  runCost,
+} from '../helpers/cost-cli.js';
+import { makeToken, type TestToken, writeAgentToken, writeAppToken } from '../helpers/home.js';
+
+const NOW = new Date('2026-07-20T15:00:00Z');
+const UPDATED_AT = '2026-07-20T15:00:00Z';
+
+const generated = (count: number, seed = 7): UsageEventJson[] =>
+  generateEvents({ count, start: new Date('2026-07-01T00:00:00Z'), end: NOW, seed });
+
+/** Small distinct rows with tokens, for the 200-page cases. */
+const tinyRows = (count: number, from: number): UsageEventJson[] =>
+  Array.from({ length: count }, (_, i) => ({
+    timestamp: String(NOW.getTime() - (from + i) * 1000),
+    model: 'gpt-5',
+    tokenUsage: { inputTokens: 1, totalCents: 0 },
+    chargedCents: 0,
+  }));
+
+const inputTokensOf = (events: UsageEventJson[]) =>
+  events.reduce((sum, event) => sum + Number(event.tokenUsage?.inputTokens ?? 0), 0);
+
+type Events = FakeAccount['events'];
+
+const manualAccount = (events: Events): FakeAccount[] => [{ cookies: [MANUAL_COOKIE_VALUE], events }];
+
+interface BothRuns {
+  json: CostRun;
+  json6: CostRun;
+  text: CostRun;
+  text6: CostRun;
+}
+
+/**
+ * `cost --json` and text at --concurrency 1 and 6, each against a fresh fake; stdout, exit code and
+ * (in text) stderr must be identical between the two concurrencies.
+ */
+async function runBoth(
+  accounts: () => FakeAccount[],
+  options: Partial<Parameters<typeof runCost>[2]> = {},
+): Promise<BothRuns> {
+  const run = (args: string[]) => runCost(accounts(), args, { now: NOW, ...options });
+  const [json, json6, text, text6] = await Promise.all([
+    run(['--json', '--concurrency', '1']),
+    run(['--json', '--concurrency', '6']),
+    run(['--concurrency', '1']),
+    run(['--concurrency', '6']),
+  ]);
+  expect(json6.stdout).toBe(json.stdout);
+  expect(json6.code).toBe(json.code);
+  expect(text6.stdout).toBe(text.stdout);
+  expect(text6.stderr).toBe(text.stderr);
+  expect(text6.code).toBe(text.code);
+  return { json, json6, text, text6 };
+}
+
+/** Every valid event lands in exactly one billing-kind bucket, so their sum is the event count. */
+function requestTotal(row: Record<string, unknown>): number {
+  const byKind = row.byKind as Record<string, { requests: number }>;
+  return Object.values(byKind).reduce((sum, kind) => sum + kind.requests, 0);
+}
+
+function expectComplete(runs: BothRuns, events: number, inputTokens?: number): Record<string, unknown> {
+  expect(runs.json.code).toBe(0);
+  expect(runs.text.code).toBe(0);
+  expect(runs.text.stderr).toBe('');
+  const row = onlyRow(runs.json);
+  expect(row.error).toBeUndefined();
+  expect(requestTotal(row)).toBe(events);
+  if (inputTokens !== undefined) expect((row.totals as { inputTokens: number }).inputTokens).toBe(inputTokens);
+  return row;
+}
+
+/** The JSON error row of codexbar-cli.md §3.4 (no `kind`), exit 1, and in text no partial total at all. */
+function expectFailure(runs: BothRuns, message: string | RegExp): void {
+  expect(runs.json.code).toBe(1);
+  const row = onlyRow(runs.json);
+  expect(row).toEqual({
+    provider: 'cursor',
+    source: 'web',
+    updatedAt: UPDATED_AT,
+    daily: [],
+    projects: [],
+    error: { code: 1, message: expect.stringMatching(message) },
+  });
+  expect(runs.text.code).toBe(1);
+  expect(runs.text.stdout).toBe('');
+  const firstLine = runs.text.stderr.split('\n')[0] ?? '';
+  if (typeof message === 'string') expect(firstLine).toBe(`Error: ${message}`);
+  else expect(firstLine.replace(/^Error: /, '')).toMatch(message);
+  expect(runs.text.stderr).not.toMatch(/\$\d/);
+}
+
+const incomplete = (received: number, expected: number) =>
+  `Cursor cost refresh was incomplete (received ${received} of ${expected} events).`;
+const inconsistent = (expected: number, received: number) =>
+  `Cursor cost pagination was inconsistent (expected ${expected}, received ${received} events).`;
+const safetyLimit = (received: number) =>
+  `Cursor cost refresh reached its pagination safety limit after ${received} events.`;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const PARSE_ERROR = new RegExp(`^Could not parse Cursor usage: ${escaped(EVENTS_ENDPOINT)}: `);
+
+/** The generated scenario for one page answered by `override`, every other page as usual. */
+function withPage(events: UsageEventJson[], page: number, override: HandlerFunction): HandlerFunction {
+  const generatedPages = createEventsHandler({ events });
+  return (req, attempt) => ((req.body as { page: number }).page === page ? override(req, attempt) : generatedPages(req, attempt));
+}
+
+describe('complete windows: the same total at --concurrency 1 and 6', () => {
+  it('a clean multi-page window counts every event once and stops at the short page', async () => {
+    const events = generated(2500);
+    const runs = await runBoth(() => manualAccount({ events }));
+    expectComplete(runs, 2500, inputTokensOf(events));
+    expect(pagesRequested(runs.json.requests)).toEqual([1, 2, 3]);
+    expect(pagesRequested(runs.json6.requests)).toEqual([1, 2, 3]);
+  });
+
+  it('an exact multiple of 1000 asks for the empty page that proves completion, and no further', async () => {
+    const events = generated(2000);
+    const runs = await runBoth(() => manualAccount({ events }));
+    expectComplete(runs, 2000, inputTokensOf(events));
+    expect(pagesRequested(runs.json.requests)).toEqual([1, 2, 3]);
+    expect(pagesRequested(runs.json6.requests)).toEqual([1, 2, 3]);
+  });
+
+  it('a terminal page that omits the array but keeps the count is the accepted empty page', async () => {
+    const events = generated(2000);
+    const runs = await runBoth(() => manualAccount({ events, emptyShape: 'omit-array' }));
+    expectComplete(runs, 2000, inputTokensOf(events));
+  });
+
+  it('a boundary duplicate proven by the count is removed: output equals the run without it', async () => {
+    const events = generated(1500);
+    const clean = await runCost(manualAccount({ events }), ['--json'], { now: NOW });
+    const runs = await runBoth(() => manualAccount({ events, overlap: { afterPage: 1, rows: 1 } }));
+    expectComplete(runs, 1500, inputTokensOf(events));
+    expect(runs.json.stdout).toBe(clean.stdout);
+  });
+
+  it('identical rows at a boundary are kept when the count includes them', async () => {
+    const base = generated(1499);
+    // Row 1001 repeats row 1000 exactly, and cursor.com counts both (count = 1500 = rows served).
+    const events = [...base.slice(0, 1000), { ...base[999]! }, ...base.slice(1000)];
+    const runs = await runBoth(() => manualAccount({ events }));
+    expectComplete(runs, 1500, inputTokensOf(events));
+    expect(inputTokensOf(events)).toBe(inputTokensOf(base) + inputTokensOf([base[999]!]));
+  });
+
+  it('without any count nothing is de-duplicated (a repeated boundary row is counted)', async () => {
+    const events = generated(1500);
+    const runs = await runBoth(() => manualAccount({ events, count: null, overlap: { afterPage: 1, rows: 1 } }));
+    expectComplete(runs, 1501, inputTokensOf(events) + inputTokensOf([events[999]!]));
+  });
+
+  it('`{}` for an empty window is an empty report, not an error', async () => {
+    const runs = await runBoth(() => manualAccount({ events: [] }));
+    const row = expectComplete(runs, 0);
+    expect(row.daily).toEqual([]);
+    expect(row.totals).toEqual({ totalTokens: 0, totalCost: 0 });
+    expect(runs.text.stdout).toContain('No usage events in this window.');
+    expect(eventsRequests(runs.json.requests)).toHaveLength(1);
+    expect(eventsRequests(runs.json6.requests)).toHaveLength(1);
+  });
+
+  it('a 503 that clears on retry leaves the output identical to a clean run', async () => {
+    const events = generated(2500);
+    const clean = await runCost(manualAccount({ events }), ['--json'], { now: NOW });
+    const runs = await runBoth(() => manualAccount({ events, faults: [{ page: 2, status: 503, times: 1 }] }));
+    expectComplete(runs, 2500);
+    expect(runs.json.stdout).toBe(clean.stdout);
+    expect(attemptsAt(runs.json.requests, 2)).toBe(2);
+  });
+});
+
+describe('pagination that cannot prove completeness fails with CodexBar messages and no total', () => {
+  it('a count that changes between pages is inconsistent', async () => {
+    const events = generated(2500);
+    const runs = await runBoth(() => manualAccount({ events, count: (page) => (page === 1 ? 2500 : 2600) }));
+    expectFailure(runs, inconsistent(2500, 2600));
+  });
+
+  it('a changed count on the empty page is checked before the empty-page test', async () => {
+    const events = generated(2000);
+    const runs = await runBoth(() => manualAccount({ events, count: (page) => (page === 3 ? 2001 : 2000) }));
+    expectFailure(runs, inconsistent(2000, 2001));
+  });
+
+  it('more rows than the count without any boundary overlap is inconsistent', async () => {
+    const events = generated(1500);
+    const runs = await runBoth(() => manualAccount({ events, count: 1400 }));
+    expectFailure(runs, inconsistent(1400, 1500));
+  });
+
+  it('fewer events than reported is incomplete', async () => {
+    const events = generated(2500);
+    const runs = await runBoth(() => manualAccount({ events, count: 2600 }));
+    expectFailure(runs, incomplete(2500, 2600));
+  });
+
+  it('a terminal `{}` contradicting an earlier positive count is incomplete', async () => {
+    const events = generated(2500);
+    const runs = await runBoth(() => manualAccount({ events, pages: { 2: 'empty-object' } }));
+    expectFailure(runs, incomplete(1000, 2500));
+  });
+
+  it('a page omitting the array before the reported count is reached is incomplete', async () => {
+    const events = generated(2500);
+    const runs = await runBoth(() => manualAccount({ events, pages: { 2: 'omit-array' } }));
+    expectFailure(runs, incomplete(1000, 2500));
+  });
+
+  it('200 full pages hit the safety limit even when the count matches', async () => {
+    const pages = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [i + 1, tinyRows(1000, i * 1000)]));
+    const runs = await runBoth(() => manualAccount({ events: [], count: 200_000, pages }));
+    expectFailure(runs, safetyLimit(200_000));
+    expect(Math.max(...pagesRequested(runs.json.requests))).toBe(200);
+    expect(Math.max(...pagesRequested(runs.json6.requests))).toBe(200);
+  });
+
+  it('200 full pages without any count hit the safety limit too', async () => {
+    const pages = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [i + 1, tinyRows(1000, i * 1000)]));
+    const runs = await runBoth(() => manualAccount({ events: [], count: null, pages }));
+    expectFailure(runs, safetyLimit(200_000));
+    expect(Math.max(...pagesRequested(runs.json6.requests))).toBe(200);
+  });
+});
+
+describe('bad pages are fatal: parse errors name the endpoint', () => {
+  it('a page that omits the array while carrying other fields is a parse error', async () => {
+    const events = generated(2500);
+    const runs = await runBoth(() =>
+      manualAccount(withPage(events, 2, () => ({ json: { totalUsageEventsCount: 2500, message: 'moved' } }))),
+    );
+    expectFailure(runs, PARSE_ERROR);
+    expect(runs.json.stdout).toContain('usageEventsDisplay is missing');
+  });
+
+  it('an object where the array belongs is a parse error', async () => {
+    const runs = await runBoth(() => manualAccount(() => ({ json: { totalUsageEventsCount: 1, usageEventsDisplay: {} } })));
+    expectFailure(runs, PARSE_ERROR);
+  });
+
+  it('truncated JSON is a parse error naming the endpoint, not retried', async () => {
+    const events = generated(2500);
+    const runs = await runBoth(() => manualAccount({ events, faults: [{ page: 2, truncated: true }] }));
+    expectFailure(runs, PARSE_ERROR);
+    expect(onlyRow(runs.json).error).toMatchObject({ message: expect.stringContaining('JSON') });
+    expect(attemptsAt(runs.json.requests, 2)).toBe(1);
+    expect(attemptsAt(runs.json6.requests, 2)).toBe(1);
+  });
+});
+
+describe('HTTP failures on the events endpoint', () => {
+  it('500 on every attempt fails after 3 attempts at that page with exit 1', async () => {
+    const events = generated(2500);
+    const runs = await runBoth(() => manualAccount({ events, faults: [{ page: 2, status: 500 }] }));
+    expectFailure(runs, `Cursor API error: HTTP 500 (${EVENTS_ENDPOINT})`);
+    for (const run of Object.values(runs)) expect(attemptsAt(run.requests, 2)).toBe(3);
+  });
+
+  it('401 with a manual cookie: exit 1 "Not logged in", never retried, no other credential tried', async () => {
+    const agent = await makeToken('agent_user', { exp: NOW.getTime() / 1000 + 86_400 });
+    const runs = await runBoth(
+      () => [
+        { cookies: [MANUAL_COOKIE_VALUE], events: { status: 401, json: {} } },
+        { cookies: [agent.cookieValue], events: { events: generated(10) } },
+      ],
+      { prepareHome: (home) => void writeAgentToken(home, agent.jwt) },
+    );
+    expectFailure(runs, /^Not logged in/);
+    for (const run of Object.values(runs)) {
+      expect(eventsRequests(run.requests)).toHaveLength(1);
+      expect(run.requests.some((r) => r.headers.cookie?.includes(agent.cookieValue))).toBe(false);
+    }
+  });
+
+  describe('with a Cursor app token and a valid cursor-agent token on disk', () => {
+    let app: TestToken;
+    let agent: TestToken;
+    const prepareHome = (home: string) => {
+      writeAppToken(home, app.jwt);
+      writeAgentToken(home, agent.jwt);
+    };
+
+    it("401 for the app token on the events endpoint: the agent's events are used", async () => {
+      const exp = NOW.getTime() / 1000 + 86_400;
+      app = await makeToken('app_user', { exp });
+      agent = await makeToken('agent_user', { exp });
+      const agentEvents = generated(1500, 21);
+      const runs = await runBoth(
+        () => [
+          { cookies: [app.cookieValue], events: { status: 401, json: {} } },
+          { cookies: [agent.cookieValue], events: { events: agentEvents } },
+        ],
+        { cookie: null, prepareHome },
+      );
+      expectComplete(runs, 1500, inputTokensOf(agentEvents));
+      for (const run of Object.values(runs)) {
+        const cookies = eventsRequests(run.requests).map((r) => r.headers.cookie);
+        expect(cookies[0]).toBe(`WorkosCursorSessionToken=${app.cookieValue}`);
+        expect(cookies.slice(1).every((c) => c === `WorkosCursorSessionToken=${agent.cookieValue}`)).toBe(true);
+      }
+    });
+
+    it('403 on the events endpoint is final: "Cursor API error: HTTP 403", exit 1, no fallback, no retry', async () => {
+      const exp = NOW.getTime() / 1000 + 86_400;
+      app = await makeToken('app_user', { exp });
+      agent = await makeToken('agent_user', { exp });
+      const runs = await runBoth(
+        () => [
+          { cookies: [app.cookieValue], events: { events: generated(2500), faults: [{ page: 2, status: 403 }] } },
+          { cookies: [agent.cookieValue], events: { events: generated(10) } },
+        ],
+        { cookie: null, prepareHome },
+      );
+      expectFailure(runs, `Cursor API error: HTTP 403 (${EVENTS_ENDPOINT})`);
+      for (const run of Object.values(runs)) {
+        expect(attemptsAt(run.requests, 2)).toBe(1);
+        expect(run.requests.some((r) => r.headers.cookie?.includes(agent.cookieValue))).toBe(false);
+      }
+    });
+  });
+});

@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest';
+import type { FakeAccount, FakeCursor, HandlerFunction } from '../fake-cursor/server.js';
+import {
+  ACME,
+  acmePages,
+  acmeSpendWith,
+  LABS,
+  MEMBER_EMAIL,
+  memberRow,
+  PAGE_SIZE,
+  pageOf,
+  teamAccount,
+  teamSpendHandler,
+} from '../helpers/team-fixtures.js';
+import { roundTripDepths } from '../helpers/timeline-proxy.js';
+import { requestedPaths, usageJson, useUsageCli } from '../helpers/usage-cli.js';
+
+/**
+ * cursor-provider.md "Enterprise and Business member budgets" and newer-endpoints.md, end to end: the
+ * built CLI against the fake cursor.com, text and JSON, always with --verbose, and never a colleague in
+ * the output (checked by every run).
+ */
+
+const NOW = new Date('2026-07-20T15:00:00Z');
+const SESSION = 'team-session-cookie';
+const COOKIE = `WorkosCursorSessionToken=${SESSION}`;
+const cli = useUsageCli({ now: NOW, cookieHeader: COOKIE });
+
+const account = (overrides: Partial<FakeAccount> = {}) => teamAccount([SESSION], overrides);
+const spendRequests = (fake: FakeCursor) =>
+  fake.requests.filter((request) => request.path === '/api/dashboard/get-team-spend');
+
+/** What the summary alone says: overall 7384 of 10000 cents. */
+const SUMMARY_PERCENT = 73.84;
+/** The team pool and the member's own share of it, as CodexBar's card shows them. */
+const TEAM_POOL_LINES = 'On-demand: $312.50 / $1,000.00\nYour spend: $44.71\n';
+const TEAM_POOL_COST = { used: 312.5, limit: 1000, currencyCode: 'USD', period: 'Monthly', personalUsed: 44.71 };
+
+describe('usage: the member budget replaces the summary primary when one member is verified', () => {
+  it('a sole team and one matching member: overallSpendCents / effectivePerUserLimitDollars (text)', async () => {
+    const { result, fake } = await cli.run(account(), { args: ['--no-color'] });
+    expect(result.code).toBe(0);
+    // 8421 cents of $150 is 56.14 % used; the billing dates stay the summary's.
+    expect(result.stdout).toBe(
+      [
+        '== Cursor (web) ==',
+        'Total: 44% left [=====-------]',
+        'Pace: 6% in deficit | Expected 50% used | Runs out in 12d 4h',
+        'Resets in 15d 9h',
+        'On-demand: $312.50 / $1,000.00',
+        'Your spend: $44.71',
+        `Account: ${MEMBER_EMAIL}`,
+        'Plan: Cursor Enterprise',
+        '',
+      ].join('\n'),
+    );
+    expect(spendRequests(fake).map((request) => request.body)).toEqual(
+      expect.arrayContaining([1, 2, 3].map((page) => ({ teamId: ACME.id, page, pageSize: PAGE_SIZE }))),
+    );
+    expect(spendRequests(fake)).toHaveLength(3);
+  });
+
+  it('a sole team and one matching member: JSON primary and providerCost.personalUsed', async () => {
+    const { result } = await cli.run(account(), { args: ['--json'] });
+    expect(result.code).toBe(0);
+    const row = usageJson(result);
+    expect(row.usage.primary?.usedPercent).toBeCloseTo((8421 / 15_000) * 100, 10);
+    expect(row.usage.primary).toMatchObject({ windowMinutes: 44640, resetsAt: '2026-08-05T00:00:00Z' });
+    expect(row.usage.providerCost).toMatchObject({ ...TEAM_POOL_COST, resetsAt: '2026-08-05T00:00:00Z' });
+  });
+
+  it('monthlyLimitDollars is the limit when effectivePerUserLimitDollars is absent', async () => {
+    const me = memberRow({ effectivePerUserLimitDollars: undefined });
+    const teamSpend = teamSpendHandler({ [ACME.id]: acmePages(me) });
+    const text = await cli.run(account({ teamSpend }), { args: ['--no-color'] });
+    const json = await cli.run(account({ teamSpend }), { args: ['--json'] });
+    expect([text.result.code, json.result.code]).toEqual([0, 0]);
+    // 8421 cents of $200 is 42.1 % used.
+    expect(text.result.stdout).toContain('Total: 58% left [======------]\n');
+    expect(text.result.stdout).toContain(TEAM_POOL_LINES);
+    expect(usageJson(json.result).usage.primary?.usedPercent).toBeCloseTo((8421 / 20_000) * 100, 10);
+  });
+
+  it('portal-selected-team-id in a manual cookie header picks that one of two teams', async () => {
+    const twoTeams = account({ teams: { json: { teams: [ACME, LABS] } } });
+    const cookieHeader = `${COOKIE}; portal-selected-team-id=${LABS.id}`;
+    const text = await cli.run(twoTeams, { args: ['--no-color'], cookieHeader });
+    expect(text.result.code).toBe(0);
+    // Team 5000's row: $30 of $100.
+    expect(text.result.stdout).toContain('Total: 70% left [========----]\n');
+    expect(text.result.stdout).toContain(TEAM_POOL_LINES);
+    expect(new Set(spendRequests(text.fake).map((request) => request.body))).toEqual(
+      new Set([1, 2].map((page) => ({ teamId: LABS.id, page, pageSize: PAGE_SIZE }))),
+    );
+
+    const json = await cli.run(twoTeams, { args: ['--json'], cookieHeader });
+    expect(usageJson(json.result).usage.primary?.usedPercent).toBeCloseTo(30, 10);
+  });
+});
+
+describe('usage: anything short of one verified member keeps the summary, and the run succeeds', () => {
+  const twoTeams = { teams: { json: { teams: [ACME, LABS] } } };
+  const withoutMe = acmePages(memberRow()).map((page) => page.teamMemberSpend);
+  const cases: Array<[string, Partial<FakeAccount>, string?]> = [
+    ['a selection naming a team the account is not in', twoTeams, `; portal-selected-team-id=9999`],
+    ['two teams and no selection', twoTeams],
+    [
+      'inconsistent totalPages across pages',
+      { teamSpend: acmeSpendWith((page, body) => ({ json: page === 3 ? { ...body, totalPages: 4 } : body })) },
+    ],
+    [
+      'a short intermediate page',
+      {
+        teamSpend: acmeSpendWith((page, body) => ({
+          json: page === 2 ? { ...body, teamMemberSpend: body.teamMemberSpend.slice(1) } : body,
+        })),
+      },
+    ],
+    [
+      'a missing page (HTTP 500)',
+      { teamSpend: acmeSpendWith((page, body) => (page === 2 ? { status: 500, json: {} } : { json: body })) },
+    ],
+    [
+      'two matching members',
+      {
+        teamSpend: acmeSpendWith((page, body) => ({
+          json: page === 1 ? { ...body, teamMemberSpend: [...withoutMe[0]!.slice(1), memberRow()] } : body,
+        })),
+      },
+    ],
+    [
+      'a zero limit',
+      { teamSpend: teamSpendHandler({ [ACME.id]: acmePages(memberRow({ effectivePerUserLimitDollars: 0 })) }) },
+    ],
+    [
+      'a negative limit',
+      {
+        teamSpend: teamSpendHandler({
+          [ACME.id]: acmePages(memberRow({ effectivePerUserLimitDollars: undefined, monthlyLimitDollars: -50 })),
+        }),
+      },
+    ],
+    ['an empty email from /api/auth/me', { me: { json: { email: '', name: 'Dev', sub: 'auth0|991' } } }],
+  ];
+
+  it.each(cases)('%s: summary primary and team pool kept, exit 0', async (_name, overrides, cookies = '') => {
+    const cookieHeader = `${COOKIE}${cookies}`;
+    const text = await cli.run(account(overrides), { args: ['--no-color'], cookieHeader });
+    expect(text.result.code).toBe(0);
+    expect(text.result.stdout).toContain('Total: 26% left [===---------]\n');
+    expect(text.result.stdout).toContain(TEAM_POOL_LINES);
+    expect(text.result.stderr).toMatch(/team budget/i);
+
+    const json = await cli.run(account(overrides), { args: ['--json'], cookieHeader });
+    expect(json.result.code).toBe(0);
+    const row = usageJson(json.result);
+    expect(row.usage.primary?.usedPercent).toBeCloseTo(SUMMARY_PERCENT, 10);
+    expect(row.usage.providerCost).toMatchObject(TEAM_POOL_COST);
+  });
+
+  it('selections that verify no team never ask for team spend', async () => {
+    for (const cookies of ['', `; portal-selected-team-id=9999`]) {
+      const { fake } = await cli.run(account(twoTeams), { cookieHeader: `${COOKIE}${cookies}` });
+      expect(requestedPaths(fake)).toContain('/api/dashboard/teams');
+      expect(requestedPaths(fake)).not.toContain('/api/dashboard/get-team-spend');
+    }
+  });
+
+  it('an empty email skips the team endpoints altogether', async () => {
+    const { fake } = await cli.run(account({ me: { json: { email: '  ', sub: 'auth0|991' } } }));
+    expect(requestedPaths(fake)).not.toContain('/api/dashboard/teams');
+  });
+});
+
+describe('usage: a team member costs at most three round trips', () => {
+  it('every team-spend page arrives before any is answered; /teams follows the answered summary', async () => {
+    // Each page is held until all three have arrived; a page that waits in vain is answered anyway (so a
+    // wrong client fails an assertion instead of hanging) and marks the run.
+    const pages = acmePages();
+    const arrived = new Set<number>();
+    let release: () => void = () => {};
+    const allArrived = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answeredEarly: number[] = [];
+    const teamSpend: HandlerFunction = async (request) => {
+      const page = pageOf(request);
+      arrived.add(page);
+      if (arrived.size === pages.length) release();
+      if (!(await settlesWithin(allArrived, 3_000))) answeredEarly.push(page);
+      return { json: pages[page - 1] };
+    };
+
+    const { result, timeline } = await cli.run(account({ teamSpend }), {
+      args: ['--json'],
+      latencyMs: 200,
+      timeline: true,
+    });
+    expect(result.code).toBe(0);
+    expect(answeredEarly).toEqual([]);
+    expect(usageJson(result).usage.primary?.usedPercent).toBeCloseTo((8421 / 15_000) * 100, 10);
+
+    const events = timeline!.events;
+    const position = (kind: 'arrived' | 'answered', path: string) =>
+      events.findIndex((event) => event.kind === kind && event.path === path);
+    const spendEvents = events.filter((event) => event.path === '/api/dashboard/get-team-spend');
+    const lastSpendArrival = spendEvents.findLastIndex((event) => event.kind === 'arrived');
+    const firstSpendAnswer = spendEvents.findIndex((event) => event.kind === 'answered');
+    expect(spendEvents.filter((event) => event.kind === 'arrived')).toHaveLength(3);
+    expect(lastSpendArrival).toBeLessThan(firstSpendAnswer);
+    expect(position('answered', '/api/usage-summary')).toBeGreaterThanOrEqual(0);
+    expect(position('arrived', '/api/dashboard/teams')).toBeGreaterThan(
+      position('answered', '/api/usage-summary'),
+    );
+
+    // Round trip 1: summary, auth/me, Grok Bot; 2: /teams (and /api/usage); 3: every team-spend page.
+    const depths = roundTripDepths(events);
+    const depthOf = (path: string) =>
+      [
+        ...new Set(
+          events.filter((event) => event.kind === 'arrived' && event.path === path).map((e) => depths.get(e.id)),
+        ),
+      ];
+    expect(depthOf('/api/usage-summary')).toEqual([1]);
+    expect(depthOf('/api/auth/me')).toEqual([1]);
+    expect(depthOf('/api/dashboard/get-sand-usage-status')).toEqual([1]);
+    expect(depthOf('/api/dashboard/teams')).toEqual([2]);
+    expect(depthOf('/api/dashboard/get-team-spend')).toEqual([3]);
+    expect(Math.max(...depths.values())).toBe(3);
+  });
+});
+
+/** True when `promise` settles first, false when `ms` pass first; the timer never outlives the race. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), giveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

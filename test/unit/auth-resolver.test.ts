@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { type SourceLoader, sourceOrder, withSession } from '../../src/auth/resolver.js';
+import type { AuthSourceId, Platform, Session } from '../../src/auth/types.js';
+import { ApiError, NoSessionError, NotLoggedInError, TimeoutError } from '../../src/errors.js';
+
+describe('sourceOrder (contract.md §3)', () => {
+  it.each<[Platform, 'auto' | 'web', AuthSourceId[]]>([
+    ['linux', 'auto', ['manual', 'cached', 'stored', 'app', 'agent']],
+    ['win32', 'auto', ['manual', 'cached', 'stored', 'app', 'agent']],
+    ['darwin', 'auto', ['manual', 'app', 'cached', 'stored', 'agent']],
+    ['linux', 'web', ['manual', 'cached', 'stored']],
+    ['darwin', 'web', ['manual', 'cached', 'stored']],
+  ])('%s --source %s tries %j', (platform, mode, expected) => {
+    expect(sourceOrder(platform, mode)).toEqual(expected);
+  });
+});
+
+type Outcome = 'ok' | '401' | '500' | 'timeout' | 'skip';
+
+/** A ladder whose sources answer as scripted; `tried` records which sessions were sent. */
+function ladder(script: Array<[AuthSourceId, Outcome, { final?: boolean }?]>) {
+  const tried: AuthSourceId[] = [];
+  const loaders: SourceLoader[] = script.map(([id, outcome, extra]) => ({
+    id,
+    name: `${id} source`,
+    load: async () =>
+      outcome === 'skip'
+        ? {
+            kind: 'skip' as const,
+            reason: `no ${id} here`,
+            hint: id === 'agent' ? 'run cursor-agent login' : undefined,
+          }
+        : {
+            kind: 'session' as const,
+            session: { source: id, description: id, cookieHeader: `c=${id}`, ...extra },
+          },
+  }));
+  const perform = async (session: Session) => {
+    tried.push(session.source);
+    const outcome = script.find(([id]) => id === session.source)?.[1];
+    if (outcome === '401') throw new NotLoggedInError('GET /api/usage-summary', 401);
+    if (outcome === '500') throw new ApiError('GET /api/usage-summary', 'HTTP 500', { status: 500 });
+    if (outcome === 'timeout') throw new TimeoutError('GET /api/usage-summary', 15_000);
+    return session.source;
+  };
+  return { loaders, perform, tried };
+}
+
+describe('withSession: only "not logged in" moves on (codexbar-core.md §1.9)', () => {
+  it('uses the first source that works and logs the skipped ones', async () => {
+    const { loaders, perform, tried } = ladder([
+      ['cached', 'skip'],
+      ['stored', '401'],
+      ['app', 'ok'],
+      ['agent', 'ok'],
+    ]);
+    const log: string[] = [];
+    const result = await withSession(
+      { ladder: loaders, log: (l) => log.push(l), noSessionHint: 'h' },
+      perform,
+    );
+    expect(result.value).toBe('app');
+    expect(tried).toEqual(['stored', 'app']);
+    expect(log).toEqual([
+      '[cursor] Skipped cached source: no cached here',
+      '[cursor] Using stored',
+      '[cursor] Stored source was rejected (HTTP 401); trying the next source',
+      '[cursor] Using app',
+    ]);
+  });
+
+  it.each<[Outcome, string]>([
+    ['500', 'ApiError'],
+    ['timeout', 'TimeoutError'],
+  ])('a %s never falls back to another account', async (outcome, errorName) => {
+    const { loaders, perform, tried } = ladder([
+      ['app', outcome],
+      ['agent', 'ok'],
+    ]);
+    await expect(withSession({ ladder: loaders, noSessionHint: 'h' }, perform)).rejects.toHaveProperty(
+      'name',
+      errorName,
+    );
+    expect(tried).toEqual(['app']);
+  });
+
+  it('a rejected final session (manual header, pinned cache) ends the run with a hint', async () => {
+    const { loaders, perform, tried } = ladder([
+      ['manual', '401', { final: true }],
+      ['agent', 'ok'],
+    ]);
+    const failure = withSession({ ladder: loaders, noSessionHint: 'h' }, perform);
+    await expect(failure).rejects.toBeInstanceOf(NotLoggedInError);
+    await expect(failure).rejects.toHaveProperty('hint', expect.stringMatching(/fresh Cookie header/));
+    expect(tried).toEqual(['manual']);
+  });
+
+  it("nothing usable: NoSessionError listing every place and the sources' own hints", async () => {
+    const { loaders, perform } = ladder([
+      ['cached', 'skip'],
+      ['agent', 'skip'],
+    ]);
+    const failure = withSession({ ladder: loaders, noSessionHint: 'Sign in.' }, perform);
+    await expect(failure).rejects.toBeInstanceOf(NoSessionError);
+    await expect(failure).rejects.toHaveProperty(
+      'message',
+      'No Cursor session found. Looked at: cached source (no cached here); agent source (no agent here).',
+    );
+    await expect(failure).rejects.toHaveProperty('hint', 'run cursor-agent login Sign in.');
+  });
+
+  it('every session rejected: "Not logged in" naming what was tried', async () => {
+    const { loaders, perform } = ladder([
+      ['app', '401'],
+      ['agent', '401'],
+    ]);
+    await expect(withSession({ ladder: loaders, noSessionHint: 'h' }, perform)).rejects.toThrow(
+      /^Not logged in to Cursor: every session was rejected\. Tried: app source \(rejected by cursor\.com with HTTP 401\); agent source/,
+    );
+  });
+});
