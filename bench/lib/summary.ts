@@ -4,12 +4,13 @@ export interface TargetRow {
   figure: string;
   value: string;
   target: string;
-  /** undefined: informational, no target. */
-  met?: boolean;
+  /** undefined: informational, no target; 'noisy': the run-to-run spread hides the answer. */
+  met?: boolean | 'noisy';
 }
 
-export function metText(met: boolean | undefined): string {
+export function metText(met: TargetRow['met']): string {
   if (met === undefined) return '-';
+  if (met === 'noisy') return 'too noisy to tell';
   return met ? 'yes' : 'NO';
 }
 

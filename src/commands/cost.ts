@@ -12,7 +12,8 @@ import type { CliIo } from './io.js';
 import { parseSharedOptions } from './options.js';
 import { Reporter } from './report.js';
 
-const DEFAULT_COLUMNS = 120;
+/** Output that is not a terminal has no width to fit: print the full table unless --compact says otherwise. */
+const UNBOUNDED_COLUMNS = 1000;
 
 /** `codexbar cost`: page every usage event of the window, aggregate, print CodexBar's lines and a table. */
 export async function costCommand(rawOptions: unknown, io: CliIo, command: Command): Promise<number> {
@@ -69,9 +70,9 @@ export async function costCommand(rawOptions: unknown, io: CliIo, command: Comma
   }
 }
 
-/** ccusage's rule: COLUMNS, then the terminal's width, then 120. */
+/** COLUMNS, then the terminal's width (ccusage's rule); a pipe or a file gets the full table. */
 function terminalColumns(io: CliIo): number {
   const fromEnv = Number(io.env.COLUMNS);
   if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  return io.stdout.columns ?? DEFAULT_COLUMNS;
+  return io.stdout.isTTY ? (io.stdout.columns ?? 80) : UNBOUNDED_COLUMNS;
 }

@@ -82,13 +82,14 @@ export function digestTeamSpendPage(page: TeamSpendPage, emailKey: string): Team
 }
 
 /**
- * How many get-team-spend pages the chosen team's `seats` implies (1…20). Only a prediction: it lets every
- * page be requested at once, and page 1's `totalPages` decides what is accepted.
+ * How many get-team-spend pages to request before page 1 has said (1…20): the chosen team's `seats` plus one
+ * page of margin, because a team can list more members than seats (newer-endpoints.md's example: 25 seats,
+ * 73 members). Only a prediction; page 1's `totalPages` decides what is accepted.
  */
 export function expectedPageCount(teams: TeamsResponse, teamId: number | string): number {
   const seats = teams.teams?.find((team) => team !== null && String(team.id) === String(teamId))?.seats;
   if (seats === undefined || !Number.isFinite(seats) || seats < 1) return 1;
-  return Math.min(TEAM_SPEND_MAX_PAGES, Math.ceil(seats / TEAM_SPEND_PAGE_SIZE));
+  return Math.min(TEAM_SPEND_MAX_PAGES, Math.ceil(seats / TEAM_SPEND_PAGE_SIZE) + 1);
 }
 
 /** Page 1's `totalPages` when it is one the lookup may fetch (1…20), else undefined. */

@@ -24,7 +24,7 @@ export interface TeamLookupOptions {
 const LOOKUP_LABEL = 'team budget lookup';
 
 /**
- * /teams, then the get-team-spend pages the team's seat count implies, at once, all under one deadline
+ * /teams, then the get-team-spend pages the team's seat count predicts, at once, all under one deadline
  * (cursor-provider.md, "Enterprise and Business member budgets"). Best-effort: undefined on any failure.
  * Each page is reduced to the member's own row as soon as it arrives.
  */
@@ -51,37 +51,35 @@ export async function lookupTeamBudget({
       return undefined;
     }
 
-    const fetchDigest = async (page: number): Promise<TeamSpendDigest | undefined> => {
-      const response = await fetchTeamSpendPage(
-        scoped,
+    // Page 1 alone says how many pages there are; waiting for it would cost a round trip. The team's seat
+    // count predicts the set, so every predicted page goes out at once (at most three round trips for a
+    // team member). Page 1's totalPages decides what counts: a predicted page past it is cancelled and
+    // ignored, whatever it answered, and pages it did not predict follow.
+    const requestPage = (page: number, cancel?: AbortController): Promise<TeamSpendDigest | undefined> => {
+      const pageCtx = cancel
+        ? { ...scoped, signal: AbortSignal.any([signal, cancel.signal]), log: undefined }
+        : scoped;
+      return fetchTeamSpendPage(
+        pageCtx,
         { teamId, page, pageSize: TEAM_SPEND_PAGE_SIZE },
         remainingMs(),
-      );
-      if (!response) {
-        // One missing page voids the set; stop the others instead of waiting for them.
-        deadline.abort(new Error('another team-spend page failed'));
-        return undefined;
-      }
-      return digestTeamSpendPage(response, emailKey);
+      ).then((response) => (response ? digestTeamSpendPage(response, emailKey) : undefined));
     };
-    const fetchPages = (from: number, to: number) =>
-      Promise.all(
-        Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => fetchDigest(from + index)),
-      );
-
-    // The team's seat count predicts how many pages there are, so they all go out in one round trip
-    // (issue: at most three round trips for a team member); page 1's totalPages still decides.
-    const guessed = expectedPageCount(teams, teamId);
-    const firstPages = await fetchPages(1, guessed);
-    const first = firstPages[0];
+    const predicted = expectedPageCount(teams, teamId);
+    const cancels = Array.from({ length: predicted }, () => new AbortController());
+    const inFlight = cancels.map((cancel, index) => requestPage(index + 1, index === 0 ? undefined : cancel));
+    const first = await inFlight[0];
+    const pageCount = first ? plannedPageCount(first) : undefined;
+    for (const cancel of cancels.slice(pageCount ?? 0)) cancel.abort();
     if (!first) return undefined;
-    const pageCount = plannedPageCount(first);
     if (pageCount === undefined) {
       note('missing or out-of-range page count');
       return undefined;
     }
-    const rest = pageCount > guessed ? await fetchPages(guessed + 1, pageCount) : [];
-    const pages = [...firstPages, ...rest].slice(0, pageCount);
+    const later = Array.from({ length: Math.max(0, pageCount - predicted) }, (_, index) =>
+      requestPage(predicted + index + 1),
+    );
+    const pages = await Promise.all([...inFlight.slice(0, pageCount), ...later]);
     const budget = acceptTeamBudget(pages);
     if (!budget) note('incomplete, inconsistent or unmatched member spend');
     return budget;

@@ -1,5 +1,5 @@
-import { pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FakeAccount, FakeCursor, RecordedRequest } from '../fake-cursor/server.js';
 import { startFakeCursor } from '../fake-cursor/server.js';
 import { type CliResult, makeTempHome, repoRoot, runCli } from './cli.js';
@@ -88,6 +88,7 @@ export function pagesRequested(requests: readonly RecordedRequest[]): number[] {
 /** The single row of a `cost --json` run. */
 export function onlyRow(result: CliResult): Record<string, unknown> {
   const rows = JSON.parse(result.stdout) as unknown;
-  if (!Array.isArray(rows) || rows.length !== 1) throw new Error(`expected one JSON row, got: ${result.stdout}`);
+  if (!Array.isArray(rows) || rows.length !== 1)
+    throw new Error(`expected one JSON row, got: ${result.stdout}`);
   return rows[0] as Record<string, unknown>;
 }

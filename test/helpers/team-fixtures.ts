@@ -11,6 +11,7 @@ import { colleague, type TeamMemberRow } from './colleagues.js';
 export const MEMBER_EMAIL = 'dev@acme.com';
 export const PAGE_SIZE = 50;
 
+/** `seats` covers every member, so the lookup can ask for all pages of a team at once. */
 export const ACME = { id: 4211, name: 'Acme', role: 'member', seats: 120, hasBilling: true };
 export const LABS = { id: 5000, name: 'Acme Labs', role: 'member', seats: 60, hasBilling: true };
 

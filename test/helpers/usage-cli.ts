@@ -1,4 +1,4 @@
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { type CliResult, makeTempHome, runCli } from './cli.js';
 import { expectNoColleagueLeak } from './colleagues.js';
@@ -49,6 +49,10 @@ export function useUsageCli(defaults: { now: Date; cookieHeader: string }): Usag
 
   return {
     async run(account, options = {}) {
+      // A test may run the CLI more than once; each run gets its own server.
+      await proxy?.close();
+      await fake?.close();
+      proxy = undefined;
       fake = await startFakeCursor({ accounts: [account], latencyMs: options.latencyMs });
       if (options.timeline) proxy = await startTimelineProxy(fake.url);
       const result = await runCli(['usage', '--provider', 'cursor', '--verbose', ...(options.args ?? [])], {
@@ -63,6 +67,11 @@ export function useUsageCli(defaults: { now: Date; cookieHeader: string }): Usag
       return { result, fake, timeline: proxy };
     },
   };
+}
+
+/** Exit 0; on failure the message shows stderr, which says why. */
+export function expectSuccess(result: CliResult): void {
+  expect(result.code, result.stderr).toBe(0);
 }
 
 /** The one `usage` row of a `--json` run. */

@@ -99,10 +99,11 @@ describe('collectUsage: team member budgets (cursor-provider.md, newer-endpoints
     expectNoColleagueData(snapshot, log);
   });
 
-  it('the team\'s seat count sends every team-spend page in the same round trip as page 1', async () => {
+  it('the seat count (plus a page of margin) sends every team-spend page in one round trip', async () => {
     const { snapshot, requests, log } = await run(
       teamAccount({
-        teams: { json: { teams: [{ id: 4211, name: 'Acme', seats: 120 }] } },
+        // 75 seats predict 2 pages; the third page of members is covered by the one-page margin.
+        teams: { json: { teams: [{ id: 4211, name: 'Acme', seats: 75 }] } },
         teamSpend: async (req) => {
           // Page 1 is answered only once page 3 has arrived: all three were requested together.
           if (pageOf(req) === 1) await arrivals((r) => r.path === req.path && pageOf(r) === 3);

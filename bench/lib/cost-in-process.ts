@@ -1,0 +1,57 @@
+/**
+ * In-process timings of the cost pipeline's pieces (src/cost/, run through tsx): collectCost against the
+ * fake cursor.com, the JSON decode of every page, and the aggregator alone over already-decoded events.
+ */
+import { Agent } from 'undici';
+import { CursorClient } from '../../src/api/client.js';
+import { eventsPageSchema, type UsageEvent } from '../../src/api/schemas/events.js';
+import { createCostAggregator } from '../../src/cost/aggregate.js';
+import { collectCost } from '../../src/cost/collect.js';
+import { createListPricer } from '../../src/cost/pricing.js';
+import type { CostReport, CostWindow } from '../../src/cost/types.js';
+import { resolveCostWindow } from '../../src/cost/window.js';
+
+/** `--all` in UTC, as the CLI runs use it. */
+export function allHistoryWindow(now: Date): CostWindow {
+  return resolveCostWindow({ all: true, now, timeZone: 'UTC' });
+}
+
+/** Times one collectCost run; throws unless every event was counted. */
+export async function timeCollectCost(
+  baseUrl: string,
+  cookieHeader: string,
+  expectedEvents: number,
+): Promise<number> {
+  // A plain Agent, not the default proxy-aware one: the benchmark must only ever talk to 127.0.0.1.
+  const client = new CursorClient({ baseUrl, dispatcher: new Agent({ keepAliveTimeout: 10_000 }) });
+  try {
+    const started = performance.now();
+    const report = await collectCost({
+      client,
+      cookieHeader,
+      window: allHistoryWindow(new Date()),
+    });
+    const elapsed = performance.now() - started;
+    if (report.eventCount !== expectedEvents)
+      throw new Error(`collectCost counted ${report.eventCount} of ${expectedEvents} events`);
+    return elapsed;
+  } finally {
+    await client.close();
+  }
+}
+
+/** JSON.parse plus the events schema, as the client does per page. */
+export function decodePages(texts: readonly string[]): UsageEvent[] {
+  const decoded: UsageEvent[] = [];
+  for (const text of texts) {
+    for (const event of eventsPageSchema.parse(JSON.parse(text)).usageEventsDisplay) decoded.push(event);
+  }
+  return decoded;
+}
+
+/** The aggregator alone: add every decoded event, then finish. */
+export function aggregate(events: readonly UsageEvent[], now: Date): CostReport {
+  const aggregator = createCostAggregator({ timeZone: 'UTC', pricing: createListPricer(), today: now });
+  for (const event of events) aggregator.add(event);
+  return aggregator.finish(allHistoryWindow(now), { generatedAt: now, reportedEventCount: events.length });
+}

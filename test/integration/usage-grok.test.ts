@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import type { FakeAccount, Handler } from '../fake-cursor/server.js';
+import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
+import { expectSuccess, usageJson, useUsageCli } from '../helpers/usage-cli.js';
+
+/**
+ * The Grok Bot allowance of get-sand-usage-status (cursor-provider.md "Snapshot mapping",
+ * newer-endpoints.md) end to end: the built CLI against the fake cursor.com, text and JSON, --verbose on,
+ * and no colleague of the account's team in the output (checked by every run).
+ */
+
+/** codexbar-cli.md §2.5's worked example: TZ=UTC, now 2026-07-20T15:00:00Z. */
+const NOW = new Date('2026-07-20T15:00:00Z');
+const SESSION = 'grok-session-cookie';
+const cli = useUsageCli({ now: NOW, cookieHeader: `WorkosCursorSessionToken=${SESSION}` });
+
+function proAccount(sand: Handler): FakeAccount {
+  return {
+    cookies: [SESSION],
+    usageSummary: {
+      json: {
+        billingCycleStart: '2026-07-05T00:00:00.000Z',
+        billingCycleEnd: '2026-08-05T00:00:00.000Z',
+        membershipType: 'pro',
+        limitType: 'user',
+        individualUsage: {
+          plan: {
+            enabled: true,
+            used: 840,
+            limit: 2000,
+            autoPercentUsed: 35,
+            apiPercentUsed: 61,
+            totalPercentUsed: 42,
+          },
+          onDemand: { enabled: true, used: 1234, limit: 5000 },
+        },
+      },
+    },
+    me: { json: { email: 'dev@example.com', sub: 'user_01J0EXAMPLE', name: 'Dev' } },
+    legacyUsage: { json: { 'gpt-4': {} } },
+    sand,
+    // A personal plan: the team endpoints are there, full of colleagues, and must stay unread.
+    ...colleagueTeamEndpoints(),
+  };
+}
+
+/** A paid weekly allowance, 20 % used, resetting Jul 24 (the worked example's). */
+const PAID = {
+  usagePercent: 20,
+  currentPeriodStart: '2026-07-17T00:00:00.000Z',
+  nextResetTimestampUtc: '2026-07-24T00:00:00.000Z',
+  hasAvailableUsage: true,
+  hasNonZeroIncludedLimit: true,
+  includedLimitZero: false,
+  sandTrialExpiresAt: null,
+  isUnified: false,
+};
+
+const MONTHLY_BARS = [
+  '== Cursor (web) ==',
+  'Total: 58% left [======------]',
+  'Pace: 8% in reserve | Expected 50% used | Lasts until reset',
+  'Resets in 15d 9h',
+  'Cursor: 65% left [=======-----]',
+  'Pace: 15% in reserve | Expected 50% used | Lasts until reset',
+  'Resets in 15d 9h',
+  'Third Party: 39% left [====--------]',
+  'Pace: 11% in deficit | Expected 50% used | Runs out in 9d 23h',
+  'Resets in 15d 9h',
+];
+const FOOTER = ['On-demand: $12.34 / $50.00', 'Account: dev@example.com', 'Plan: Cursor Pro', ''];
+const textWith = (grokLines: string[]) => [...MONTHLY_BARS, ...grokLines, ...FOOTER].join('\n');
+
+/** The paid weekly lines: pace over the whole 7-day week (Jul 17 → Jul 24), 52 % of it gone. */
+const PAID_GROK_LINES = [
+  'Grok Bot: 80% left [=========---]',
+  'Pace: 32% in reserve | Expected 52% used | Lasts until reset',
+  'Resets in 3d 9h',
+];
+const PAID_GROK_WINDOW = {
+  usedPercent: 20,
+  windowMinutes: 10080,
+  resetsAt: '2026-07-24T00:00:00Z',
+  resetDescription: 'Resets Jul 24 at 12:00AM',
+};
+
+async function runBoth(sand: Handler) {
+  const text = await cli.run(proAccount(sand), { args: ['--no-color'] });
+  const json = await cli.run(proAccount(sand), { args: ['--json'] });
+  expectSuccess(text.result);
+  expectSuccess(json.result);
+  return { text: text.result.stdout, row: usageJson(json.result), fake: json.fake };
+}
+
+/** The monthly windows of the worked example, untouched by anything Grok Bot says. */
+function expectMonthlyJson(row: ReturnType<typeof usageJson>): void {
+  expect([row.usage.primary, row.usage.secondary, row.usage.tertiary].map((w) => w?.usedPercent)).toEqual([
+    42, 35, 61,
+  ]);
+  expect(row.usage.primary).toMatchObject({ windowMinutes: 44640, resetsAt: '2026-08-05T00:00:00Z' });
+  expect(row.usage.providerCost).toMatchObject({ used: 12.34, limit: 50 });
+}
+
+describe('usage: which Grok Bot allowance exists', () => {
+  it('includedLimitZero:false beats hasNonZeroIncludedLimit:false: a paid weekly Grok Bot bar', async () => {
+    const { text, row, fake } = await runBoth({
+      json: { ...PAID, includedLimitZero: false, hasNonZeroIncludedLimit: false },
+    });
+    expect(text).toBe(textWith(PAID_GROK_LINES));
+    expect(row.usage.extraRateWindows).toEqual([
+      { id: 'cursor-grok-bot', title: 'Grok Bot', window: PAID_GROK_WINDOW },
+    ]);
+    expect(fake.requests.map((request) => request.path)).not.toContain('/api/dashboard/teams');
+  });
+
+  it('includedLimitZero:true beats hasNonZeroIncludedLimit:true: no Grok Bot bar', async () => {
+    const { text, row } = await runBoth({
+      json: { ...PAID, includedLimitZero: true, hasNonZeroIncludedLimit: true },
+    });
+    expect(text).toBe(textWith([]));
+    expect(row.usage.extraRateWindows).toBeUndefined();
+  });
+
+  it('an active trial at 100 % is shown, exhausted, with no reset line and no pace', async () => {
+    const { text, row } = await runBoth({
+      json: {
+        ...PAID,
+        usagePercent: 100,
+        includedLimitZero: true,
+        hasNonZeroIncludedLimit: false,
+        hasAvailableUsage: false,
+        sandTrialExpiresAt: '2026-07-25T00:00:00.000Z',
+      },
+    });
+    // nextResetTimestampUtc is present but a trial's expiry does not replenish it: no reset, no duration.
+    expect(text).toBe(textWith(['Grok Bot: 0% left [------------]']));
+    expect(row.usage.extraRateWindows).toEqual([
+      { id: 'cursor-grok-bot', title: 'Grok Bot', window: { usedPercent: 100 } },
+    ]);
+    expect(row.pace?.extra).toBeUndefined();
+  });
+
+  it('an expired trial grants nothing: no Grok Bot bar', async () => {
+    const { text, row } = await runBoth({
+      json: {
+        ...PAID,
+        usagePercent: 30,
+        includedLimitZero: true,
+        hasNonZeroIncludedLimit: false,
+        sandTrialExpiresAt: '2026-07-19T00:00:00.000Z',
+      },
+    });
+    expect(text).toBe(textWith([]));
+    expect(row.usage.extraRateWindows).toBeUndefined();
+  });
+});
+
+describe('usage: a paid allowance is a 7-day window whatever currentPeriodStart says', () => {
+  it.each([
+    ['starts mid-week', '2026-07-19T12:00:00.000Z'],
+    ['is missing', undefined],
+  ])(
+    'currentPeriodStart %s: windowMinutes 10080 in JSON and a full-week pace line in text',
+    async (_name, start) => {
+      const { text, row } = await runBoth({ json: { ...PAID, currentPeriodStart: start } });
+      expect(text).toBe(textWith(PAID_GROK_LINES));
+      expect(row.usage.extraRateWindows?.[0]?.window).toEqual(PAID_GROK_WINDOW);
+      expect(row.pace?.extra?.['cursor-grok-bot']).toMatchObject({
+        expectedUsedPercent: 52,
+        deltaPercent: -32,
+        willLastToReset: true,
+      });
+    },
+  );
+});
+
+describe('usage: a failed Grok Bot status leaves the monthly bars as they were, exit 0', () => {
+  it.each([
+    ['HTTP 500', { status: 500, json: { error: 'internal' } }],
+    ['a non-JSON body', { text: '<html>Bad gateway</html>' }],
+    ['a reset connection', { destroy: true }],
+  ])('%s from get-sand-usage-status: no Grok Bot bar, monthly bars as before', async (_name, sand) => {
+    const { text, row } = await runBoth(sand);
+    expect(text).toBe(textWith([]));
+    expectMonthlyJson(row);
+    expect(row.usage.extraRateWindows).toBeUndefined();
+  });
+
+  it('an answer slower than the 5-second budget is abandoned', async () => {
+    const { result } = await cli.run(proAccount({ json: PAID, delayMs: 5_500 }), { args: ['--no-color'] });
+    expectSuccess(result);
+    expect(result.stdout).toBe(textWith([]));
+    expect(result.stderr).toMatch(/get-sand-usage-status.*timed out/);
+  }, 20_000);
+});
