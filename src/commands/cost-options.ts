@@ -45,16 +45,8 @@ export interface CostOptions {
 
 export function parseCostOptions(raw: unknown, daysWasGiven: boolean): CostOptions {
   const options = costSchema.parse(raw);
-  const concurrency = parseWhole(options.concurrency, '--concurrency');
-  if (concurrency < 1 || concurrency > 16) {
-    throw new ArgumentError(
-      `Error: --concurrency must be a whole number from 1 to 16 (got '${options.concurrency}').`,
-    );
-  }
-  const days = daysWasGiven ? parseWhole(options.days, '--days') : undefined;
-  if (days !== undefined && (days < 1 || days > 365)) {
-    throw new ArgumentError(`Error: --days must be a whole number from 1 to 365 (got '${options.days}').`);
-  }
+  const concurrency = parseWholeInRange(options.concurrency, '--concurrency', 1, 16);
+  const days = daysWasGiven ? parseWholeInRange(options.days, '--days', 1, 365) : undefined;
   return {
     days,
     since: options.since,
@@ -68,9 +60,10 @@ export function parseCostOptions(raw: unknown, daysWasGiven: boolean): CostOptio
   };
 }
 
-function parseWhole(value: string, flag: string): number {
-  if (!/^\s*\d+\s*$/.test(value)) {
-    throw new ArgumentError(`Error: ${flag} must be a whole number (got '${value}').`);
+function parseWholeInRange(value: string, flag: string, min: number, max: number): number {
+  const number = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= min && number <= max)) {
+    throw new ArgumentError(`${flag} must be a whole number from ${min} to ${max} (got '${value}').`);
   }
-  return Number(value);
+  return number;
 }

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { collectCost } from '../cost/collect.js';
 import { verbosePageLine } from '../cost/pager.js';
 import { resolveCostWindow } from '../cost/window.js';
-import { exitCodeFor } from '../errors.js';
+import { CodexbarError, exitCodeFor } from '../errors.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage } from '../render/progress.js';
+import { cliErrorRow } from '../render/usage-json.js';
 import { parseCostOptions } from './cost-options.js';
 import { runWithCursorSession } from './cursor-context.js';
 import type { CliIo } from './io.js';
@@ -64,8 +65,13 @@ export async function costCommand(rawOptions: unknown, io: CliIo, command: Comma
     return 0;
   } catch (error) {
     progress.finish();
-    if (reporter.json) reporter.printJson([costErrorRow(error, io.now())]);
-    else reporter.printTextError(error);
+    if (reporter.json) {
+      const commandLevel =
+        error instanceof CodexbarError && (error.kind === 'config' || error.kind === 'args');
+      reporter.printJson([commandLevel ? cliErrorRow(error) : costErrorRow(error, io.now())]);
+    } else {
+      reporter.printTextError(error);
+    }
     return exitCodeFor(error);
   }
 }

@@ -37,6 +37,11 @@ export class CostSum {
     this.invalid = true;
   }
 
+  /** A bad reported value (not an overflow or a missing price) made the sum unknown. */
+  get poisoned(): boolean {
+    return this.invalid;
+  }
+
   get usd(): number | null {
     return this.invalid || !this.known ? null : this.total;
   }

@@ -49,14 +49,24 @@ export interface CostAggregator {
 class KindAccumulator {
   requests = 0;
   totalTokens: number | null = 0;
-  readonly cost = new CostSum();
+  /** Per model, so one model's invalid cost drops only that model from the kind's sum, as for a day. */
+  readonly costByModel = new Map<string, CostSum>();
   readonly metered = new MeteredSum();
+
+  costFor(model: string): CostSum {
+    let sum = this.costByModel.get(model);
+    if (!sum) {
+      sum = new CostSum();
+      this.costByModel.set(model, sum);
+    }
+    return sum;
+  }
 
   toTotals(): KindTotals {
     return {
       requests: this.requests,
       totalTokens: this.totalTokens,
-      costUSD: this.cost.usd,
+      costUSD: sumKnown([...this.costByModel.values()].map((sum) => sum.usd)),
       meteredUSD: this.metered.usd,
     };
   }
@@ -96,9 +106,11 @@ function modelRow(acc: ModelAccumulator): CostModelRow {
     totalTokens: acc.totalTokens,
     requestCount: acc.requestCount,
     requestCounts: { ...acc.requestCounts },
+    invalidReportedCost: acc.cost.poisoned,
   };
 }
 
+/** §4.2's day rule: the sum of the known values, or null when none is known. */
 function sumKnown(values: readonly (number | null)[]): number | null {
   let sum: number | null = null;
   for (const value of values) if (value !== null) sum = (sum ?? 0) + value;
@@ -203,8 +215,9 @@ export function createCostAggregator(options: CostAggregatorOptions): CostAggreg
       const cost = eventCost(usage, event.model, timestamp, options.pricing);
       const source = cost.source === 'invalid' ? 'unpriced' : cost.source;
       countRequest(requestCounts, source);
-      if (cost.source === 'invalid') kind.cost.poison();
-      else if (cost.source !== 'unpriced') kind.cost.addUSD(cost.cents / 100);
+      const kindCost = kind.costFor(model);
+      if (cost.source === 'invalid') kindCost.poison();
+      else if (cost.source !== 'unpriced') kindCost.addUSD(cost.cents / 100);
 
       const dayKey = dayKeyOf(timestamp);
       let dayModels = days.get(dayKey);

@@ -31,6 +31,11 @@ export interface CostModelRow {
   totalTokens: number | null;
   requestCount: number;
   requestCounts: RequestCounts;
+  /**
+   * Cursor sent a negative, non-finite or malformed cost for one of this model's requests, so its API-rate
+   * total is unknown (fail closed) although the model has a price.
+   */
+  invalidReportedCost: boolean;
 }
 
 export interface CostDay {

@@ -104,12 +104,22 @@ function noteLines(report: CostReport): string[] {
         'estimated at list price; an estimate is not what Cursor charged.',
     );
   }
-  if (unpriced > 0) {
-    const models = report.byModel.filter((model) => model.requestCounts.unpriced > 0).map((m) => m.modelName);
-    const which = models.length > 0 ? ` (${models.join(', ')})` : '';
+  const invalid = report.byModel.filter((model) => model.invalidReportedCost);
+  if (invalid.length > 0) {
+    const names = invalid.map((model) => model.modelName).join(', ');
     notes.push(
-      `Note: ${plural(unpriced, 'request')} had no known price${which}; ` +
-        `${unpriced === 1 ? 'its' : 'their'} cost is left out of the API-rate totals.`,
+      `Note: Cursor reported an invalid cost for ${names}; ${invalid.length === 1 ? 'that model is' : 'those models are'} ` +
+        'left out of the API-rate totals rather than counted as partial.',
+    );
+  }
+  const unknown = report.byModel.filter(
+    (model) => !model.invalidReportedCost && model.requestCounts.unpriced > 0,
+  );
+  const unknownRequests = unknown.reduce((sum, model) => sum + model.requestCounts.unpriced, 0);
+  if (unknownRequests > 0 && unpriced > 0) {
+    notes.push(
+      `Note: ${plural(unknownRequests, 'request')} had no known price (${unknown.map((m) => m.modelName).join(', ')}); ` +
+        `${unknownRequests === 1 ? 'its' : 'their'} cost is left out of the API-rate totals.`,
     );
   }
   return notes;

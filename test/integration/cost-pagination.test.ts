@@ -108,6 +108,7 @@ function expectFailure(runs: BothRuns, message: string | RegExp): void {
   if (typeof message === 'string') expect(firstLine).toBe(`Error: ${message}`);
   else expect(firstLine.replace(/^Error: /, '')).toMatch(message);
   expect(runs.text.stderr).not.toMatch(/^(Cursor Cost|Today:|Last \d+ days:)/m);
+  for (const run of allRuns(runs)) expect(run.stdout + run.stderr).not.toContain(MANUAL_COOKIE_VALUE);
 }
 
 const incomplete = (received: number, expected: number) =>

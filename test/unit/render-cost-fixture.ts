@@ -13,6 +13,7 @@ function model(overrides: Partial<CostModelRow> & Pick<CostModelRow, 'modelName'
     totalTokens: null,
     requestCount: 0,
     requestCounts: { reported: 0, estimated: 0, unpriced: 0 },
+    invalidReportedCost: false,
     ...overrides,
   };
 }

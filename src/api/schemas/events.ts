@@ -154,11 +154,16 @@ export const usageEventSchema = z.unknown().transform((value, ctx): DecodedUsage
   return event ?? z.NEVER;
 });
 
-// One transform over the whole array: per-element zod schemas cost twice the JSON parse on big pages.
-const usageEventsArray = z.array(z.unknown()).transform((items, ctx): DecodedUsageEvent[] => {
+// One transform over the whole array, with the array check done here too: per-element zod schemas (even
+// z.unknown()) cost as much again as the JSON parse on a 1000-event page.
+const usageEventsArray = z.unknown().transform((items, ctx): DecodedUsageEvent[] => {
+  if (!Array.isArray(items)) {
+    ctx.addIssue({ code: 'custom', message: 'usageEventsDisplay is not an array' });
+    return z.NEVER;
+  }
   const events: DecodedUsageEvent[] = new Array(items.length);
+  const issues: Issues = [];
   for (let index = 0; index < items.length; index++) {
-    const issues: Issues = [];
     const event = decodeElement(items[index], issues);
     if (event === undefined) {
       for (const message of issues) ctx.addIssue({ code: 'custom', message, path: [index] });
