@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../errors.js';
@@ -70,7 +71,7 @@ export class CursorClient {
         }
         status = response.statusCode;
         responseHeaders = response.headers;
-        text = await response.body.text();
+        text = decodeBody(Buffer.from(await response.body.arrayBuffer()));
         break;
       }
     } catch (error) {
@@ -94,6 +95,19 @@ export class CursorClient {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/**
+ * cursor.com's JSON is ASCII in practice: reading ASCII bytes as Latin-1 is a plain copy and gives the same
+ * string as UTF-8 decoding, several times faster on the 150 usage-event pages of a heavy month.
+ */
+function decodeBody(bytes: Buffer): string {
+  const body = hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
+  return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
+}
+
+function hasUtf8Bom(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 function decode<T>(endpoint: string, text: string, schema: z.ZodType<T>): T {
