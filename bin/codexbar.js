@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 // --version skips loading the bundle, so `codexbar --version` starts about as fast as bare node.
 const argv = process.argv.slice(2);
+// `codexbar … | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
 if (argv.includes('--version') || argv.includes('-V')) {
   const { readFileSync } = await import('node:fs');
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

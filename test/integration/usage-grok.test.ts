@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
 import type { FakeAccount, Handler } from '../fake-cursor/server.js';
 import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
 import { expectSuccess, usageJson, useUsageCli } from '../helpers/usage-cli.js';
@@ -10,33 +11,15 @@ import { expectSuccess, usageJson, useUsageCli } from '../helpers/usage-cli.js';
  */
 
 /** codexbar-cli.md §2.5's worked example: TZ=UTC, now 2026-07-20T15:00:00Z. */
-const NOW = new Date('2026-07-20T15:00:00Z');
+const NOW = WORKED_NOW;
 const SESSION = 'grok-session-cookie';
 const cli = useUsageCli({ now: NOW, cookieHeader: `WorkosCursorSessionToken=${SESSION}` });
 
 function proAccount(sand: Handler): FakeAccount {
   return {
     cookies: [SESSION],
-    usageSummary: {
-      json: {
-        billingCycleStart: '2026-07-05T00:00:00.000Z',
-        billingCycleEnd: '2026-08-05T00:00:00.000Z',
-        membershipType: 'pro',
-        limitType: 'user',
-        individualUsage: {
-          plan: {
-            enabled: true,
-            used: 840,
-            limit: 2000,
-            autoPercentUsed: 35,
-            apiPercentUsed: 61,
-            totalPercentUsed: 42,
-          },
-          onDemand: { enabled: true, used: 1234, limit: 5000 },
-        },
-      },
-    },
-    me: { json: { email: 'dev@example.com', sub: 'user_01J0EXAMPLE', name: 'Dev' } },
+    usageSummary: { json: WORKED_SUMMARY },
+    me: { json: WORKED_ME },
     legacyUsage: { json: { 'gpt-4': {} } },
     sand,
     // A personal plan: the team endpoints are there, full of colleagues, and must stay unread.
@@ -46,11 +29,7 @@ function proAccount(sand: Handler): FakeAccount {
 
 /** A paid weekly allowance, 20 % used, resetting Jul 24 (the worked example's). */
 const PAID = {
-  usagePercent: 20,
-  currentPeriodStart: '2026-07-17T00:00:00.000Z',
-  nextResetTimestampUtc: '2026-07-24T00:00:00.000Z',
-  hasAvailableUsage: true,
-  hasNonZeroIncludedLimit: true,
+  ...WORKED_SAND,
   includedLimitZero: false,
   sandTrialExpiresAt: null,
   isUnified: false,

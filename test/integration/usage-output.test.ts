@@ -1,47 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { makeTempHome, runCli } from '../helpers/cli.js';
 
 /** codexbar-cli.md §2.5: TZ=UTC, now 2026-07-20T15:00:00Z. */
-const NOW = new Date('2026-07-20T15:00:00Z');
+const NOW = WORKED_NOW;
 const COOKIE = 'WorkosCursorSessionToken=user_01J0EXAMPLE%3A%3Amanual';
 
 function workedExampleAccount(overrides: Partial<FakeAccount> = {}): FakeAccount {
   return {
     cookies: ['user_01J0EXAMPLE%3A%3Amanual'],
-    usageSummary: {
-      json: {
-        billingCycleStart: '2026-07-05T00:00:00.000Z',
-        billingCycleEnd: '2026-08-05T00:00:00.000Z',
-        membershipType: 'pro',
-        limitType: 'user',
-        individualUsage: {
-          plan: {
-            enabled: true,
-            used: 840,
-            limit: 2000,
-            autoPercentUsed: 35,
-            apiPercentUsed: 61,
-            totalPercentUsed: 42,
-          },
-          onDemand: { enabled: true, used: 1234, limit: 5000 },
-        },
-      },
-    },
-    me: { json: { email: 'dev@example.com', sub: 'user_01J0EXAMPLE', name: 'Dev' } },
+    usageSummary: { json: WORKED_SUMMARY },
+    me: { json: WORKED_ME },
     legacyUsage: { json: { 'gpt-4': {} } },
-    sand: {
-      json: {
-        usagePercent: 20,
-        currentPeriodStart: '2026-07-17T00:00:00.000Z',
-        nextResetTimestampUtc: '2026-07-24T00:00:00.000Z',
-        hasAvailableUsage: true,
-        hasNonZeroIncludedLimit: true,
-        includedLimitZero: false,
-        isUnified: false,
-      },
-    },
+    sand: { json: { ...WORKED_SAND, includedLimitZero: false, isUnified: false } },
     ...overrides,
   };
 }

@@ -37,29 +37,4 @@ export function snapshotFrom(input: SnapshotCase): UsageSnapshot {
   });
 }
 
-/** The §2.5 worked example of codexbar-cli.md: TZ=UTC, now 2026-07-20T15:00:00Z. */
-export const WORKED_NOW = new Date('2026-07-20T15:00:00Z');
-export const WORKED_SUMMARY = {
-  billingCycleStart: '2026-07-05T00:00:00.000Z',
-  billingCycleEnd: '2026-08-05T00:00:00.000Z',
-  membershipType: 'pro',
-  limitType: 'user',
-  individualUsage: {
-    plan: {
-      enabled: true,
-      used: 840,
-      limit: 2000,
-      totalPercentUsed: 42,
-      autoPercentUsed: 35,
-      apiPercentUsed: 61,
-    },
-    onDemand: { enabled: true, used: 1234, limit: 5000 },
-  },
-};
-export const WORKED_SAND = {
-  usagePercent: 20,
-  currentPeriodStart: '2026-07-17T00:00:00.000Z',
-  nextResetTimestampUtc: '2026-07-24T00:00:00.000Z',
-  hasAvailableUsage: true,
-  hasNonZeroIncludedLimit: true,
-};
+export { WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
