@@ -69,36 +69,67 @@ function lastPageFor(expected: number): number {
   return Math.min(MAX_PAGES, Math.floor(expected / PAGE_SIZE) + 1);
 }
 
+/**
+ * Requests pages ahead of the in-order consumer: at most `concurrency` requests in flight, and at most twice
+ * that many pages requested but not yet consumed, so a slow parse cannot pile pages up in memory. With
+ * concurrency 1 nothing is requested before the previous page is consumed: the sequential algorithm.
+ */
 class PageFetcher {
   private readonly pending = new Map<number, Promise<EventsPage>>();
   private nextToStart = 1;
+  private inFlight = 0;
+  private lastAllowed = 0;
+  private readonly maxBuffered: number;
 
   constructor(
     private readonly fetchPage: PagerOptions['fetchPage'],
     private readonly signal: AbortSignal,
     private readonly concurrency: number,
-  ) {}
+  ) {
+    this.maxBuffered = concurrency === 1 ? 1 : concurrency * 2;
+  }
 
   /**
-   * Starts pages up to the one the algorithm needs plus, while a count says more exist, up to the
-   * concurrency window ahead of it, never beyond `plannedLast` or the 200-page cap.
+   * Makes sure `needed` is requested, and allows pages up to `plannedLast` (what the count implies, never
+   * beyond the 200-page cap) to be fetched ahead.
    */
   fill(needed: number, plannedLast: number): void {
-    const last = Math.min(MAX_PAGES, Math.max(needed, Math.min(plannedLast, needed + this.concurrency - 1)));
-    for (; this.nextToStart <= last; this.nextToStart++) {
-      const page = this.nextToStart;
-      const promise = Promise.resolve().then(() => this.fetchPage(page, this.signal));
-      // A page past the stopping point may fail after the run ended; that failure is not the run's.
-      promise.catch(() => {});
-      this.pending.set(page, promise);
-    }
+    this.lastAllowed = Math.min(MAX_PAGES, Math.max(needed, plannedLast));
+    while (this.nextToStart <= needed) this.start();
+    this.pump();
   }
 
   take(page: number): Promise<EventsPage> {
     const promise = this.pending.get(page);
     if (!promise) throw new Error(`page ${page} was never requested`);
     this.pending.delete(page);
+    this.pump();
     return promise;
+  }
+
+  private pump(): void {
+    while (
+      !this.signal.aborted &&
+      this.nextToStart <= this.lastAllowed &&
+      this.inFlight < this.concurrency &&
+      this.pending.size < this.maxBuffered
+    ) {
+      this.start();
+    }
+  }
+
+  private start(): void {
+    const page = this.nextToStart++;
+    this.inFlight++;
+    const promise = Promise.resolve().then(() => this.fetchPage(page, this.signal));
+    // A page past the stopping point may fail after the run ended; that failure is not the run's.
+    promise
+      .catch(() => {})
+      .finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    this.pending.set(page, promise);
   }
 }
 
