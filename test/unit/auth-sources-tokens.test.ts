@@ -219,12 +219,10 @@ describe('cursor-agent token source (cursor-provider.md "Linux CLI")', () => {
     const exp = Date.parse('2026-07-01T10:00:00Z') / 1000;
     writeAgentAuth({ accessToken: await makeJwt({ sub: 'auth0|u', exp, now: NOW }) });
     const result = await agent.load(environment());
-    expectSkip(
-      result,
-      'expired',
-      'cursor-agent token is expired (expired 2026-07-01T10:00:00Z); run cursor-agent login',
+    expectSkip(result, 'expired', 'cursor-agent token is expired (expired 2026-07-01T10:00:00Z)');
+    expect(result.kind === 'skip' && result.hint).toBe(
+      'Run `cursor-agent login` to renew the expired cursor-agent login.',
     );
-    expect(result.kind === 'skip' && result.hint).toBe('run cursor-agent login');
   });
 
   it('an opaque (non-JWT) token is malformed and never echoed', async () => {

@@ -5,7 +5,7 @@ import { parseJson, readTextFile } from './files.js';
 import { sessionFromAccessToken } from './token-session.js';
 
 const LABEL = 'cursor-agent token';
-const EXPIRED_HINT = 'run cursor-agent login';
+const EXPIRED_HINT = 'Run `cursor-agent login` to renew the expired cursor-agent login.';
 
 /** cursor-api-notes.md §2.4: `{accessToken, refreshToken}`; other keys are ignored. */
 export const agentAuthFileSchema = z.object({

@@ -9,7 +9,7 @@ export interface AccessTokenSource {
   /** Already shortened with displayPath. */
   location: string;
   now: Date;
-  /** Added to the reason and returned as `hint` when the token has expired. */
+  /** Returned as the skip's `hint` when the token has expired. */
   expiredHint?: string;
 }
 
@@ -31,7 +31,7 @@ export function sessionFromAccessToken(token: string, from: AccessTokenSource): 
     const skip: SourceResult = {
       kind: 'skip',
       cause: 'expired',
-      reason: `${from.label} is expired (${when})${from.expiredHint ? `; ${from.expiredHint}` : ''}`,
+      reason: `${from.label} is expired (${when})`,
     };
     if (from.expiredHint) skip.hint = from.expiredHint;
     return skip;
