@@ -42,6 +42,8 @@ export interface SharedOptions {
   verbose: boolean;
   /** `auto` and `web`; `cli` behaves as `auto` (contract.md §1). */
   sourceMode: 'auto' | 'web';
+  /** The mode as given (`auto`, `web`, `cli`, …): what a JSON error row reports as its `source`. */
+  sourceLabel: string;
   /** `oauth`/`api` are valid values Cursor does not support: a row error, not an argument error. */
   unsupportedSource?: string;
   cookieFlag?: string;
@@ -66,6 +68,7 @@ export function parseSharedOptions(raw: unknown): SharedOptions {
     noColorFlag: options.color === false,
     verbose: options.verbose === true || ['trace', 'verbose', 'debug'].includes(options.logLevel ?? ''),
     sourceMode: source === 'web' ? 'web' : 'auto',
+    sourceLabel: source,
     unsupportedSource: source === 'oauth' || source === 'api' ? source : undefined,
     cookieFlag: options.cookie,
   };

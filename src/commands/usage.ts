@@ -32,8 +32,7 @@ export async function usageCommand(rawOptions: unknown, io: CliIo): Promise<numb
     if (reporter.json) {
       const commandLevel =
         error instanceof CodexbarError && (error.kind === 'config' || error.kind === 'args');
-      const source = options.unsupportedSource ?? options.sourceMode;
-      reporter.printJson([commandLevel ? cliErrorRow(error) : usageErrorRow(error, source)]);
+      reporter.printJson([commandLevel ? cliErrorRow(error) : usageErrorRow(error, options.sourceLabel)]);
     } else {
       reporter.printTextError(error);
     }

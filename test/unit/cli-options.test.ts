@@ -62,6 +62,11 @@ describe('parseSharedOptions', () => {
     expect(options.unsupportedSource).toBe(unsupported);
   });
 
+  it('an error row reports the source as given: --source cli stays "cli" although it runs as auto', () => {
+    expect(parseSharedOptions(raw({ source: 'cli' })).sourceLabel).toBe('cli');
+    expect(parseSharedOptions(raw({})).sourceLabel).toBe('auto');
+  });
+
   it('an unknown --source is an argument error with the accepted values', () => {
     expect(() => parseSharedOptions(raw({ source: 'browser' }))).toThrow(
       new ArgumentError('Error: --source must be auto|web|cli|oauth|api.'),
