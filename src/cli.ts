@@ -38,7 +38,18 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       .command('usage')
       .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
   )
-    .addHelpText('after', '\nOther commands: codexbar cost --help, codexbar help')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  codexbar                                   plan usage (same as: codexbar usage --provider cursor)',
+        '  codexbar usage --verbose                   also say which credential was used',
+        "  codexbar usage --json --pretty             CodexBar's JSON row",
+        '',
+        'Other commands: codexbar cost --help, codexbar help',
+      ].join('\n'),
+    )
     .action(async (options) => setExitCode(await usageCommand(options, io)));
 
   addCostOptions(
@@ -47,7 +58,19 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         .command('cost')
         .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
     ),
-  ).action(async (options, command: Command) => setExitCode(await costCommand(options, io, command)));
+  )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  codexbar cost                              the last 30 days, per day',
+        '  codexbar cost --days 7 --breakdown         per-model rows under each day',
+        '  codexbar cost --month --timezone Europe/Berlin',
+        '  codexbar cost --since 2026-10-01 --until 20261031 --json',
+      ].join('\n'),
+    )
+    .action(async (options, command: Command) => setExitCode(await costCommand(options, io, command)));
 
   return program;
 }
