@@ -11,7 +11,7 @@ export const EVENTS_ENDPOINT = `POST ${EVENTS_PATH}`;
 export const MANUAL_COOKIE_VALUE = 'user_cost%3A%3Amanual-session';
 export const MANUAL_COOKIE = `WorkosCursorSessionToken=${MANUAL_COOKIE_VALUE}`;
 
-const frozenNowPreload = pathToFileURL(path.join(repoRoot, 'test', 'helpers', 'frozen-now.mjs')).href;
+const frozenNowPreload = pathToFileURL(path.join(repoRoot, 'test', 'helpers', 'fixed-now.mjs')).href;
 
 export interface CostRunOptions {
   /** The frozen clock of the CLI: every `new Date()` and `Date.now()` returns exactly this. */
@@ -47,7 +47,8 @@ export async function runCost(
       home,
       env: {
         NODE_OPTIONS: `--import ${frozenNowPreload}`,
-        FROZEN_NOW: options.now.toISOString(),
+        FAKE_NOW: options.now.toISOString(),
+        FAKE_NOW_FROZEN: '1',
         CODEXBAR_CURSOR_BASE_URL: fake.url,
         CODEXBAR_CURSOR_COOKIE: cookie ?? undefined,
         ...options.env,
