@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
+import {
+  WORKED_ME,
+  WORKED_MONTHLY_TEXT,
+  WORKED_NOW,
+  WORKED_SAND,
+  WORKED_SUMMARY,
+} from '../../fixtures/worked-example.js';
 import type { FakeAccount, Handler } from '../fake-cursor/server.js';
 import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
 import { expectSuccess, usageJson, useUsageCli } from '../helpers/usage-cli.js';
@@ -35,18 +41,7 @@ const PAID = {
   isUnified: false,
 };
 
-const MONTHLY_BARS = [
-  '== Cursor (web) ==',
-  'Total: 58% left [======------]',
-  'Pace: 8% in reserve | Expected 50% used | Lasts until reset',
-  'Resets in 15d 9h',
-  'Cursor: 65% left [=======-----]',
-  'Pace: 15% in reserve | Expected 50% used | Lasts until reset',
-  'Resets in 15d 9h',
-  'Third Party: 39% left [====--------]',
-  'Pace: 11% in deficit | Expected 50% used | Runs out in 9d 23h',
-  'Resets in 15d 9h',
-];
+const MONTHLY_BARS = WORKED_MONTHLY_TEXT;
 const FOOTER = ['On-demand: $12.34 / $50.00', 'Account: dev@example.com', 'Plan: Cursor Pro', ''];
 const textWith = (grokLines: string[]) => [...MONTHLY_BARS, ...grokLines, ...FOOTER].join('\n');
 

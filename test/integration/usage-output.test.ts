@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
+import {
+  WORKED_ME,
+  WORKED_MONTHLY_TEXT,
+  WORKED_NOW,
+  WORKED_SAND,
+  WORKED_SUMMARY,
+} from '../../fixtures/worked-example.js';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { makeTempHome, runCli } from '../helpers/cli.js';
 
@@ -123,16 +129,7 @@ describe('codexbar usage output', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
       [
-        '== Cursor (web) ==',
-        'Total: 58% left [======------]',
-        'Pace: 8% in reserve | Expected 50% used | Lasts until reset',
-        'Resets in 15d 9h',
-        'Cursor: 65% left [=======-----]',
-        'Pace: 15% in reserve | Expected 50% used | Lasts until reset',
-        'Resets in 15d 9h',
-        'Third Party: 39% left [====--------]',
-        'Pace: 11% in deficit | Expected 50% used | Runs out in 9d 23h',
-        'Resets in 15d 9h',
+        ...WORKED_MONTHLY_TEXT,
         'Grok Bot: 80% left [=========---]',
         'Pace: 32% in reserve | Expected 52% used | Lasts until reset',
         'Resets in 3d 9h',

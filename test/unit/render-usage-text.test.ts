@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORKED_MONTHLY_TEXT } from '../../fixtures/worked-example.js';
 import { renderUsageText } from '../../src/render/usage-text.js';
 import type { RateWindow, UsageSnapshot } from '../../src/usage/types.js';
 import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from './render-usage-fixture.js';
@@ -24,16 +25,7 @@ describe('usage text: the codexbar-cli.md §2.5 worked example', () => {
   it('prints the §2.5 section byte for byte (Grok Bot without pace, as upstream)', () => {
     expect(plain(workedExampleSnapshot())).toBe(
       [
-        '== Cursor (web) ==',
-        'Total: 58% left [======------]',
-        'Pace: 8% in reserve | Expected 50% used | Lasts until reset',
-        'Resets in 15d 9h',
-        'Cursor: 65% left [=======-----]',
-        'Pace: 15% in reserve | Expected 50% used | Lasts until reset',
-        'Resets in 15d 9h',
-        'Third Party: 39% left [====--------]',
-        'Pace: 11% in deficit | Expected 50% used | Runs out in 9d 23h',
-        'Resets in 15d 9h',
+        ...WORKED_MONTHLY_TEXT,
         'Grok Bot: 80% left [=========---]',
         'Resets in 3d 9h',
         'Account: dev@example.com',
