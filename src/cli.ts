@@ -1,56 +1,70 @@
-import { Command, CommanderError } from 'commander';
-import pkg from '../package.json' with { type: 'json' };
+import { Command, CommanderError, Help, Option } from 'commander';
 import { costCommand } from './commands/cost.js';
-import { addCostOptions } from './commands/cost-options.js';
+import { addCostOptions, type CostFlags } from './commands/cost-options.js';
 import { type CliIo, processIo } from './commands/io.js';
-import { addSharedOptions, argvWantsJson } from './commands/options.js';
-import { printCliError } from './commands/report.js';
+import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
+import { reportFailure } from './commands/report.js';
 import { usageCommand } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
 
-export const VERSION: string = pkg.version;
+const ROOT_EXAMPLES = `
+Examples:
+  codexbar                                   plan usage (same as: codexbar usage --provider cursor)
+  codexbar usage --verbose                   also say which credential was used and why others were skipped
+  codexbar --json --pretty                   CodexBar's JSON row
+  codexbar cost                              what the last 30 days cost, per day
+  codexbar cost --days 7 --breakdown         per-model rows under each day
+  codexbar cost --month --timezone Europe/Berlin
+
+Run codexbar <command> --help for a command's options.`;
+
+const USAGE_EXAMPLES = `
+Examples:
+  codexbar                                   plan usage (same as: codexbar usage --provider cursor)
+  codexbar usage --verbose                   also say which credential was used
+  codexbar usage --json --pretty             CodexBar's JSON row`;
+
+const COST_EXAMPLES = `
+Examples:
+  codexbar cost                              the last 30 days, per day
+  codexbar cost --days 7 --breakdown         per-model rows under each day
+  codexbar cost --month --timezone Europe/Berlin
+  codexbar cost --since 2026-10-01 --until 20261031 --json`;
 
 /**
- * contract.md §1: no command runs `usage`, and a first argument that starts with `-` gets `usage` put in
- * front, so `codexbar --json` is `codexbar usage --json`.
+ * `-V, --version` is answered by bin/codexbar.js before this bundle loads (the one place that handles it,
+ * so `--version` starts as fast as bare node). It is listed in the root help all the same.
  */
-export function effectiveArgv(argv: readonly string[]): string[] {
-  const first = argv[0];
-  if (first === undefined || first.startsWith('-')) return ['usage', ...argv];
-  return [...argv];
-}
+const VERSION_OPTION = new Option('-V, --version', 'print the version');
 
 function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   const program = new Command('codexbar')
     .description('Cursor plan usage and cost in the terminal, in CI and in shell prompts.')
-    .version(`codexbar ${VERSION}`, '-V, --version', 'print the version')
+    .usage('[command] [options]')
     .exitOverride()
     .showSuggestionAfterError(true)
+    .configureHelp({
+      visibleOptions(this: Help, command: Command): Option[] {
+        const options = Help.prototype.visibleOptions.call(this, command);
+        return command.parent ? options : [VERSION_OPTION, ...options];
+      },
+    })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       // Parse errors are printed by `run` (as text or as a JSON row), not by commander.
       outputError: () => {},
-    });
+    })
+    .addHelpText('after', ROOT_EXAMPLES);
 
+  // docs/behaviour.md §1.1: no command, or a first argument that is a flag, runs `usage`.
   addSharedOptions(
     program
-      .command('usage')
+      .command('usage', { isDefault: true })
       .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
   )
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  codexbar                                   plan usage (same as: codexbar usage --provider cursor)',
-        '  codexbar usage --verbose                   also say which credential was used',
-        "  codexbar usage --json --pretty             CodexBar's JSON row",
-        '',
-        'Other commands: codexbar cost --help, codexbar help',
-      ].join('\n'),
-    )
-    .action(async (options) => setExitCode(await usageCommand(options, io)));
+    .addHelpText('after', USAGE_EXAMPLES)
+    .action(async (flags: SharedFlags) => setExitCode(await usageCommand(flags, io)));
 
   addCostOptions(
     addSharedOptions(
@@ -59,45 +73,45 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
     ),
   )
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  codexbar cost                              the last 30 days, per day',
-        '  codexbar cost --days 7 --breakdown         per-model rows under each day',
-        '  codexbar cost --month --timezone Europe/Berlin',
-        '  codexbar cost --since 2026-10-01 --until 20261031 --json',
-      ].join('\n'),
-    )
-    .action(async (options, command: Command) => setExitCode(await costCommand(options, io, command)));
+    .addHelpText('after', COST_EXAMPLES)
+    .action(async (flags: SharedFlags & CostFlags) => setExitCode(await costCommand(flags, io)));
 
   return program;
 }
 
-/** Runs the CLI and resolves to the process exit code (contract.md §5). Never calls process.exit. */
+/** Runs the CLI and resolves to the process exit code (docs/behaviour.md §1.4). Never calls process.exit. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  // codexbar-cli.md §1.1: --version anywhere prints the version before anything else runs.
-  if (argv.includes('-V') || argv.includes('--version')) {
-    io.stdout.write(`codexbar ${VERSION}\n`);
-    return 0;
-  }
   let exitCode = 0;
   const program = buildProgram(io, (code) => {
     exitCode = code;
   });
   try {
-    await program.parseAsync(effectiveArgv(argv), { from: 'user' });
+    await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      if (error.code === 'commander.help') return 0;
-      const message = error.message.replace(/^error: /, 'Error: ');
-      printCliError(io, new ArgumentError(message), argvWantsJson(argv), argv.includes('--pretty'));
-      return 1;
-    }
-    printCliError(io, error, argvWantsJson(argv), argv.includes('--pretty'));
-    return 1;
+    if (error instanceof CommanderError && error.exitCode === 0) return 0; // --help
+    const failure =
+      error instanceof CommanderError ? new ArgumentError(argumentMessage(error, argv, program)) : error;
+    return reportFailure(io, failure, {
+      json: argvWantsJson(argv),
+      pretty: argv.includes('--pretty'),
+      jsonOnly: argv.includes('--json-only'),
+    });
   }
+}
+
+/**
+ * commander's wording without its `error: ` prefix; for a value our parsers refused, only their sentence,
+ * which already names the flag and the accepted values.
+ */
+function argumentMessage(error: CommanderError, argv: readonly string[], program: Command): string {
+  const first = argv[0];
+  // A word that is not a command reaches the default command as a stray argument.
+  if (error.code === 'commander.excessArguments' && first !== undefined && !first.startsWith('-')) {
+    const names = program.commands.map((command) => command.name());
+    if (!names.includes(first)) return `unknown command '${first}' (commands: ${names.join(', ')})`;
+  }
+  const message = error.message.replace(/^error: /, '');
+  const refused = /^option '[^']*' argument '[\s\S]*' is invalid\. ([\s\S]*)$/.exec(message);
+  return refused ? refused[1]! : message;
 }

@@ -8,16 +8,13 @@ import { type TeamSpendPage, teamSpendSchema } from './schemas/team-spend.js';
 import { type TeamsResponse, teamsSchema } from './schemas/teams.js';
 import { type UsageStatus, usageStatusSchema } from './schemas/usage-status.js';
 import { type UsageSummary, usageSummarySchema } from './schemas/usage-summary.js';
+import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts.js';
 
 /**
  * One function per cursor.com endpoint behind `codexbar usage` (codexbar-core.md §2.1–2.4, newer-endpoints.md).
  * Only usage-summary may fail the run; every other call is best-effort: it answers undefined on any failure
  * and tells the verbose logger why, without credentials or response bodies.
  */
-
-export const STATUS_TIMEOUT_MS = 15_000;
-export const SAND_TIMEOUT_MS = 5_000;
-export const USAGE_STATUS_TIMEOUT_MS = 5_000;
 
 export interface EndpointContext {
   client: CursorClient;
@@ -39,7 +36,7 @@ export const ENDPOINTS = {
 /** codexbar-core.md §2.6: fatal; 401/403 mean "not logged in" so the resolver may try the next source. */
 export function fetchUsageSummary(
   ctx: EndpointContext,
-  timeoutMs = STATUS_TIMEOUT_MS,
+  timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<UsageSummary> {
   return ctx.client.request({
     method: 'GET',
@@ -52,7 +49,7 @@ export function fetchUsageSummary(
   });
 }
 
-export function fetchMe(ctx: EndpointContext, timeoutMs = STATUS_TIMEOUT_MS): Promise<AuthMe | undefined> {
+export function fetchMe(ctx: EndpointContext, timeoutMs = REQUEST_TIMEOUT_MS): Promise<AuthMe | undefined> {
   return bestEffort(ctx, {
     method: 'GET',
     path: '/api/auth/me',
@@ -66,7 +63,7 @@ export function fetchMe(ctx: EndpointContext, timeoutMs = STATUS_TIMEOUT_MS): Pr
 export function fetchLegacyUsage(
   ctx: EndpointContext,
   userId: string,
-  timeoutMs = STATUS_TIMEOUT_MS,
+  timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<LegacyUsage | undefined> {
   return bestEffort(ctx, {
     method: 'GET',
@@ -79,7 +76,7 @@ export function fetchLegacyUsage(
 
 export function fetchSandStatus(
   ctx: EndpointContext,
-  timeoutMs = SAND_TIMEOUT_MS,
+  timeoutMs = OPTIONAL_TIMEOUT_MS,
 ): Promise<SandStatus | undefined> {
   return bestEffort(ctx, {
     method: 'POST',
@@ -125,7 +122,7 @@ export function fetchTeamSpendPage(
 
 export function fetchUsageStatus(
   ctx: EndpointContext,
-  timeoutMs = USAGE_STATUS_TIMEOUT_MS,
+  timeoutMs = OPTIONAL_TIMEOUT_MS,
 ): Promise<UsageStatus | undefined> {
   return bestEffort(ctx, {
     method: 'GET',

@@ -1,69 +1,78 @@
-import type { Command } from 'commander';
-import { z } from 'zod';
-import { ArgumentError } from '../errors.js';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CivilDate } from '../cost/time-zone.js';
+import { canonicalTimeZone } from '../cost/time-zone.js';
+import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate } from '../cost/window.js';
+import { wholeNumber } from './parsers.js';
 
+/**
+ * The cost window and paging flags (docs/behaviour.md §7.1). The four ways to pick a window exclude each
+ * other; commander refuses a mix before the action runs.
+ */
 export function addCostOptions(command: Command): Command {
   return command
-    .option('--days <n>', 'the last N local days including today (1-365)', '30')
-    .option('--since <date>', 'first local day, YYYY-MM-DD or YYYYMMDD')
-    .option('--until <date>', 'last local day, YYYY-MM-DD or YYYYMMDD (default: today)')
-    .option('--month', 'month to date')
-    .option('--all', 'all history since the Unix epoch')
-    .option(
-      '--timezone <zone>',
-      'IANA time zone for the window and the day buckets (default: TZ or the system zone)',
+    .addOption(
+      new Option('--days <n>', `the last N local days including today (default: ${DEFAULT_HISTORY_DAYS})`)
+        .argParser(wholeNumber('--days', 1, MAX_HISTORY_DAYS))
+        .conflicts(['since', 'until', 'month', 'all']),
     )
-    .option('--concurrency <n>', 'pages fetched at once once the event count is known (1-16)', '6')
+    .addOption(
+      new Option('--since <date>', 'first local day, YYYY-MM-DD or YYYYMMDD')
+        .argParser(civilDate('--since'))
+        .conflicts(['month', 'all']),
+    )
+    .addOption(
+      new Option('--until <date>', 'last local day, YYYY-MM-DD or YYYYMMDD (default: today)')
+        .argParser(civilDate('--until'))
+        .conflicts(['month', 'all']),
+    )
+    .addOption(new Option('--month', 'month to date').conflicts('all'))
+    .option('--all', 'all history since the Unix epoch')
+    .addOption(
+      new Option(
+        '--timezone <zone>',
+        'IANA time zone for the window and the day buckets (default: TZ or the system zone)',
+      ).argParser(ianaZone),
+    )
+    .addOption(
+      new Option('--concurrency <n>', 'pages fetched at once once the event count is known')
+        .argParser(wholeNumber('--concurrency', 1, 16))
+        .default(6),
+    )
     .option('--breakdown', 'per-model rows under each day')
     .option('--compact', 'the narrow table layout');
 }
 
-const costSchema = z.object({
-  days: z.string(),
-  since: z.string().optional(),
-  until: z.string().optional(),
-  month: z.boolean().optional(),
-  all: z.boolean().optional(),
-  timezone: z.string().optional(),
-  concurrency: z.string(),
-  breakdown: z.boolean().optional(),
-  compact: z.boolean().optional(),
-});
-
-export interface CostOptions {
-  /** Set only when --days was given explicitly or no other window flag was. */
+/** What commander hands the `cost` action for the flags above, already validated. */
+export interface CostFlags {
   days?: number;
-  since?: string;
-  until?: string;
-  month: boolean;
-  all: boolean;
-  timeZone?: string;
+  since?: CivilDate;
+  until?: CivilDate;
+  month?: boolean;
+  all?: boolean;
+  timezone?: string;
   concurrency: number;
-  breakdown: boolean;
-  compact: boolean;
+  breakdown?: boolean;
+  compact?: boolean;
 }
 
-export function parseCostOptions(raw: unknown, daysWasGiven: boolean): CostOptions {
-  const options = costSchema.parse(raw);
-  const concurrency = parseWholeInRange(options.concurrency, '--concurrency', 1, 16);
-  const days = daysWasGiven ? parseWholeInRange(options.days, '--days', 1, 365) : undefined;
-  return {
-    days,
-    since: options.since,
-    until: options.until,
-    month: options.month === true,
-    all: options.all === true,
-    timeZone: options.timezone,
-    concurrency,
-    breakdown: options.breakdown === true,
-    compact: options.compact === true,
+function civilDate(flag: string): (value: string) => CivilDate {
+  return (value) => {
+    const date = parseCivilDate(value);
+    if (!date) {
+      throw new InvalidArgumentError(
+        `${flag} must be a date as YYYY-MM-DD or YYYYMMDD, e.g. 2026-11-01 (got '${value}').`,
+      );
+    }
+    return date;
   };
 }
 
-function parseWholeInRange(value: string, flag: string, min: number, max: number): number {
-  const number = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= min && number <= max)) {
-    throw new ArgumentError(`${flag} must be a whole number from ${min} to ${max} (got '${value}').`);
+function ianaZone(value: string): string {
+  const zone = value.trim() === '' ? undefined : canonicalTimeZone(value.trim());
+  if (!zone) {
+    throw new InvalidArgumentError(
+      `--timezone must be an IANA time zone name such as America/New_York, Europe/Berlin or UTC (got '${value}').`,
+    );
   }
-  return number;
+  return zone;
 }

@@ -1,11 +1,35 @@
 import os from 'node:os';
+import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS, TEAM_DEADLINE_MS } from '../api/timeouts.js';
 import type { Platform } from '../auth/types.js';
+import { DEFAULT_RETRY_POLICY } from '../cost/retry.js';
 
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
   columns?: number;
 }
+
+/**
+ * Budgets and waits that tests shrink so that no test waits in real time. Commands read them from the
+ * injected `CliIo`; the defaults are the real ones (docs/behaviour.md §6).
+ */
+export interface Timing {
+  /** usage-summary, auth/me, /api/usage and each events page. */
+  requestTimeoutMs: number;
+  /** The Grok Bot and v2/usage-status lookups. */
+  optionalTimeoutMs: number;
+  /** The one deadline shared by /teams and every get-team-spend page. */
+  teamDeadlineMs: number;
+  /** The wait before a retry of an events page (backoff or Retry-After). */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const DEFAULT_TIMING: Timing = {
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  optionalTimeoutMs: OPTIONAL_TIMEOUT_MS,
+  teamDeadlineMs: TEAM_DEADLINE_MS,
+  sleep: DEFAULT_RETRY_POLICY.sleep,
+};
 
 /** Everything a command touches outside the process: injected so tests can run commands in-process. */
 export interface CliIo {
@@ -15,6 +39,7 @@ export interface CliIo {
   platform: Platform;
   homeDir: string;
   now: () => Date;
+  timing: Timing;
 }
 
 export function processIo(): CliIo {
@@ -26,5 +51,6 @@ export function processIo(): CliIo {
     platform,
     homeDir: os.homedir(),
     now: () => new Date(),
+    timing: DEFAULT_TIMING,
   };
 }

@@ -1,38 +1,66 @@
 import { type Command, Option } from 'commander';
-import { z } from 'zod';
-import { ArgumentError } from '../errors.js';
+import { choiceOption } from './parsers.js';
 
-/** Flags every command shares (codexbar-cli.md §1.3, contract.md §1). Defined once, added to each command. */
+/**
+ * Flags every command shares (docs/behaviour.md §1.2). Defined once, added to each command; commander
+ * validates the fixed value sets, so an action only ever sees accepted values.
+ */
 export function addSharedOptions(command: Command): Command {
   return command
-    .option('--provider <id>', 'provider to query: cursor (all and both mean cursor)', 'cursor')
-    .option('--source <mode>', 'auth source: auto, web (cookies only, never local Cursor tokens) or cli')
+    .addOption(
+      choiceOption(
+        '--provider <id>',
+        'provider to query (all and both mean cursor)',
+        PROVIDERS,
+        (value) => `unknown provider '${value}' (supported: cursor)`,
+      ).default('cursor'),
+    )
+    .addOption(
+      choiceOption(
+        '--source <mode>',
+        'auth source: web uses cookies only, never local Cursor tokens; cli is auto',
+        SOURCES,
+        () => '--source must be auto|web|cli|oauth|api.',
+      ),
+    )
     .addOption(new Option('--web', 'same as --source web').hideHelp())
     .option('--cookie <header>', 'a Cookie header copied from cursor.com (beats the config file)')
-    .option('--format <format>', 'output format: text or json')
+    .addOption(choiceOption('--format <format>', 'output format', FORMATS))
     .option('--json', 'same as --format json')
     .option('--json-only', 'JSON on stdout and nothing on stderr')
     .option('--pretty', 'pretty JSON (sorted keys, as CodexBar prints it)')
     .option('--no-color', 'no ANSI colours in text output')
     .option('-v, --verbose', 'say which auth source was used and why earlier ones were skipped')
-    .option('--log-level <level>', 'log threshold: trace, verbose, debug, info, warning, error, critical');
+    .addOption(
+      choiceOption(
+        '--log-level <level>',
+        'log threshold (trace, verbose and debug mean --verbose)',
+        LOG_LEVELS,
+      ),
+    );
 }
 
-const sharedSchema = z.object({
-  provider: z.string(),
-  source: z.string().optional(),
-  web: z.boolean().optional(),
-  cookie: z.string().optional(),
-  format: z.string().optional(),
-  json: z.boolean().optional(),
-  jsonOnly: z.boolean().optional(),
-  pretty: z.boolean().optional(),
-  color: z.boolean(),
-  verbose: z.boolean().optional(),
-  logLevel: z.string().optional(),
-});
+const PROVIDERS = ['cursor', 'all', 'both'] as const;
+const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+const FORMATS = ['text', 'json'] as const;
+const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'] as const;
 
-export type OutputFormat = 'text' | 'json';
+/** What commander hands an action for the shared flags, already validated. */
+export interface SharedFlags {
+  provider: (typeof PROVIDERS)[number];
+  source?: (typeof SOURCES)[number];
+  web?: boolean;
+  cookie?: string;
+  format?: OutputFormat;
+  json?: boolean;
+  jsonOnly?: boolean;
+  pretty?: boolean;
+  color: boolean;
+  verbose?: boolean;
+  logLevel?: (typeof LOG_LEVELS)[number];
+}
+
+export type OutputFormat = (typeof FORMATS)[number];
 
 export interface SharedOptions {
   format: OutputFormat;
@@ -40,7 +68,7 @@ export interface SharedOptions {
   pretty: boolean;
   noColorFlag: boolean;
   verbose: boolean;
-  /** `auto` and `web`; `cli` behaves as `auto` (contract.md §1). */
+  /** `auto` and `web`; `cli` behaves as `auto` (docs/behaviour.md §1.2). */
   sourceMode: 'auto' | 'web';
   /** The mode as given (`auto`, `web`, `cli`, …): what a JSON error row reports as its `source`. */
   sourceLabel: string;
@@ -49,40 +77,27 @@ export interface SharedOptions {
   cookieFlag?: string;
 }
 
-const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
-
-export function parseSharedOptions(raw: unknown): SharedOptions {
-  const options = sharedSchema.parse(raw);
-  const provider = options.provider.trim().toLowerCase();
-  if (!['cursor', 'all', 'both'].includes(provider)) {
-    throw new ArgumentError(`Error: unknown provider '${options.provider}' (supported: cursor)`);
-  }
-  const source = options.web ? 'web' : (options.source?.trim().toLowerCase() ?? 'auto');
-  if (!(SOURCES as readonly string[]).includes(source)) {
-    throw new ArgumentError('Error: --source must be auto|web|cli|oauth|api.');
-  }
+/** Settings derived from the parsed flags: --web beats --source, an explicit --format beats --json. */
+export function sharedOptions(flags: SharedFlags): SharedOptions {
+  const source = flags.web ? 'web' : (flags.source ?? 'auto');
+  const jsonFlag = flags.json === true || flags.jsonOnly === true;
   return {
-    format: resolveFormat(options.format, options.json === true || options.jsonOnly === true),
-    jsonOnly: options.jsonOnly === true,
-    pretty: options.pretty === true,
-    noColorFlag: options.color === false,
-    verbose: options.verbose === true || ['trace', 'verbose', 'debug'].includes(options.logLevel ?? ''),
+    format: flags.format ?? (jsonFlag ? 'json' : 'text'),
+    jsonOnly: flags.jsonOnly === true,
+    pretty: flags.pretty === true,
+    noColorFlag: flags.color === false,
+    verbose: flags.verbose === true || ['trace', 'verbose', 'debug'].includes(flags.logLevel ?? ''),
     sourceMode: source === 'web' ? 'web' : 'auto',
     sourceLabel: source,
     unsupportedSource: source === 'oauth' || source === 'api' ? source : undefined,
-    cookieFlag: options.cookie,
+    cookieFlag: flags.cookie,
   };
 }
 
-/** codexbar-cli.md §1.3: an explicit --format wins over --json/--json-only. */
-function resolveFormat(format: string | undefined, jsonFlag: boolean): OutputFormat {
-  if (format === undefined) return jsonFlag ? 'json' : 'text';
-  const value = format.trim().toLowerCase();
-  if (value === 'text' || value === 'json') return value;
-  throw new ArgumentError(`Error: --format must be text or json (got '${format}').`);
-}
-
-/** Before commander has parsed anything: does this argv ask for JSON (so early errors become JSON rows)? */
+/**
+ * Before commander has parsed anything: does this argv ask for JSON, so that an argument error becomes a
+ * JSON row? An explicit `--format` wins over `--json`/`--json-only`, as it does once parsed.
+ */
 export function argvWantsJson(argv: readonly string[]): boolean {
   let explicit: string | undefined;
   let jsonFlag = false;
@@ -93,8 +108,4 @@ export function argvWantsJson(argv: readonly string[]): boolean {
     else if (arg.startsWith('--format=')) explicit = arg.slice('--format='.length).toLowerCase();
   }
   return explicit === 'json' || explicit === 'text' ? explicit === 'json' : jsonFlag;
-}
-
-export function argvHas(argv: readonly string[], flag: string): boolean {
-  return argv.includes(flag);
 }

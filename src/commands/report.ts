@@ -1,12 +1,45 @@
-import { errorBody, hintFor, messageFor } from '../errors.js';
+import { CodexbarError, exitCodeFor, hintFor, messageFor } from '../errors.js';
 import { shouldUseColour } from '../render/colour.js';
 import { encodeJson } from '../render/json.js';
+import { cliErrorRow } from '../render/usage-json.js';
 import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
 
+/** How a run prints: JSON rows or text, and whether stderr stays silent (--json-only). */
+export interface OutputMode {
+  json: boolean;
+  pretty: boolean;
+  jsonOnly: boolean;
+}
+
+/**
+ * The one error printer (docs/behaviour.md §1.4). Messages never carry an `Error: ` prefix: text output
+ * adds it here, JSON rows never have it. A bad flag or config is a command-level `cli` row; any other
+ * failure is the command's own provider row. Returns the exit code.
+ */
+export function reportFailure(
+  io: CliIo,
+  error: unknown,
+  mode: OutputMode,
+  providerRow?: (error: unknown) => unknown,
+): number {
+  if (mode.json) {
+    const commandLevel =
+      providerRow === undefined ||
+      (error instanceof CodexbarError && (error.kind === 'config' || error.kind === 'args'));
+    const row = commandLevel ? cliErrorRow(error) : providerRow(error);
+    io.stdout.write(`${encodeJson([row], { pretty: mode.pretty })}\n`);
+  } else if (!mode.jsonOnly) {
+    io.stderr.write(`Error: ${messageFor(error)}\n`);
+    const hint = hintFor(error);
+    if (hint) io.stderr.write(`Hint: ${hint}\n`);
+  }
+  return exitCodeFor(error);
+}
+
 /**
  * Where a command's output goes: stdout holds only successful output (or the JSON array), stderr gets
- * `Error: …`, hints and `--verbose` lines — and nothing at all with --json-only (codexbar-cli.md §4).
+ * errors, hints and `--verbose` lines — and nothing at all with --json-only (docs/behaviour.md §1.4).
  */
 export class Reporter {
   constructor(
@@ -18,7 +51,7 @@ export class Reporter {
     return this.options.format === 'json';
   }
 
-  /** ANSI colours for text on stdout (contract.md §1). */
+  /** ANSI colours for text on stdout (docs/behaviour.md §1.5). */
   get colour(): boolean {
     return shouldUseColour({
       format: this.options.format,
@@ -28,7 +61,7 @@ export class Reporter {
     });
   }
 
-  /** `[cursor] …` lines for --verbose. Callers never pass credentials; see auth/cookie redaction. */
+  /** `[cursor] …` lines for --verbose. Callers never pass credentials. */
   verbose = (line: string): void => {
     if (this.options.verbose && !this.options.jsonOnly) this.io.stderr.write(`${line}\n`);
   };
@@ -41,27 +74,13 @@ export class Reporter {
     this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
-  /** Text-mode failure: `Error: <message>` and, when there is one, a hint line. */
-  printTextError(error: unknown): void {
-    if (this.options.jsonOnly) return;
-    this.io.stderr.write(`${prefixed(messageFor(error))}\n`);
-    const hint = hintFor(error);
-    if (hint) this.io.stderr.write(`Hint: ${hint}\n`);
+  /** A failed run: printed once, as text or as `providerRow`'s JSON row; returns the exit code. */
+  fail(error: unknown, providerRow: (error: unknown) => unknown): number {
+    return reportFailure(
+      this.io,
+      error,
+      { json: this.json, pretty: this.options.pretty, jsonOnly: this.options.jsonOnly },
+      providerRow,
+    );
   }
-}
-
-function prefixed(message: string): string {
-  return message.startsWith('Error') ? message : `Error: ${message}`;
-}
-
-/** Errors before a command could start (bad flags): a `provider: "cli"` row in JSON mode, text otherwise. */
-export function printCliError(io: CliIo, error: unknown, json: boolean, pretty: boolean): void {
-  if (json) {
-    const row = { provider: 'cli', source: 'cli', error: errorBody(error) };
-    io.stdout.write(`${encodeJson([row], { pretty })}\n`);
-    return;
-  }
-  io.stderr.write(`${prefixed(messageFor(error))}\n`);
-  const hint = hintFor(error);
-  if (hint) io.stderr.write(`Hint: ${hint}\n`);
 }

@@ -1,10 +1,9 @@
 import type { CursorRequest } from '../api/client.js';
 import { type EventsPage, eventsPageSchema } from '../api/schemas/events.js';
+import { REQUEST_TIMEOUT_MS } from '../api/timeouts.js';
 
 export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
 export const EVENTS_PAGE_SIZE = 1000;
-/** codexbar-core.md Appendix A: 15 s per page on the cost path. */
-export const EVENTS_PAGE_TIMEOUT_MS = 15_000;
 
 /** What the pager needs from CursorClient (structural, so tests and the client stay decoupled). */
 export interface EventsRequester {
@@ -45,7 +44,7 @@ export function fetchEventsPage(
       startDate: msString(options.start),
       endDate: msString(options.end),
     },
-    timeoutMs: options.timeoutMs ?? EVENTS_PAGE_TIMEOUT_MS,
+    timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
     schema: eventsPageSchema,
     notLoggedInStatuses: [401],

@@ -3,6 +3,7 @@
  * connection or a slow page should not throw away a whole run; but an answer that will not change (401,
  * 403, other 4xx, a body that does not parse) is final at once (codexbar-core.md §2.5, contract.md §3).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, TimeoutError } from '../errors.js';
 
 export interface RetryPolicy {
@@ -22,26 +23,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRateLimitRetries: 3,
   baseDelayMs: 500,
   maxRetryAfterMs: 60_000,
-  sleep: abortableSleep,
+  sleep: (ms, signal) => sleep(ms, undefined, { signal }),
 };
-
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 type RetryDecision = { kind: 'transient' } | { kind: 'rateLimited' } | { kind: 'final' };
 

@@ -35,9 +35,15 @@ export function canonicalTimeZone(name: string): string | undefined {
   }
 }
 
-/** The process zone: `TZ` when set (Node honours it), else the system zone. */
-export function systemTimeZone(): string {
-  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+/**
+ * The local zone for day buckets and reset texts: `TZ` when it names a zone Intl knows (a leading `:` is
+ * POSIX's "from the zone database" marker), else the system zone, else UTC (docs/behaviour.md §7.2).
+ * Read from the injected environment, so an in-process run sees its own `TZ`.
+ */
+export function localTimeZone(env: Readonly<Record<string, string | undefined>>): string {
+  const named = env.TZ?.trim().replace(/^:/, '');
+  const fromEnv = named ? canonicalTimeZone(named) : undefined;
+  return fromEnv ?? canonicalTimeZone(new Intl.DateTimeFormat().resolvedOptions().timeZone) ?? 'UTC';
 }
 
 /** Local wall-clock time at `ms`, encoded as if it were a UTC instant (whole seconds). */

@@ -7,12 +7,10 @@ import { ArgumentError } from '../errors.js';
 import {
   addCivilDays,
   type CivilDate,
-  canonicalTimeZone,
   civilDateAt,
   civilDaysBetween,
   formatDayKey,
   startOfLocalDay,
-  systemTimeZone,
 } from './time-zone.js';
 import type { CostWindow } from './types.js';
 
@@ -20,49 +18,27 @@ export const DEFAULT_HISTORY_DAYS = 30;
 export const MAX_HISTORY_DAYS = 365;
 
 export interface CostWindowOptions {
-  /** `--days N`: a whole number, clamped to 1…365 like CodexBar. */
-  days?: number | string;
-  /** `--since` / `--until`: YYYY-MM-DD or YYYYMMDD, whole local days. */
-  since?: string;
-  until?: string;
+  /** `--days N`, 1…365 (the option parser refuses anything else). */
+  days?: number;
+  /** `--since` / `--until`: whole local days. */
+  since?: CivilDate;
+  until?: CivilDate;
   /** `--month`: month to date. */
   month?: boolean;
   /** `--all`: everything since the Unix epoch. */
   all?: boolean;
-  /** `--timezone`: IANA name; default the process zone (TZ, else the system zone). */
-  timeZone?: string;
+  /** A canonical IANA zone: `--timezone`, else the local zone (see localTimeZone). */
+  timeZone: string;
   now: Date;
 }
 
 const DATE_FORMS = 'YYYY-MM-DD or YYYYMMDD';
-const CONFLICT_HINT = 'Choose one of --days N, --since/--until, --month or --all.';
 
-function resolveTimeZone(name: string | undefined): string {
-  if (name === undefined) return systemTimeZone();
-  const canonical = name.trim() === '' ? undefined : canonicalTimeZone(name.trim());
-  if (!canonical) {
-    throw new ArgumentError(
-      `Unknown time zone '${name}': use an IANA time zone name such as America/New_York, Europe/Berlin or UTC.`,
-    );
-  }
-  return canonical;
-}
-
-function parseDays(value: number | string): number {
-  const text = typeof value === 'number' ? String(value) : value.trim();
-  if (!/^[+-]?\d+$/.test(text)) {
-    throw new ArgumentError(`Invalid --days value '${value}': use a whole number of days from 1 to 365.`);
-  }
-  // codexbar-cli.md §1.5: an integer is clamped to 1…365.
-  return Math.min(MAX_HISTORY_DAYS, Math.max(1, Number(text)));
-}
-
-function parseDay(flag: string, value: string): CivilDate {
+/** `--since` / `--until` values: YYYY-MM-DD or YYYYMMDD naming a real calendar date. */
+export function parseCivilDate(value: string): CivilDate | undefined {
   const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value.trim());
   const dashes = value.trim().split('-').length - 1;
-  const date = match && (dashes === 0 || dashes === 2) ? toCivil(match) : undefined;
-  if (!date) throw new ArgumentError(`Invalid ${flag} date '${value}': use ${DATE_FORMS}, e.g. 2026-11-01.`);
-  return date;
+  return match && (dashes === 0 || dashes === 2) ? toCivil(match) : undefined;
 }
 
 function toCivil(match: RegExpExecArray): CivilDate | undefined {
@@ -78,17 +54,14 @@ function compareCivil(a: CivilDate, b: CivilDate): number {
   return formatDayKey(a) < formatDayKey(b) ? -1 : formatDayKey(a) > formatDayKey(b) ? 1 : 0;
 }
 
+/**
+ * The window for already-validated options: commander refuses bad values and conflicting window flags
+ * (docs/behaviour.md §7.1), so only the checks that need today's date remain here.
+ */
 export function resolveCostWindow(options: CostWindowOptions): CostWindow {
-  const timeZone = resolveTimeZone(options.timeZone);
+  const { timeZone } = options;
   const nowMs = options.now.getTime();
   const today = civilDateAt(nowMs, timeZone);
-  const modes = [
-    options.days !== undefined,
-    options.since !== undefined || options.until !== undefined,
-    options.month === true,
-    options.all === true,
-  ].filter(Boolean).length;
-  if (modes > 1) throw new ArgumentError('Conflicting cost window options.', CONFLICT_HINT);
 
   const spanFrom = (first: CivilDate) => civilDaysBetween(first, today) + 1;
 
@@ -118,8 +91,8 @@ export function resolveCostWindow(options: CostWindowOptions): CostWindow {
     if (options.since === undefined) {
       throw new ArgumentError('--until needs --since.', `Give both as ${DATE_FORMS}, or use --days N.`);
     }
-    const since = parseDay('--since', options.since);
-    const until = options.until === undefined ? today : parseDay('--until', options.until);
+    const { since } = options;
+    const until = options.until ?? today;
     if (compareCivil(since, today) > 0) {
       throw new ArgumentError(`--since ${formatDayKey(since)} is in the future.`, `Use ${DATE_FORMS}.`);
     }
@@ -141,7 +114,7 @@ export function resolveCostWindow(options: CostWindowOptions): CostWindow {
     };
   }
 
-  const days = options.days === undefined ? DEFAULT_HISTORY_DAYS : parseDays(options.days);
+  const days = options.days ?? DEFAULT_HISTORY_DAYS;
   // §4.1: today − (N−1) calendar days, snapped to that day's local midnight; the end is now.
   return {
     start: new Date(startOfLocalDay(addCivilDays(today, -(days - 1)), timeZone)),

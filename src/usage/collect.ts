@@ -1,6 +1,7 @@
 import type { CursorClient } from '../api/client.js';
 import type { AuthMe } from '../api/schemas/auth-me.js';
 import type { UsageSummary } from '../api/schemas/usage-summary.js';
+import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS, TEAM_DEADLINE_MS } from '../api/timeouts.js';
 import {
   type EndpointContext,
   fetchLegacyUsage,
@@ -8,9 +9,6 @@ import {
   fetchSandStatus,
   fetchUsageStatus,
   fetchUsageSummary,
-  SAND_TIMEOUT_MS,
-  STATUS_TIMEOUT_MS,
-  USAGE_STATUS_TIMEOUT_MS,
 } from '../api/usage-endpoints.js';
 import type { JwtIdentity, Session } from '../auth/types.js';
 import { buildUsageSnapshot } from './snapshot.js';
@@ -22,19 +20,18 @@ import type { UsageSnapshot } from './types.js';
 import { qualifiesForUsageStatus } from './unified.js';
 
 export interface UsageTimeouts {
-  /** usage-summary, auth/me, /api/usage (codexbar-core.md Appendix A). */
+  /** usage-summary, auth/me, /api/usage (docs/behaviour.md §6). */
   requestMs: number;
-  sandMs: number;
-  usageStatusMs: number;
+  /** Grok Bot and v2/usage-status. */
+  optionalMs: number;
   /** The one deadline shared by /teams and every get-team-spend page. */
   teamDeadlineMs: number;
 }
 
 export const DEFAULT_USAGE_TIMEOUTS: UsageTimeouts = {
-  requestMs: STATUS_TIMEOUT_MS,
-  sandMs: SAND_TIMEOUT_MS,
-  usageStatusMs: USAGE_STATUS_TIMEOUT_MS,
-  teamDeadlineMs: 10_000,
+  requestMs: REQUEST_TIMEOUT_MS,
+  optionalMs: OPTIONAL_TIMEOUT_MS,
+  teamDeadlineMs: TEAM_DEADLINE_MS,
 };
 
 export interface CollectUsageOptions {
@@ -66,7 +63,7 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
 
   const summaryRequest = fetchUsageSummary(ctx, timeouts.requestMs);
   const meRequest = fetchMe(ctx, timeouts.requestMs);
-  const sandRequest = fetchSandStatus(ctx, Math.min(timeouts.sandMs, timeouts.requestMs));
+  const sandRequest = fetchSandStatus(ctx, Math.min(timeouts.optionalMs, timeouts.requestMs));
   const teamRequest = Promise.all([summaryRequest, meRequest]).then(
     ([summary, me]) => teamBudgetFor(summary, me, ctx, options, timeouts),
     () => undefined,
@@ -86,7 +83,7 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
   if (!unifiedPersonal && legacyUserId === undefined) log?.('[cursor] GET /api/usage skipped (no user id)');
   const [legacy, usageStatus, teamBudget] = await Promise.all([
     legacyUserId === undefined ? undefined : fetchLegacyUsage(ctx, legacyUserId, timeouts.requestMs),
-    unifiedPersonal ? fetchUsageStatus(ctx, Math.min(timeouts.usageStatusMs, timeouts.requestMs)) : undefined,
+    unifiedPersonal ? fetchUsageStatus(ctx, Math.min(timeouts.optionalMs, timeouts.requestMs)) : undefined,
     teamRequest,
   ]);
 

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { run } from '../../src/cli.js';
+import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../../src/commands/io.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const binPath = path.join(repoRoot, 'bin', 'codexbar.js');
@@ -20,11 +22,71 @@ export function makeTempHome(): { home: string; cleanup: () => void } {
   return { home, cleanup: () => fs.rmSync(home, { recursive: true, force: true }) };
 }
 
+export interface RunOptions {
+  home: string;
+  /** Added to `HOME` and `TZ=UTC`; an undefined value removes the variable. */
+  env?: Record<string, string | undefined>;
+  /** The clock the CLI sees: it starts here and advances with real time, or stands still with `frozen`. */
+  now?: Date;
+  frozen?: boolean;
+  platform?: CliIo['platform'];
+  /** Pretend stdout / stderr are a terminal of this many columns. */
+  stdoutTTY?: { columns: number };
+  stderrTTY?: boolean;
+  /** Shorter budgets for a test; retry waits never sleep unless a test passes its own `sleep`. */
+  timing?: Partial<Timing>;
+}
+
+/** A stream that collects what the CLI writes. */
+export function captureStream(tty?: { columns?: number }): OutputStream & { text: () => string } {
+  const chunks: string[] = [];
+  return {
+    write: (chunk: string) => chunks.push(chunk),
+    isTTY: tty !== undefined,
+    columns: tty?.columns,
+    text: () => chunks.join(''),
+  };
+}
+
+/** Retry waits in tests: recorded, never slept. */
+export const noSleep: Timing['sleep'] = async (_ms, signal) => {
+  signal?.throwIfAborted();
+};
+
 /**
- * Runs the BUILT CLI (`node bin/codexbar.js …`) as a user would, with an environment that contains only
- * what the test passes plus PATH, so the developer's own Cursor login can never leak in.
+ * Runs the CLI in-process through `run(argv, io)`, as a user would run it, with an environment that holds only
+ * what the test passes (so the developer's own Cursor login can never leak in), a HOME of the test's own,
+ * and an injected clock: no process is spawned and no test waits in real time.
  */
-export function runCli(
+export async function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
+  const env: Record<string, string> = { HOME: options.home, TZ: 'UTC' };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  const stdout = captureStream(options.stdoutTTY);
+  const stderr = captureStream(options.stderrTTY ? {} : undefined);
+  const startedAt = Date.now();
+  const fixed = options.now?.getTime();
+  const io: CliIo = {
+    stdout,
+    stderr,
+    env,
+    platform: options.platform ?? 'linux',
+    homeDir: options.home,
+    now: () =>
+      fixed === undefined ? new Date() : new Date(options.frozen ? fixed : fixed + (Date.now() - startedAt)),
+    timing: { ...DEFAULT_TIMING, sleep: noSleep, ...options.timing },
+  };
+  const code = await run(args, io);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * Runs the BUILT CLI (`node bin/codexbar.js …`) in its own process: only for what the process itself does
+ * (start-up, exit codes, signals, EPIPE). The environment holds only what the test passes plus PATH.
+ */
+export function spawnCli(
   args: readonly string[],
   options: { home: string; env?: Record<string, string | undefined>; now?: Date },
 ): Promise<CliResult> {

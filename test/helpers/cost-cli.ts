@@ -1,8 +1,6 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { FakeAccount, FakeCursor, RecordedRequest } from '../fake-cursor/server.js';
 import { startFakeCursor } from '../fake-cursor/server.js';
-import { type CliResult, makeTempHome, repoRoot, runCli } from './cli.js';
+import { type CliResult, makeTempHome, type RunOptions, runCli } from './cli.js';
 
 export const EVENTS_PATH = '/api/dashboard/get-filtered-usage-events';
 export const EVENTS_ENDPOINT = `POST ${EVENTS_PATH}`;
@@ -10,8 +8,6 @@ export const EVENTS_ENDPOINT = `POST ${EVENTS_PATH}`;
 /** A manual session the fake accepts (manual headers are not JWT-checked, only forwarded). */
 export const MANUAL_COOKIE_VALUE = 'user_cost%3A%3Amanual-session';
 export const MANUAL_COOKIE = `WorkosCursorSessionToken=${MANUAL_COOKIE_VALUE}`;
-
-const frozenNowPreload = pathToFileURL(path.join(repoRoot, 'test', 'helpers', 'fixed-now.mjs')).href;
 
 export interface CostRunOptions {
   /** The frozen clock of the CLI: every `new Date()` and `Date.now()` returns exactly this. */
@@ -21,6 +17,8 @@ export interface CostRunOptions {
   cookie?: string | null;
   /** Prepares the temp HOME (credential files) before the run. */
   prepareHome?: (home: string) => void | Promise<void>;
+  /** Terminals, timing and platform, as for runCli. */
+  io?: Pick<RunOptions, 'stdoutTTY' | 'stderrTTY' | 'timing' | 'platform'>;
 }
 
 export interface CostRun extends CliResult {
@@ -29,7 +27,7 @@ export interface CostRun extends CliResult {
 }
 
 /**
- * Runs the BUILT `codexbar cost …` once against a fresh fake cursor.com and a fresh temp HOME, with a
+ * Runs `codexbar cost …` in-process once against a fresh fake cursor.com and a fresh temp HOME, with a
  * frozen clock so two runs print byte-identical output (updatedAt and the window end included).
  */
 export async function runCost(
@@ -44,11 +42,11 @@ export async function runCost(
     fake = await startFakeCursor({ accounts });
     const cookie = options.cookie === undefined ? MANUAL_COOKIE : options.cookie;
     const result = await runCli(['cost', ...args], {
+      ...options.io,
       home,
+      now: options.now,
+      frozen: true,
       env: {
-        NODE_OPTIONS: `--import ${frozenNowPreload}`,
-        FAKE_NOW: options.now.toISOString(),
-        FAKE_NOW_FROZEN: '1',
         CODEXBAR_CURSOR_BASE_URL: fake.url,
         CODEXBAR_CURSOR_COOKIE: cookie ?? undefined,
         ...options.env,

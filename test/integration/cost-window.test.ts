@@ -217,7 +217,7 @@ describe('bad window values: exit 1, the accepted forms in the message, zero req
   it('two window options at once are refused before any request', async () => {
     const run = await runCost(account, ['--days', '7', '--month'], { now: AFTER_SPRING_FORWARD });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^Error: Conflicting cost window options/);
+    expect(run.stderr).toMatch(/^Error: option .--days <n>. cannot be used with option .--month./);
     expect(run.requests).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CursorClient } from '../../src/api/client.js';
 import { collectCost } from '../../src/cost/collect.js';
+import { localTimeZone } from '../../src/cost/time-zone.js';
 import type { CostReport, CostWindow } from '../../src/cost/types.js';
 import { resolveCostWindow } from '../../src/cost/window.js';
 import { type EventsScenario, generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
@@ -148,23 +149,21 @@ describe('collectCost against the fake cursor.com: complete runs', () => {
   });
 
   it('TZ=America/New_York: startDate is New York midnight and days are New York days', async () => {
-    const saved = process.env.TZ;
-    process.env.TZ = 'America/New_York';
-    try {
-      const window = resolveCostWindow({ days: 1, now: NOW });
-      const run = await runOnce(
-        {
-          events: [{ timestamp: String(Date.parse('2026-07-20T04:30:00Z')), tokenUsage: { inputTokens: 5 } }],
-        },
-        6,
-        { window },
-      );
-      expect(run.requests[0]?.body).toMatchObject({ startDate: String(Date.parse('2026-07-20T04:00:00Z')) });
-      expect(run.report?.daily.map((d) => d.date)).toEqual(['2026-07-20']);
-      expect(run.report?.today.tokens).toBe(5);
-    } finally {
-      process.env.TZ = saved;
-    }
+    const window = resolveCostWindow({
+      days: 1,
+      timeZone: localTimeZone({ TZ: 'America/New_York' }),
+      now: NOW,
+    });
+    const run = await runOnce(
+      {
+        events: [{ timestamp: String(Date.parse('2026-07-20T04:30:00Z')), tokenUsage: { inputTokens: 5 } }],
+      },
+      6,
+      { window },
+    );
+    expect(run.requests[0]?.body).toMatchObject({ startDate: String(Date.parse('2026-07-20T04:00:00Z')) });
+    expect(run.report?.daily.map((d) => d.date)).toEqual(['2026-07-20']);
+    expect(run.report?.today.tokens).toBe(5);
   });
 });
 

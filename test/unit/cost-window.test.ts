@@ -1,22 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CostWindowOptions, resolveCostWindow } from '../../src/cost/window.js';
+import { describe, expect, it } from 'vitest';
+import { localTimeZone } from '../../src/cost/time-zone.js';
+import { type CostWindowOptions, parseCivilDate, resolveCostWindow } from '../../src/cost/window.js';
 import { ArgumentError } from '../../src/errors.js';
 
 const iso = (date: Date) => date.toISOString();
-let savedTz: string | undefined;
+const day = (text: string) => {
+  const date = parseCivilDate(text);
+  if (!date) throw new Error(`not a date: ${text}`);
+  return date;
+};
 
-beforeEach(() => {
-  savedTz = process.env.TZ;
-});
-afterEach(() => {
-  process.env.TZ = savedTz;
-});
-
-describe('cost window: --days N (codexbar-core.md §4.1)', () => {
-  it('defaults to 30 days from the process zone midnight (TZ=America/New_York), across spring-forward', () => {
-    process.env.TZ = 'America/New_York';
+describe('cost window: --days N (docs/behaviour.md §7.1)', () => {
+  it('defaults to 30 days from the local zone midnight (TZ=America/New_York), across spring-forward', () => {
     const now = new Date('2026-03-20T15:00:00Z');
-    const w = resolveCostWindow({ now });
+    const w = resolveCostWindow({ now, timeZone: localTimeZone({ TZ: 'America/New_York' }) });
     // 2026-02-19 is still EST (UTC−5); DST began on 2026-03-08.
     expect(iso(w.start)).toBe('2026-02-19T05:00:00.000Z');
     expect(w.end).toEqual(now);
@@ -24,32 +21,32 @@ describe('cost window: --days N (codexbar-core.md §4.1)', () => {
   });
 
   it('--days 1 covers all of today: local midnight in EDT', () => {
-    process.env.TZ = 'America/New_York';
-    const w = resolveCostWindow({ days: 1, now: new Date('2026-03-20T15:00:00Z') });
+    const w = resolveCostWindow({
+      days: 1,
+      timeZone: 'America/New_York',
+      now: new Date('2026-03-20T15:00:00Z'),
+    });
     expect(iso(w.start)).toBe('2026-03-20T04:00:00.000Z');
     expect(w.label).toBe('Today');
   });
 
   it('counts calendar days across fall-back (a 25-hour day)', () => {
-    process.env.TZ = 'America/New_York';
-    const w = resolveCostWindow({ days: 7, now: new Date('2026-11-05T12:00:00Z') });
+    const w = resolveCostWindow({
+      days: 7,
+      timeZone: 'America/New_York',
+      now: new Date('2026-11-05T12:00:00Z'),
+    });
     expect(iso(w.start)).toBe('2026-10-30T04:00:00.000Z');
   });
 
-  it('--timezone Asia/Tokyo beats TZ: the start is Tokyo midnight', () => {
-    process.env.TZ = 'America/New_York';
+  it('Asia/Tokyo: 15:00 UTC is already the next local day, so --days 1 starts then', () => {
     const w = resolveCostWindow({ days: 1, timeZone: 'Asia/Tokyo', now: new Date('2026-07-20T15:00:00Z') });
-    // 15:00 UTC is already 00:00 on the 21st in Tokyo.
     expect(iso(w.start)).toBe('2026-07-20T15:00:00.000Z');
     expect(w.timeZone).toBe('Asia/Tokyo');
   });
 
-  it('--timezone Asia/Tokyo, 30 days', () => {
-    const w = resolveCostWindow({
-      days: '30',
-      timeZone: 'Asia/Tokyo',
-      now: new Date('2026-07-20T10:00:00Z'),
-    });
+  it('Asia/Tokyo, 30 days', () => {
+    const w = resolveCostWindow({ days: 30, timeZone: 'Asia/Tokyo', now: new Date('2026-07-20T10:00:00Z') });
     expect(iso(w.start)).toBe('2026-06-20T15:00:00.000Z');
   });
 
@@ -62,25 +59,54 @@ describe('cost window: --days N (codexbar-core.md §4.1)', () => {
     expect(iso(w.start)).toBe('2026-09-06T04:00:00.000Z');
   });
 
-  it.each([
-    [0, 1],
-    [-4, 1],
-    [400, 365],
-    ['365', 365],
-  ])('--days %s is clamped to %s like CodexBar', (days, expected) => {
-    expect(
-      resolveCostWindow({ days, timeZone: 'UTC', now: new Date('2026-07-20T15:00:00Z') }).historyDays,
-    ).toBe(expected);
+  it('--days 365, the largest accepted value, spans 365 local days', () => {
+    const w = resolveCostWindow({ days: 365, timeZone: 'UTC', now: new Date('2026-07-20T15:00:00Z') });
+    expect(w.historyDays).toBe(365);
+    expect(iso(w.start)).toBe('2025-07-21T00:00:00.000Z');
   });
+});
+
+describe('the local zone (docs/behaviour.md §7.2)', () => {
+  it.each([
+    [{ TZ: 'America/New_York' }, 'America/New_York'],
+    [{ TZ: ':Europe/Berlin' }, 'Europe/Berlin'],
+    [{ TZ: 'Asia/Calcutta' }, 'Asia/Calcutta'],
+  ])('%j → %s', (env, zone) => {
+    expect(localTimeZone(env)).toBe(zone);
+  });
+
+  it('an empty or unknown TZ falls back to the system zone, never to an unusable name', () => {
+    for (const TZ of ['', 'Factory/Nowhere']) {
+      const zone = localTimeZone({ TZ });
+      expect(() => new Intl.DateTimeFormat('en-US', { timeZone: zone })).not.toThrow();
+    }
+  });
+});
+
+describe('parseCivilDate: YYYY-MM-DD or YYYYMMDD naming a real date', () => {
+  it.each([
+    ['2026-07-01', { year: 2026, month: 7, day: 1 }],
+    ['20260701', { year: 2026, month: 7, day: 1 }],
+    [' 2024-02-29 ', { year: 2024, month: 2, day: 29 }],
+  ])('%s → %j', (text, date) => {
+    expect(parseCivilDate(text)).toEqual(date);
+  });
+
+  it.each(['2026-02-30', '2025-02-29', '2026/07/01', '2026-0701', '202607-01', '26-07-01', 'today', ''])(
+    '%j is not a date',
+    (text) => {
+      expect(parseCivilDate(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('cost window: --since / --until, --month, --all', () => {
   const now = new Date('2026-07-20T15:00:00Z');
 
-  it('--since/--until (both date forms) cover whole local days, including a 23-hour DST day', () => {
+  it('--since/--until cover whole local days, including a 23-hour DST day', () => {
     const w = resolveCostWindow({
-      since: '2026-03-08',
-      until: '20260308',
+      since: day('2026-03-08'),
+      until: day('20260308'),
       timeZone: 'America/New_York',
       now,
     });
@@ -90,7 +116,7 @@ describe('cost window: --since / --until, --month, --all', () => {
   });
 
   it('--since alone runs to now', () => {
-    const w = resolveCostWindow({ since: '20260701', timeZone: 'Asia/Tokyo', now });
+    const w = resolveCostWindow({ since: day('20260701'), timeZone: 'Asia/Tokyo', now });
     expect(iso(w.start)).toBe('2026-06-30T15:00:00.000Z');
     expect(w.end).toEqual(now);
     // 15:00 UTC on the 20th is the 21st in Tokyo.
@@ -98,7 +124,7 @@ describe('cost window: --since / --until, --month, --all', () => {
   });
 
   it('an --until of today or later ends now', () => {
-    const w = resolveCostWindow({ since: '2026-07-01', until: '2026-12-31', timeZone: 'UTC', now });
+    const w = resolveCostWindow({ since: day('2026-07-01'), until: day('2026-12-31'), timeZone: 'UTC', now });
     expect(w.end).toEqual(now);
     expect(w.label).toBe('2026-07-01 – 2026-07-20');
   });
@@ -121,35 +147,21 @@ describe('cost window: --since / --until, --month, --all', () => {
   });
 });
 
-describe('cost window: bad or conflicting values are argument errors naming the accepted forms', () => {
+describe('cost window: dates that only today can judge are argument errors naming the accepted forms', () => {
   const now = new Date('2026-07-20T15:00:00Z');
-  it.each<[string, Omit<CostWindowOptions, 'now'>, RegExp]>([
-    ['--days abc', { days: 'abc' }, /1 to 365/],
-    ['--days 1.5', { days: 1.5 }, /1 to 365/],
-    ['--since 2026-02-30', { since: '2026-02-30' }, /YYYY-MM-DD or YYYYMMDD/],
-    ['--since 2026/07/01', { since: '2026/07/01' }, /YYYY-MM-DD or YYYYMMDD/],
-    ['--since 2026-0701', { since: '2026-0701' }, /YYYY-MM-DD or YYYYMMDD/],
-    ['--since in the future', { since: '2026-08-01' }, /YYYY-MM-DD or YYYYMMDD/],
-    ['--since after --until', { since: '2026-07-10', until: '2026-07-01' }, /YYYY-MM-DD or YYYYMMDD/],
-    ['--until without --since', { until: '2026-07-01' }, /YYYY-MM-DD or YYYYMMDD/],
-    ['--days with --month', { days: 7, month: true }, /--days N, --since\/--until, --month or --all/],
-    [
-      '--since with --all',
-      { since: '2026-07-01', all: true },
-      /--days N, --since\/--until, --month or --all/,
-    ],
-    ['--month with --all', { month: true, all: true }, /--days N, --since\/--until, --month or --all/],
-    ['an unknown --timezone', { timeZone: 'Mars/Olympus_Mons' }, /IANA/],
-    ['an empty --timezone', { timeZone: '' }, /IANA/],
-  ])('%s', (_label, options, hint) => {
+  it.each<[string, Omit<CostWindowOptions, 'now' | 'timeZone'>]>([
+    ['--since in the future', { since: day('2026-08-01') }],
+    ['--since after --until', { since: day('2026-07-10'), until: day('2026-07-01') }],
+    ['--until without --since', { until: day('2026-07-01') }],
+  ])('%s', (_label, options) => {
     let caught: unknown;
     try {
-      resolveCostWindow({ ...options, now });
+      resolveCostWindow({ ...options, timeZone: 'UTC', now });
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ArgumentError);
     const error = caught as ArgumentError;
-    expect(`${error.message} ${error.hint}`).toMatch(hint);
+    expect(`${error.message} ${error.hint}`).toMatch(/YYYY-MM-DD or YYYYMMDD/);
   });
 });

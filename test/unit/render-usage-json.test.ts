@@ -216,9 +216,9 @@ describe('usage --json error rows (codexbar-cli.md §3.2, §4)', () => {
   });
 
   it('writes command-level errors as provider "cli", source "cli"', () => {
-    const row = cliErrorRow(new ArgumentError('Error: --source must be auto|web|cli|oauth|api.'));
+    const row = cliErrorRow(new ArgumentError('--source must be auto|web|cli|oauth|api.'));
     expect(encodeJson([row])).toBe(
-      '[{"provider":"cli","source":"cli","error":{"code":1,"message":"Error: --source must be auto|web|cli|oauth|api.","kind":"args"}}]',
+      '[{"provider":"cli","source":"cli","error":{"code":1,"message":"--source must be auto|web|cli|oauth|api.","kind":"args"}}]',
     );
   });
 });

@@ -91,7 +91,7 @@ describe('collectUsage: best-effort lookups keep the summary', () => {
   ])('sand with %s leaves the monthly bars and no Grok Bot window', async (_name, sand) => {
     const { snapshot, log } = await run(
       { usageSummary: { json: WORKED_SUMMARY }, me: { json: ME }, sand, legacyUsage: { json: {} } },
-      { timeouts: { sandMs: 300 } },
+      { timeouts: { optionalMs: 300 } },
     );
     expect([
       snapshot.primary?.usedPercent,
@@ -169,7 +169,7 @@ describe('collectUsage: unified personal memberships (cursor-provider.md)', () =
         sand: { json: UNIFIED_SAND },
         usageStatus: { json: STATUS, delayMs: 1500 },
       },
-      { timeouts: { usageStatusMs: 300 } },
+      { timeouts: { optionalMs: 300 } },
     );
     expect(snapshot.providerCost).toMatchObject({ used: 12.34, limit: 50 });
   });
