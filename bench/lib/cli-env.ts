@@ -7,11 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { binPath, repoRoot } from './measure.js';
 
-export { binPath, repoRoot };
-export const builtCli = path.join(repoRoot, 'dist', 'cli.js');
+const builtCli = path.join(repoRoot, 'dist', 'cli.js');
 
 /** Fails early with the fix when `npm run build` has not been run. */
-export function requireBuild(): void {
+function requireBuild(): void {
   if (!fs.existsSync(builtCli)) throw new Error('dist/cli.js is missing; run `npm run build` first.');
 }
 

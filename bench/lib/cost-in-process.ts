@@ -12,7 +12,7 @@ import type { CostReport, CostWindow } from '../../src/cost/types.js';
 import { resolveCostWindow } from '../../src/cost/window.js';
 
 /** `--all` in UTC, as the CLI runs use it. */
-export function allHistoryWindow(now: Date): CostWindow {
+function allHistoryWindow(now: Date): CostWindow {
   return resolveCostWindow({ all: true, now, timeZone: 'UTC' });
 }
 

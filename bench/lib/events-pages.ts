@@ -3,7 +3,7 @@
  * each page per query window, and `--all` ends at each run's "now", so every run would make the benchmark
  * process re-serialise 150 pages while the CLI is being timed, competing with it for the CPU.
  */
-import { EVENTS_PAGE_SIZE } from '../../src/cost/fetch-page.js';
+import { EVENTS_PAGE_SIZE } from '../../src/api/events-endpoint.js';
 import type { HandlerFunction, UsageEventJson } from '../../test/fake-cursor/server.js';
 
 /** The page texts the server sends: pages of EVENTS_PAGE_SIZE with the total count. */

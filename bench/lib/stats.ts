@@ -9,12 +9,12 @@ export interface Samples {
   samples: number[];
 }
 
-export function samplesOf(values: number[]): Samples {
+function samplesOf(values: number[]): Samples {
   return { median: median(values), samples: values };
 }
 
 /** Interquartile range: the spread of the middle half, robust to a few stalled runs. */
-export function iqr(values: readonly number[]): number {
+function iqr(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => {
     const pos = (sorted.length - 1) * q;

@@ -8,7 +8,7 @@ export interface TargetRow {
   met?: boolean | 'noisy';
 }
 
-export function metText(met: TargetRow['met']): string {
+function metText(met: TargetRow['met']): string {
   if (met === undefined) return '-';
   if (met === 'noisy') return 'too noisy to tell';
   return met ? 'yes' : 'NO';

@@ -23,7 +23,7 @@ export interface EndpointContext {
   log?: (line: string) => void;
 }
 
-export const ENDPOINTS = {
+const ENDPOINTS = {
   usageSummary: 'GET /api/usage-summary',
   me: 'GET /api/auth/me',
   legacyUsage: 'GET /api/usage',
@@ -158,7 +158,7 @@ async function bestEffort<T>(ctx: EndpointContext, req: BestEffortRequest<T>): P
 }
 
 /** A reason safe for verbose output: never a cookie, and never a response body (it may name other members). */
-export function describeFailure(error: unknown): string {
+function describeFailure(error: unknown): string {
   if (error instanceof TimeoutError)
     return `timed out after ${Number((error.timeoutMs / 1000).toFixed(1))} s`;
   if (error instanceof NotLoggedInError) return `HTTP ${error.status}`;

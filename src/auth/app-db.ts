@@ -19,7 +19,7 @@ export type AppTokenRead =
   | { kind: 'malformed'; reason: string }
   | { kind: 'error'; message: string };
 
-export const ACCESS_TOKEN_KEY = 'cursorAuth/accessToken';
+const ACCESS_TOKEN_KEY = 'cursorAuth/accessToken';
 /** codexbar-core.md §1.3: busy timeout for the SQLite read. */
 const BUSY_TIMEOUT_MS = 250;
 

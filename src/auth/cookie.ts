@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { cleanValue, stripWrappingQuotes } from '../config/clean.js';
 import { decodeAccessToken } from './jwt.js';
 import type { JwtIdentity } from './types.js';
 
 /** codexbar-core.md §1.6: the one cookie cursor.com reads the session from. */
-export const SESSION_COOKIE_NAME = 'WorkosCursorSessionToken';
+const SESSION_COOKIE_NAME = 'WorkosCursorSessionToken';
 
 /**
  * codexbar-core.md §1.6: `WorkosCursorSessionToken=<userId>%3A%3A<jwt>`. The user ID keeps its case and the
@@ -48,13 +49,9 @@ export function normalizeCookieHeader(raw: string | undefined): string | undefin
   return value === '' ? undefined : value;
 }
 
-/** One pair of matching `"…"` or `'…'` around the whole value is removed (§1.7 step 3, cli.md §5.2). */
-export function stripWrappingQuotes(value: string): string {
-  if (value.length >= 2) {
-    const first = value[0];
-    if ((first === '"' || first === "'") && value.endsWith(first)) return value.slice(1, -1);
-  }
-  return value;
+/** A config or flag value cleaned (docs/behaviour.md §6.3), then normalised as a Cookie header. */
+export function cleanCookieHeader(value: string | undefined): string | undefined {
+  return normalizeCookieHeader(cleanValue(value));
 }
 
 export interface CookiePair {
@@ -111,18 +108,4 @@ function percentDecode(value: string): string {
   } catch {
     return value;
   }
-}
-
-/** Cookie names only, for logs: `WorkosCursorSessionToken=<redacted>; other=<redacted>`. */
-export function redactCookieHeader(header: string): string {
-  return parseCookiePairs(header)
-    .map((pair) => (pair.name === '' ? '<redacted>' : `${pair.name}=<redacted>`))
-    .join('; ');
-}
-
-/** §1.8: lowercase hex SHA-256 of the normalised header (of the raw header if it does not normalise). */
-export function fingerprint(header: string): string {
-  return createHash('sha256')
-    .update(normalizeCookieHeader(header) ?? header)
-    .digest('hex');
 }

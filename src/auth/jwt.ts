@@ -2,7 +2,7 @@ import { decodeJwt, type JWTPayload } from 'jose';
 import type { JwtIdentity } from './types.js';
 
 /** codexbar-core.md §1.5: a token is sent only while its expiry is more than 60 s away. */
-export const EXPIRY_MARGIN_SECONDS = 60;
+const EXPIRY_MARGIN_SECONDS = 60;
 
 export type TokenInspection =
   | { kind: 'usable'; identity: JwtIdentity }
@@ -10,12 +10,6 @@ export type TokenInspection =
   | { kind: 'malformed'; reason: string };
 
 export type TokenDecoding = { kind: 'ok'; identity: JwtIdentity } | { kind: 'malformed'; reason: string };
-
-/** Identity claims compared across sessions; both optional (§1.5). */
-export interface IdentityClaims {
-  subject?: string;
-  email?: string;
-}
 
 // codexbar-core.md §1.5: Foundation's alphanumerics (letters, marks, digits) plus `. _ -`.
 const USER_ID_PATTERN = /^[\p{L}\p{M}\p{N}._-]+$/u;
@@ -90,36 +84,4 @@ function lastSegment(subject: string): string | undefined {
     .split('|')
     .filter((segment) => segment !== '')
     .at(-1);
-}
-
-/** §1.5 normalised subject: the last `|` segment of the trimmed subject, lowercased. */
-export function normalizedSubject(subject: string | undefined): string | undefined {
-  if (subject === undefined) return undefined;
-  const segment = lastSegment(subject.trim())?.trim().toLowerCase();
-  return segment === '' ? undefined : segment;
-}
-
-/** §1.5 normalised email: trimmed and lowercased. */
-export function normalizedEmail(email: string | undefined): string | undefined {
-  const normalized = email?.trim().toLowerCase();
-  return normalized === '' ? undefined : normalized;
-}
-
-/**
- * §1.5 `differs`: compare normalised subjects when both exist, else normalised emails when both exist;
- * otherwise the answer is "unknown", which is not a mismatch.
- */
-export function differs(a: IdentityClaims, b: IdentityClaims): boolean {
-  const subjectA = normalizedSubject(a.subject);
-  const subjectB = normalizedSubject(b.subject);
-  if (subjectA !== undefined && subjectB !== undefined) return subjectA !== subjectB;
-  const emailA = normalizedEmail(a.email);
-  const emailB = normalizedEmail(b.email);
-  if (emailA !== undefined && emailB !== undefined) return emailA !== emailB;
-  return false;
-}
-
-/** §1.9 (ii) label for logs: the normalised email, else the normalised subject, else `unknown account`. */
-export function identityLabel(identity: IdentityClaims): string {
-  return normalizedEmail(identity.email) ?? normalizedSubject(identity.subject) ?? 'unknown account';
 }

@@ -1,11 +1,12 @@
-import type { CursorCredentialsConfig } from '../config/credentials.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import type { CursorCredentialsConfig } from './credentials.js';
 import { type SourceLoader, type SourceMode, sourceOrder } from './resolver.js';
 import * as agent from './sources/agent.js';
 import * as app from './sources/app.js';
 import * as cached from './sources/cached.js';
 import * as manual from './sources/manual.js';
 import * as stored from './sources/stored.js';
-import type { AuthEnvironment, AuthSourceId, SourceResult } from './types.js';
+import type { AuthSourceId, SourceResult } from './types.js';
 
 const NAMES: Record<AuthSourceId, string> = {
   manual: 'manual cookie header',
@@ -20,7 +21,7 @@ const NAMES: Record<AuthSourceId, string> = {
  * otherwise the automatic ladder runs, without the local Cursor tokens for `--source web`.
  */
 export function buildLadder(
-  env: AuthEnvironment,
+  env: LocalEnvironment,
   mode: SourceMode,
   credentials: CursorCredentialsConfig,
 ): SourceLoader[] {

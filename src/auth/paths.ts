@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { AuthEnvironment } from './types.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { absoluteEnvDir, configHome, homeDirectory, pathApi } from '../local/paths.js';
 
 /** Where the auth layer looks, for one platform and environment. Nothing here touches the disk. */
 export interface AuthPaths {
@@ -17,45 +18,7 @@ export interface AuthPaths {
   storedSession: string;
 }
 
-type PathApi = typeof path.posix;
-
-export function pathApi(env: AuthEnvironment): PathApi {
-  return env.platform === 'win32' ? path.win32 : path.posix;
-}
-
-/** The home used for `~`: `$HOME` when it is absolute, else the account home (cursor-provider.md "Linux CLI"). */
-export function homeDirectory(env: AuthEnvironment): string {
-  if (env.platform === 'win32') return env.homeDir;
-  const home = env.env.HOME;
-  return home !== undefined && path.posix.isAbsolute(home) ? home : env.homeDir;
-}
-
-/** A leading `~` (alone or before a separator) becomes the home directory. */
-export function expandTilde(value: string, env: AuthEnvironment): string {
-  if (value === '~') return homeDirectory(env);
-  if (value.startsWith('~/') || (env.platform === 'win32' && value.startsWith('~\\'))) {
-    return pathApi(env).join(homeDirectory(env), value.slice(2));
-  }
-  return value;
-}
-
-/**
- * codexbar-core.md §1.1–1.2: an env directory that is trimmed, `~`-expanded and used only when absolute;
- * a relative value is ignored (contract.md §2).
- */
-export function absoluteEnvDir(env: AuthEnvironment, name: string): string | undefined {
-  const raw = env.env[name]?.trim();
-  if (raw === undefined || raw === '') return undefined;
-  const expanded = expandTilde(raw, env);
-  return pathApi(env).isAbsolute(expanded) ? expanded : undefined;
-}
-
-/** `$XDG_CONFIG_HOME` (absolute) else `~/.config`: holds `Cursor/` (the app) and `cursor/` (cursor-agent). */
-export function configHome(env: AuthEnvironment): string {
-  return absoluteEnvDir(env, 'XDG_CONFIG_HOME') ?? pathApi(env).join(homeDirectory(env), '.config');
-}
-
-export function authPaths(env: AuthEnvironment): AuthPaths {
+export function authPaths(env: LocalEnvironment): AuthPaths {
   const dirs = platformDirs(env);
   const join = pathApi(env).join;
   const dataDir = join(dirs.data, 'CodexBar');
@@ -79,7 +42,7 @@ interface PlatformDirs {
   cache: string;
 }
 
-function platformDirs(env: AuthEnvironment): PlatformDirs {
+function platformDirs(env: LocalEnvironment): PlatformDirs {
   const home = homeDirectory(env);
   if (env.platform === 'win32') {
     const { join } = path.win32;
@@ -113,21 +76,4 @@ function platformDirs(env: AuthEnvironment): PlatformDirs {
     data: absoluteEnvDir(env, 'XDG_DATA_HOME') ?? join(home, '.local', 'share'),
     cache: absoluteEnvDir(env, 'XDG_CACHE_HOME') ?? join(home, '.cache'),
   };
-}
-
-/** For `--verbose`: the home prefix becomes `~`, so logs do not spell out the user's home directory. */
-export function displayPath(filePath: string, env: AuthEnvironment): string {
-  const api = pathApi(env);
-  for (const home of new Set([homeDirectory(env), env.homeDir])) {
-    const trimmedHome = home.length > 1 ? home.replace(/[\\/]+$/, '') : home;
-    if (trimmedHome === '' || trimmedHome === api.sep) continue;
-    if (filePath === trimmedHome) return '~';
-    const prefix = trimmedHome + api.sep;
-    const matches =
-      env.platform === 'win32'
-        ? filePath.toLowerCase().startsWith(prefix.toLowerCase())
-        : filePath.startsWith(prefix);
-    if (matches) return `~${api.sep}${filePath.slice(prefix.length)}`;
-  }
-  return filePath;
 }

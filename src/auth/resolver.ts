@@ -1,5 +1,6 @@
 import { CodexbarError, NoSessionError, NotLoggedInError } from '../errors.js';
-import type { AuthSourceId, Platform, Session, SourceResult } from './types.js';
+import type { Platform } from '../local/environment.js';
+import type { AuthSourceId, Session, SourceResult } from './types.js';
 
 /** One rung of the ladder: loads lazily, so a source is only read when the ones before it failed. */
 export interface SourceLoader {
@@ -89,8 +90,4 @@ export async function withSession<T>(
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-export function isCodexbarError(error: unknown): error is CodexbarError {
-  return error instanceof CodexbarError;
 }

@@ -1,16 +1,5 @@
 /** Shared shapes for credential sources and the resolver (contract.md §3, codexbar-core.md §1). */
 
-export type Platform = 'linux' | 'darwin' | 'win32';
-
-/** What the auth layer may look at. Injected so tests can pretend to be any OS. */
-export interface AuthEnvironment {
-  platform: Platform;
-  env: Readonly<Record<string, string | undefined>>;
-  /** The account's home directory (os.homedir()), used when HOME is unusable. */
-  homeDir: string;
-  now: () => Date;
-}
-
 export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent';
 
 /** Identity decoded from a Cursor access token (codexbar-core.md §1.5). */

@@ -1,12 +1,13 @@
 import { resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
+import { resolveCursorCredentialsConfig } from '../auth/credentials.js';
 import { buildLadder } from '../auth/ladder.js';
-import { displayPath } from '../auth/paths.js';
 import { type Resolved, withSession } from '../auth/resolver.js';
-import type { AuthEnvironment, Session } from '../auth/types.js';
+import type { Session } from '../auth/types.js';
 import { loadConfig } from '../config/config.js';
-import { resolveCursorCredentialsConfig } from '../config/credentials.js';
 import { UnsupportedError } from '../errors.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { displayPath } from '../local/paths.js';
 import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
 
@@ -26,7 +27,7 @@ export async function runWithCursorSession<T>(
   if (options.unsupportedSource) {
     throw new UnsupportedError(`Source '${options.unsupportedSource}' is not supported for cursor.`);
   }
-  const authEnv: AuthEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+  const authEnv: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
   const config = await loadConfig(authEnv);
   const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
   const credentials = resolveCursorCredentialsConfig({

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS, TEAM_DEADLINE_MS } from '../api/timeouts.js';
-import type { Platform } from '../auth/types.js';
 import { DEFAULT_RETRY_POLICY } from '../cost/retry.js';
+import type { Platform } from '../local/environment.js';
 
 export interface OutputStream {
   write(chunk: string): unknown;

@@ -1,10 +1,10 @@
 import { access } from 'node:fs/promises';
 import type { z } from 'zod';
-import { normalizeCookieHeader, stripWrappingQuotes } from '../auth/cookie.js';
-import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../auth/paths.js';
-import { parseJson, readTextFile } from '../auth/sources/files.js';
-import type { AuthEnvironment } from '../auth/types.js';
 import { ConfigError } from '../errors.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
+import { readJsonFile } from '../local/read-file.js';
+import { cleanValue } from './clean.js';
 import {
   type ConfigFile,
   type CookieSource,
@@ -18,7 +18,7 @@ export interface CursorConfig {
   enabled?: boolean;
   source?: ProviderSource;
   cookieSource?: CookieSource;
-  /** Cleaned and normalised; absent when empty. Never print it. */
+  /** Cleaned (not yet normalised as a Cookie header); absent when empty. Never print it. */
   cookieHeader?: string;
   /** As stored; tokens are cleaned when an account is selected (see credentials.ts). Never print tokens. */
   tokenAccounts?: TokenAccounts;
@@ -35,7 +35,7 @@ export interface LoadedConfig {
  * absolute (even if the file is missing), else `~/.config/codexbar/config.json` if it exists, else the legacy
  * `~/.codexbar/config.json` if it exists, else `~/.config/codexbar/config.json`. The same rule on every platform.
  */
-export async function findConfigPath(env: AuthEnvironment): Promise<string> {
+export async function findConfigPath(env: LocalEnvironment): Promise<string> {
   const explicit = env.env.CODEXBAR_CONFIG?.trim();
   if (explicit) return expandTilde(explicit, env);
   const { join } = pathApi(env);
@@ -50,24 +50,26 @@ export async function findConfigPath(env: AuthEnvironment): Promise<string> {
 }
 
 /** Reads the config file; a missing file gives the defaults. Errors name the file but never echo its contents. */
-export async function loadConfig(env: AuthEnvironment): Promise<LoadedConfig> {
+export async function loadConfig(env: LocalEnvironment): Promise<LoadedConfig> {
   const path = await findConfigPath(env);
-  const read = await readTextFile(path);
-  if (read.kind === 'missing') return { path, exists: false, cursor: {} };
-  if (read.kind === 'unreadable')
-    throw new ConfigError(`Failed to read CodexBar config at ${path}: ${read.reason}`);
-  return { path, exists: true, cursor: cursorConfigFrom(decodeConfig(read.text, path)) };
+  const read = await readJsonFile(path, configFileSchema, describeIssues);
+  switch (read.kind) {
+    case 'missing':
+      return { path, exists: false, cursor: {} };
+    case 'unreadable':
+      throw new ConfigError(`Failed to read CodexBar config at ${path}: ${read.reason}`);
+    case 'malformed':
+      throw new ConfigError(`Failed to decode CodexBar config at ${path}: ${read.reason}`);
+    case 'ok':
+      return { path, exists: true, cursor: cursorConfigFrom(read.value) };
+  }
 }
 
-function decodeConfig(text: string, path: string): ConfigFile {
-  const json = parseJson(text);
-  if (!json.ok) throw new ConfigError(`Failed to decode CodexBar config at ${path}: ${json.reason}`);
-  const parsed = configFileSchema.safeParse(json.value);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 3).map((issue) => describeIssue(issue, json.value));
-    throw new ConfigError(`Failed to decode CodexBar config at ${path}: ${problems.join('; ')}`);
-  }
-  return parsed.data;
+function describeIssues(error: z.ZodError, json: unknown): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => describeIssue(issue, json))
+    .join('; ');
 }
 
 /** Types and option lists only: zod's own messages are avoided so no value from the file is ever echoed. */
@@ -107,22 +109,10 @@ function cursorConfigFrom(file: ConfigFile): CursorConfig {
   if (entry.enabled != null) cursor.enabled = entry.enabled;
   if (entry.source != null) cursor.source = entry.source;
   if (entry.cookieSource != null) cursor.cookieSource = entry.cookieSource;
-  const cookieHeader = cleanCookieHeader(entry.cookieHeader ?? undefined);
+  const cookieHeader = cleanValue(entry.cookieHeader ?? undefined);
   if (cookieHeader !== undefined) cursor.cookieHeader = cookieHeader;
   if (entry.tokenAccounts != null) cursor.tokenAccounts = entry.tokenAccounts;
   return cursor;
-}
-
-/** codexbar-cli.md §5.2 value cleaning: trim, strip one pair of matching quotes, trim; empty means absent. */
-export function cleanValue(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const cleaned = stripWrappingQuotes(value.trim()).trim();
-  return cleaned === '' ? undefined : cleaned;
-}
-
-/** A cleaned value that is also a cookie header is normalised (§5.2, codexbar-core.md §1.7). */
-export function cleanCookieHeader(value: string | undefined): string | undefined {
-  return normalizeCookieHeader(cleanValue(value));
 }
 
 async function exists(filePath: string): Promise<boolean> {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 export const providerSourceSchema = z.enum(['auto', 'web', 'cli', 'oauth', 'api']);
 export const cookieSourceSchema = z.enum(['auto', 'manual', 'off']);
 
-export const tokenAccountSchema = z.looseObject({
+const tokenAccountSchema = z.looseObject({
   id: z.string(),
   label: z.string(),
   /** For Cursor, a Cookie header. */
@@ -23,7 +23,7 @@ export const tokenAccountsSchema = z.looseObject({
 });
 
 /** Every provider entry shares these fields (one Codable struct upstream), so they are checked on all of them. */
-export const providerEntrySchema = z.looseObject({
+const providerEntrySchema = z.looseObject({
   id: z.string(),
   enabled: z.boolean().nullish(),
   source: providerSourceSchema.nullish(),
@@ -39,7 +39,5 @@ export const configFileSchema = z.looseObject({
 
 export type ProviderSource = z.infer<typeof providerSourceSchema>;
 export type CookieSource = z.infer<typeof cookieSourceSchema>;
-export type TokenAccount = z.infer<typeof tokenAccountSchema>;
 export type TokenAccounts = z.infer<typeof tokenAccountsSchema>;
-export type ProviderEntry = z.infer<typeof providerEntrySchema>;
 export type ConfigFile = z.infer<typeof configFileSchema>;

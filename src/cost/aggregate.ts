@@ -23,8 +23,10 @@ import type {
   CostWindow,
   KindTotals,
   PriceSource,
+  TokenTotals,
   UsageKindBucket,
 } from './types.js';
+import { USAGE_KIND_BUCKETS } from './types.js';
 import { usageKindBucket } from './usage-kind.js';
 
 export interface CostAggregatorOptions {
@@ -55,12 +57,7 @@ class KindAccumulator {
   readonly metered = new MeteredSum();
 
   costFor(model: string): CostSum {
-    let sum = this.costByModel.get(model);
-    if (!sum) {
-      sum = new CostSum();
-      this.costByModel.set(model, sum);
-    }
-    return sum;
+    return mapEntry(this.costByModel, model, () => new CostSum());
   }
 
   toTotals(): KindTotals {
@@ -72,8 +69,6 @@ class KindAccumulator {
     };
   }
 }
-
-const KIND_BUCKETS: readonly UsageKindBucket[] = ['included', 'onDemand', 'notCharged', 'byok', 'other'];
 
 /** §4.2: skip unless the four counts are all ≥ 0 and sum, without overflow, to more than 0. */
 function eventTokenTotal(event: UsageEvent): number {
@@ -130,20 +125,27 @@ function allKnown(values: readonly (number | null)[]): number | null {
   return sum;
 }
 
-function dayEntry(date: string, models: Map<string, ModelAccumulator>): CostDay {
-  const rows = [...models.values()].map(modelRow).sort(compareModelRows);
-  const field = (pick: (row: CostModelRow) => number | null) => checkedSum(rows.map(pick));
-  const inputTokens = field((row) => row.inputTokens);
-  const outputTokens = field((row) => row.outputTokens);
-  const cacheReadTokens = field((row) => row.cacheReadTokens);
-  const cacheCreationTokens = field((row) => row.cacheCreationTokens);
+/** §4.2: each token field summed with overflow checks; the total is the sum of the four sums. */
+function sumTokens(parts: readonly TokenTotals[]): TokenTotals {
+  const field = (pick: (part: TokenTotals) => number | null) => checkedSum(parts.map(pick));
+  const inputTokens = field((part) => part.inputTokens);
+  const outputTokens = field((part) => part.outputTokens);
+  const cacheReadTokens = field((part) => part.cacheReadTokens);
+  const cacheCreationTokens = field((part) => part.cacheCreationTokens);
   return {
-    date,
     inputTokens,
     outputTokens,
     cacheReadTokens,
     cacheCreationTokens,
     totalTokens: checkedSum([inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens]),
+  };
+}
+
+function dayEntry(date: string, models: Map<string, ModelAccumulator>): CostDay {
+  const rows = [...models.values()].map(modelRow).sort(compareModelRows);
+  return {
+    date,
+    ...sumTokens(rows),
     costUSD: sumKnown(rows.map((row) => row.costUSD)),
     meteredUSD: allKnown(rows.map((row) => row.meteredUSD)),
     requestCount: rows.reduce((sum, row) => sum + row.requestCount, 0),
@@ -172,123 +174,143 @@ function addToModel(
 }
 
 export function createCostAggregator(options: CostAggregatorOptions): CostAggregator {
-  const dayKeyOf = createDayKeyer(options.timeZone);
-  const todayKey =
-    typeof options.today === 'string'
-      ? options.today
-      : formatDayKey(civilDateAt(options.today.getTime(), options.timeZone));
-  const days = new Map<string, Map<string, ModelAccumulator>>();
-  const byModel = new Map<string, ModelAccumulator>();
-  const kinds = new Map<UsageKindBucket, KindAccumulator>(
-    KIND_BUCKETS.map((b) => [b, new KindAccumulator()]),
+  return new CostAggregation(options);
+}
+
+function mapEntry<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/** The running sums of one report: fed one event at a time, read once by `finish`. */
+class CostAggregation implements CostAggregator {
+  private readonly dayKeyOf: (ms: number) => string;
+  private readonly todayKey: string;
+  private readonly days = new Map<string, Map<string, ModelAccumulator>>();
+  private readonly byModel = new Map<string, ModelAccumulator>();
+  private readonly kinds = new Map<UsageKindBucket, KindAccumulator>(
+    USAGE_KIND_BUCKETS.map((bucket) => [bucket, new KindAccumulator()]),
   );
-  const kindOf = new Map<string | undefined, KindAccumulator>();
-  const requestCounts = emptyRequestCounts();
-  const metered = new MeteredSum();
-  let eventCount = 0;
+  /** The bucket of each raw `kind` string, so the hot path classifies each name once. */
+  private readonly kindOf = new Map<string | undefined, KindAccumulator>();
+  private readonly requestCounts = emptyRequestCounts();
+  private readonly metered = new MeteredSum();
+  private eventCount = 0;
 
-  const accumulatorFor = (map: Map<string, ModelAccumulator>, model: string) => {
-    let acc = map.get(model);
-    if (!acc) {
-      acc = new ModelAccumulator(model);
-      map.set(model, acc);
+  constructor(private readonly options: CostAggregatorOptions) {
+    this.dayKeyOf = createDayKeyer(options.timeZone);
+    this.todayKey =
+      typeof options.today === 'string'
+        ? options.today
+        : formatDayKey(civilDateAt(options.today.getTime(), options.timeZone));
+  }
+
+  add(event: UsageEvent): void {
+    const timestamp = event.timestamp;
+    if (timestamp === undefined || timestamp <= 0) return;
+    const kind = this.countRequest(event);
+    const tokens = eventTokenTotal(event);
+    const usage = event.tokenUsage;
+    if (tokens <= 0 || !usage) return;
+    kind.totalTokens = checkedAdd(kind.totalTokens, tokens);
+    this.addTokenEvent(event, usage, timestamp, kind);
+  }
+
+  /** Every event with a time counts as a request, for the metered sum and its billing kind. */
+  private countRequest(event: UsageEvent): KindAccumulator {
+    this.eventCount++;
+    this.metered.add(event.chargedCents);
+    const kind = mapEntry(this.kindOf, event.kind, () => this.kinds.get(usageKindBucket(event.kind))!);
+    kind.requests++;
+    kind.metered.add(event.chargedCents);
+    return kind;
+  }
+
+  /** An event with tokens: priced, then summed into its day, its model and its kind. */
+  private addTokenEvent(
+    event: UsageEvent,
+    usage: TokenUsage,
+    timestamp: number,
+    kind: KindAccumulator,
+  ): void {
+    const model = event.model ?? 'unknown';
+    const cost = eventCost(usage, event.model, timestamp, this.options.pricing);
+    const source = cost.source === 'invalid' ? 'unpriced' : cost.source;
+    countRequest(this.requestCounts, source);
+    const kindCost = kind.costFor(model);
+    if (cost.source === 'invalid') kindCost.poison();
+    else if (cost.source !== 'unpriced') kindCost.addUSD(cost.cents / 100);
+
+    const dayModels = mapEntry(
+      this.days,
+      this.dayKeyOf(timestamp),
+      () => new Map<string, ModelAccumulator>(),
+    );
+    for (const models of [dayModels, this.byModel]) {
+      const acc = mapEntry(models, model, () => new ModelAccumulator(model));
+      addToModel(acc, usage, source, cost, event.chargedCents);
     }
-    return acc;
-  };
+  }
 
+  finish(window: CostWindow, meta: FinishMeta): CostReport {
+    const daily = [...this.days.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([date, models]) => dayEntry(date, models));
+    // §4.4: today's entry, else 0; a stale latest day is never shown as Today.
+    const todayEntry = daily.find((day) => day.date === this.todayKey);
+    const meteredCostUSD = this.metered.usd;
+    return {
+      window,
+      generatedAt: meta.generatedAt,
+      daily,
+      totals: windowTotals(daily),
+      today: todayEntry
+        ? { tokens: todayEntry.totalTokens, costUSD: todayEntry.costUSD }
+        : { tokens: 0, costUSD: 0 },
+      meteredCostUSD,
+      provenance: provenanceOf(
+        meteredCostUSD !== null,
+        daily.some((day) => day.costUSD !== null),
+      ),
+      coverage: coverageOf(daily),
+      byModel: [...this.byModel.values()].map(modelRow).sort(compareModelRows),
+      byKind: Object.fromEntries(
+        USAGE_KIND_BUCKETS.map((bucket) => [bucket, this.kinds.get(bucket)!.toTotals()]),
+      ) as Record<UsageKindBucket, KindTotals>,
+      requestCounts: { ...this.requestCounts },
+      eventCount: this.eventCount,
+      reportedEventCount: meta.reportedEventCount,
+    };
+  }
+}
+
+/** §4.2: checked token sums over the days; the cost is 0 with no days, else the known day costs or null. */
+function windowTotals(daily: readonly CostDay[]): CostReport['totals'] {
   return {
-    add(event) {
-      const timestamp = event.timestamp;
-      if (timestamp === undefined || timestamp <= 0) return;
-      eventCount++;
-      metered.add(event.chargedCents);
-      let kind = kindOf.get(event.kind);
-      if (!kind) {
-        kind = kinds.get(usageKindBucket(event.kind))!;
-        kindOf.set(event.kind, kind);
-      }
-      kind.requests++;
-      kind.metered.add(event.chargedCents);
+    ...sumTokens(daily),
+    costUSD: daily.length === 0 ? 0 : sumKnown(daily.map((day) => day.costUSD)),
+  };
+}
 
-      const tokens = eventTokenTotal(event);
-      const usage = event.tokenUsage;
-      if (tokens <= 0 || !usage) return;
-      kind.totalTokens = checkedAdd(kind.totalTokens, tokens);
+/** §4.4: which of the two totals the report carries. */
+function provenanceOf(metered: boolean, priced: boolean): CostReport['provenance'] {
+  if (metered) return priced ? 'mixed' : 'vendorMetered';
+  return priced ? 'listPriceEstimate' : 'unknown';
+}
 
-      const model = event.model ?? 'unknown';
-      const cost = eventCost(usage, event.model, timestamp, options.pricing);
-      const source = cost.source === 'invalid' ? 'unpriced' : cost.source;
-      countRequest(requestCounts, source);
-      const kindCost = kind.costFor(model);
-      if (cost.source === 'invalid') kindCost.poison();
-      else if (cost.source !== 'unpriced') kindCost.addUSD(cost.cents / 100);
-
-      const dayKey = dayKeyOf(timestamp);
-      let dayModels = days.get(dayKey);
-      if (!dayModels) {
-        dayModels = new Map();
-        days.set(dayKey, dayModels);
-      }
-      addToModel(accumulatorFor(dayModels, model), usage, source, cost, event.chargedCents);
-      addToModel(accumulatorFor(byModel, model), usage, source, cost, event.chargedCents);
-    },
-
-    finish(window, meta) {
-      const daily = [...days.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([date, models]) => dayEntry(date, models));
-      const field = (pick: (day: CostDay) => number | null) => checkedSum(daily.map(pick));
-      const inputTokens = field((day) => day.inputTokens);
-      const outputTokens = field((day) => day.outputTokens);
-      const cacheReadTokens = field((day) => day.cacheReadTokens);
-      const cacheCreationTokens = field((day) => day.cacheCreationTokens);
-      // §4.2: 0 with no entries; else the known day costs, or null when every day is unknown.
-      const totalCost = daily.length === 0 ? 0 : sumKnown(daily.map((day) => day.costUSD));
-      // §4.4: today's entry, else 0; a stale latest day is never shown as Today.
-      const todayEntry = daily.find((day) => day.date === todayKey);
-      const meteredCostUSD = metered.usd;
-      const anyDayCost = daily.some((day) => day.costUSD !== null);
-      return {
-        window,
-        generatedAt: meta.generatedAt,
-        daily,
-        totals: {
-          inputTokens,
-          outputTokens,
-          cacheReadTokens,
-          cacheCreationTokens,
-          totalTokens: checkedSum([inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens]),
-          costUSD: totalCost,
-        },
-        today: todayEntry
-          ? { tokens: todayEntry.totalTokens, costUSD: todayEntry.costUSD }
-          : { tokens: 0, costUSD: 0 },
-        meteredCostUSD,
-        provenance:
-          meteredCostUSD !== null
-            ? anyDayCost
-              ? 'mixed'
-              : 'vendorMetered'
-            : anyDayCost
-              ? 'listPriceEstimate'
-              : 'unknown',
-        // §4.4 quirk, kept for byte-faithful JSON: a day with a cost counts all its requests as priced,
-        // a day without one counts nothing, and the other counters stay 0.
-        coverage: {
-          priced: daily.reduce((sum, day) => sum + (day.costUSD !== null ? day.requestCount : 0), 0),
-          unpriced: 0,
-          unmetered: 0,
-          estimated: 0,
-        },
-        byModel: [...byModel.values()].map(modelRow).sort(compareModelRows),
-        byKind: Object.fromEntries(KIND_BUCKETS.map((b) => [b, kinds.get(b)!.toTotals()])) as Record<
-          UsageKindBucket,
-          KindTotals
-        >,
-        requestCounts: { ...requestCounts },
-        eventCount,
-        reportedEventCount: meta.reportedEventCount,
-      };
-    },
+/**
+ * §4.4 quirk, kept for byte-faithful JSON: a day with a cost counts all its requests as priced, a day
+ * without one counts nothing, and the other counters stay 0.
+ */
+function coverageOf(daily: readonly CostDay[]): CostReport['coverage'] {
+  return {
+    priced: daily.reduce((sum, day) => sum + (day.costUSD !== null ? day.requestCount : 0), 0),
+    unpriced: 0,
+    unmetered: 0,
+    estimated: 0,
   };
 }

@@ -2,8 +2,9 @@
  * `codexbar cost` data collection: page the usage events (with retries and read-ahead) straight into
  * the aggregator, so 150,000 events are summed as they arrive instead of being held in memory.
  */
+
+import { type EventsRequester, fetchEventsPage } from '../api/events-endpoint.js';
 import { createCostAggregator } from './aggregate.js';
-import { type EventsRequester, fetchEventsPage } from './fetch-page.js';
 import { type PageProgress, pageUsageEvents } from './pager.js';
 import { createListPricer, type ListPricer } from './pricing.js';
 import { type RetryPolicy, withRetry } from './retry.js';

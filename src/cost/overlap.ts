@@ -17,7 +17,7 @@ function tokenUsageEqual(a: TokenUsage | undefined, b: TokenUsage | undefined): 
 }
 
 /** §2.5: two rows that differ in any decoded field (even only totalCents or chargedCents) are distinct. */
-export function eventsEqual(a: UsageEvent, b: UsageEvent): boolean {
+function eventsEqual(a: UsageEvent, b: UsageEvent): boolean {
   return (
     a.timestamp === b.timestamp &&
     a.model === b.model &&

@@ -7,9 +7,9 @@ import type { EventsPage, UsageEvent } from '../api/schemas/events.js';
 import { PaginationError } from '../errors.js';
 import { boundaryOverlap } from './overlap.js';
 
-export const PAGE_SIZE = 1000;
-export const MAX_PAGES = 200;
-export const DEFAULT_CONCURRENCY = 6;
+const PAGE_SIZE = 1000;
+const MAX_PAGES = 200;
+const DEFAULT_CONCURRENCY = 6;
 
 export interface PageProgress {
   /** The page just accepted, 1-based. */
@@ -140,68 +140,84 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency);
-
-  let expected: number | null = null;
-  let raw = 0;
-  let delivered = 0;
-  let completed = false;
-  let previous: UsageEvent[] | undefined;
-  let pageCount = 0;
-  // Per page, the leading rows that equal the previous page's tail: overlap only if the count proves it.
-  const held: UsageEvent[][] = [];
-  const deliver = (event: UsageEvent) => {
-    delivered++;
-    options.onEvent(event);
-  };
-
+  const walk = new PageWalk(options);
   try {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      fetcher.fill(page, expected === null ? page : lastPageFor(expected));
-      const response = await fetcher.take(page);
-      const count = response.totalUsageEventsCount;
-      // §2.5: the count is compared before the empty-page test, so a changed count on an empty page throws.
-      if (count !== undefined) {
-        if (expected !== null && expected !== count) throw inconsistent(expected, count);
-        expected = count;
-      }
-      const events = response.usageEventsDisplay;
-      raw += events.length;
-      if (events.length > 0) {
-        pageCount = page;
-        const overlap = previous ? boundaryOverlap(previous, events) : 0;
-        held.push(events.slice(0, overlap));
-        for (let i = overlap; i < events.length; i++) deliver(events[i]!);
-        previous = events;
-      }
-      options.onProgress?.({
-        page,
-        pageEvents: events.length,
-        pagesKnown: expected === null ? null : Math.max(page, Math.ceil(expected / PAGE_SIZE)),
-        eventsReceived: raw,
-        expected,
-      });
-      // An empty page or a short one proves completion.
-      if (events.length < PAGE_SIZE) {
-        completed = true;
-        break;
-      }
+    let completed = false;
+    for (let page = 1; page <= MAX_PAGES && !completed; page++) {
+      fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected));
+      completed = walk.accept(page, await fetcher.take(page));
     }
-
     // §2.5: only a short or empty page proves completion, so 200 full pages fail even when the count matches.
-    if (!completed) throw safetyLimit(raw);
-    if (expected !== null && raw < expected) throw incomplete(expected, raw);
-    // §2.5: without a count nothing proves a repeat, and an exact count keeps identical rows.
-    let remove = expected === null ? 0 : raw - expected;
-    for (const rows of held) {
-      const dropped = Math.min(rows.length, remove);
-      remove -= dropped;
-      for (let i = dropped; i < rows.length; i++) deliver(rows[i]!);
-    }
-    if (expected !== null && remove !== 0) throw inconsistent(expected, raw);
-    return { expected, raw, delivered, pages: pageCount };
+    if (!completed) throw safetyLimit(walk.raw);
+    return walk.finish();
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
     // Pages fetched ahead of the stopping point (or after a failure) are no longer wanted.
     controller.abort(new Error('cost paging finished'));
+  }
+}
+
+/** The in-order walk over the pages: count checks, overlap held back, events delivered once. */
+class PageWalk {
+  expected: number | null = null;
+  raw = 0;
+  private delivered = 0;
+  private lastPageWithEvents = 0;
+  private previous: UsageEvent[] | undefined;
+  /** Per page, the leading rows that equal the previous page's tail: overlap only if the count proves it. */
+  private readonly held: UsageEvent[][] = [];
+
+  constructor(private readonly options: Pick<PagerOptions, 'onEvent' | 'onProgress'>) {}
+
+  /** Takes page `page`; true when it proves the walk complete (a short or empty page). */
+  accept(page: number, response: EventsPage): boolean {
+    this.checkCount(response.totalUsageEventsCount);
+    const events = response.usageEventsDisplay;
+    this.raw += events.length;
+    if (events.length > 0) {
+      this.lastPageWithEvents = page;
+      const overlap = this.previous ? boundaryOverlap(this.previous, events) : 0;
+      this.held.push(events.slice(0, overlap));
+      for (let i = overlap; i < events.length; i++) this.deliver(events[i]!);
+      this.previous = events;
+    }
+    this.options.onProgress?.({
+      page,
+      pageEvents: events.length,
+      pagesKnown: this.expected === null ? null : Math.max(page, Math.ceil(this.expected / PAGE_SIZE)),
+      eventsReceived: this.raw,
+      expected: this.expected,
+    });
+    return events.length < PAGE_SIZE;
+  }
+
+  /** §2.5: the count is compared before the empty-page test, so a changed count on an empty page throws. */
+  private checkCount(count: number | undefined): void {
+    if (count === undefined) return;
+    if (this.expected !== null && this.expected !== count) throw inconsistent(this.expected, count);
+    this.expected = count;
+  }
+
+  /**
+   * After the last page: fewer rows than reported is incomplete; surplus rows must be exactly the held-back
+   * boundary repeats, which are dropped; the rest of the held rows are real and delivered.
+   */
+  finish(): PagerResult {
+    const { expected, raw } = this;
+    if (expected !== null && raw < expected) throw incomplete(expected, raw);
+    // §2.5: without a count nothing proves a repeat, and an exact count keeps identical rows.
+    let remove = expected === null ? 0 : raw - expected;
+    for (const rows of this.held) {
+      const dropped = Math.min(rows.length, remove);
+      remove -= dropped;
+      for (let i = dropped; i < rows.length; i++) this.deliver(rows[i]!);
+    }
+    if (expected !== null && remove !== 0) throw inconsistent(expected, raw);
+    return { expected, raw, delivered: this.delivered, pages: this.lastPageWithEvents };
+  }
+
+  private deliver(event: UsageEvent): void {
+    this.delivered++;
+    this.options.onEvent(event);
   }
 }

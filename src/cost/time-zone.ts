@@ -46,48 +46,41 @@ export function localTimeZone(env: Readonly<Record<string, string | undefined>>)
   return fromEnv ?? canonicalTimeZone(new Intl.DateTimeFormat().resolvedOptions().timeZone) ?? 'UTC';
 }
 
-/** Local wall-clock time at `ms`, encoded as if it were a UTC instant (whole seconds). */
-function wallClockMs(ms: number, timeZone: string): number {
-  let year = 0;
-  let month = 1;
-  let day = 1;
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
+/** The local calendar date and time of day at an instant (proleptic years: 1 BCE is year 0). */
+export interface WallClock {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+  /** 0–23 */
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** The wall clock in `timeZone` at `ms`, read from Intl's numeric parts. */
+export function wallClock(ms: number, timeZone: string): WallClock {
+  const clock: WallClock = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0 };
   let bce = false;
   for (const part of offsetFormatter(timeZone).formatToParts(ms)) {
-    switch (part.type) {
-      case 'year':
-        year = Number(part.value);
-        break;
-      case 'month':
-        month = Number(part.value);
-        break;
-      case 'day':
-        day = Number(part.value);
-        break;
-      case 'hour':
-        hour = Number(part.value);
-        break;
-      case 'minute':
-        minute = Number(part.value);
-        break;
-      case 'second':
-        second = Number(part.value);
-        break;
-      case 'era':
-        bce = part.value.startsWith('B');
-        break;
-    }
+    if (part.type === 'era') bce = part.value.startsWith('B');
+    else if (part.type in clock) clock[part.type as keyof WallClock] = Number(part.value);
   }
+  if (bce) clock.year = 1 - clock.year;
+  return clock;
+}
+
+/** Local wall-clock time at `ms`, encoded as if it were a UTC instant (whole seconds). */
+function wallClockMs(ms: number, timeZone: string): number {
+  const clock = wallClock(ms, timeZone);
   const date = new Date(0);
-  date.setUTCFullYear(bce ? 1 - year : year, month - 1, day);
-  date.setUTCHours(hour, minute, second, 0);
+  date.setUTCFullYear(clock.year, clock.month - 1, clock.day);
+  date.setUTCHours(clock.hour, clock.minute, clock.second, 0);
   return date.getTime();
 }
 
 /** The zone's offset from UTC at `ms`, in milliseconds (local = utc + offset). */
-export function zoneOffsetMs(ms: number, timeZone: string): number {
+function zoneOffsetMs(ms: number, timeZone: string): number {
   const wholeSecond = ms - (((ms % 1000) + 1000) % 1000);
   return wallClockMs(wholeSecond, timeZone) - wholeSecond;
 }

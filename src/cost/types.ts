@@ -17,18 +17,22 @@ export interface CostWindow {
 
 export type PriceSource = 'reported' | 'estimated' | 'unpriced';
 
-export interface CostModelRow {
-  modelName: string;
-  /** API-rate cost in USD; null when unknown (no cents at all, or an invalid value seen: fail closed). */
-  costUSD: number | null;
-  /** Sum of chargedCents/100; null when any of its events lacks a valid chargedCents. */
-  meteredUSD: number | null;
+/** Checked token sums (null once a sum overflows or a part is unknown). */
+export interface TokenTotals {
   inputTokens: number | null;
   outputTokens: number | null;
   cacheReadTokens: number | null;
   /** Cursor's cache-write tokens. */
   cacheCreationTokens: number | null;
   totalTokens: number | null;
+}
+
+export interface CostModelRow extends TokenTotals {
+  modelName: string;
+  /** API-rate cost in USD; null when unknown (no cents at all, or an invalid value seen: fail closed). */
+  costUSD: number | null;
+  /** Sum of chargedCents/100; null when any of its events lacks a valid chargedCents. */
+  meteredUSD: number | null;
   requestCount: number;
   requestCounts: RequestCounts;
   /**
@@ -38,14 +42,9 @@ export interface CostModelRow {
   invalidReportedCost: boolean;
 }
 
-export interface CostDay {
+export interface CostDay extends TokenTotals {
   /** YYYY-MM-DD in the window's time zone. */
   date: string;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheReadTokens: number | null;
-  cacheCreationTokens: number | null;
-  totalTokens: number | null;
   /** Sum of the known model costs, or null when no model has a known cost (codexbar-core.md §4.2). */
   costUSD: number | null;
   meteredUSD: number | null;
@@ -65,7 +64,10 @@ export interface RequestCounts {
   unpriced: number;
 }
 
-export type UsageKindBucket = 'included' | 'onDemand' | 'notCharged' | 'byok' | 'other';
+/** How Cursor billed a request, in the order every report lists the buckets. */
+export const USAGE_KIND_BUCKETS = ['included', 'onDemand', 'notCharged', 'byok', 'other'] as const;
+
+export type UsageKindBucket = (typeof USAGE_KIND_BUCKETS)[number];
 
 export interface KindTotals {
   requests: number;
@@ -74,12 +76,7 @@ export interface KindTotals {
   meteredUSD: number | null;
 }
 
-export interface CostTotals {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheReadTokens: number | null;
-  cacheCreationTokens: number | null;
-  totalTokens: number | null;
+export interface CostTotals extends TokenTotals {
   /** 0 when there are no days; else the sum of known day costs, or null when every day is unknown. */
   costUSD: number | null;
 }

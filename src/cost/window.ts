@@ -61,66 +61,77 @@ function compareCivil(a: CivilDate, b: CivilDate): number {
 export function resolveCostWindow(options: CostWindowOptions): CostWindow {
   const { timeZone } = options;
   const nowMs = options.now.getTime();
-  const today = civilDateAt(nowMs, timeZone);
-
-  const spanFrom = (first: CivilDate) => civilDaysBetween(first, today) + 1;
-
-  if (options.all) {
-    // cursor-provider.md: all-history requests clamp the lower bound to the Unix epoch.
-    return {
-      start: new Date(0),
-      end: new Date(nowMs),
-      timeZone,
-      historyDays: spanFrom(civilDateAt(0, timeZone)),
-      label: 'All history',
-    };
-  }
-
-  if (options.month) {
-    const first = { year: today.year, month: today.month, day: 1 };
-    return {
-      start: new Date(startOfLocalDay(first, timeZone)),
-      end: new Date(nowMs),
-      timeZone,
-      historyDays: spanFrom(first),
-      label: 'Month to date',
-    };
-  }
-
+  const today: Today = { date: civilDateAt(nowMs, timeZone), nowMs, timeZone };
+  if (options.all) return allHistory(today);
+  if (options.month) return monthToDate(today);
   if (options.since !== undefined || options.until !== undefined) {
-    if (options.since === undefined) {
-      throw new ArgumentError('--until needs --since.', `Give both as ${DATE_FORMS}, or use --days N.`);
-    }
-    const { since } = options;
-    const until = options.until ?? today;
-    if (compareCivil(since, today) > 0) {
-      throw new ArgumentError(`--since ${formatDayKey(since)} is in the future.`, `Use ${DATE_FORMS}.`);
-    }
-    if (compareCivil(since, until) > 0) {
-      throw new ArgumentError(
-        `--since ${formatDayKey(since)} is after --until ${formatDayKey(until)}.`,
-        `Use ${DATE_FORMS}.`,
-      );
-    }
-    // A past --until covers that whole local day; today or a future day ends now.
-    const lastDay = compareCivil(until, today) >= 0 ? today : until;
-    const end = lastDay === today ? nowMs : startOfLocalDay(addCivilDays(until, 1), timeZone) - 1;
-    return {
-      start: new Date(startOfLocalDay(since, timeZone)),
-      end: new Date(end),
-      timeZone,
-      historyDays: civilDaysBetween(since, lastDay) + 1,
-      label: `${formatDayKey(since)} – ${formatDayKey(lastDay)}`,
-    };
+    return dayRange(options.since, options.until, today);
   }
+  return lastDays(options.days ?? DEFAULT_HISTORY_DAYS, today);
+}
 
-  const days = options.days ?? DEFAULT_HISTORY_DAYS;
-  // §4.1: today − (N−1) calendar days, snapped to that day's local midnight; the end is now.
+interface Today {
+  date: CivilDate;
+  nowMs: number;
+  timeZone: string;
+}
+
+/** A window from the start of `first` until now. */
+function untilNow(first: CivilDate, startMs: number, today: Today, label: string): CostWindow {
   return {
-    start: new Date(startOfLocalDay(addCivilDays(today, -(days - 1)), timeZone)),
-    end: new Date(nowMs),
-    timeZone,
-    historyDays: days,
-    label: days === 1 ? 'Today' : `Last ${days} days`,
+    start: new Date(startMs),
+    end: new Date(today.nowMs),
+    timeZone: today.timeZone,
+    historyDays: civilDaysBetween(first, today.date) + 1,
+    label,
   };
+}
+
+/** `--all`: the dashboard API's lower bound is the Unix epoch, which keeps every event. */
+function allHistory(today: Today): CostWindow {
+  return untilNow(civilDateAt(0, today.timeZone), 0, today, 'All history');
+}
+
+/** `--month`: from the local midnight of the 1st. */
+function monthToDate(today: Today): CostWindow {
+  const first = { year: today.date.year, month: today.date.month, day: 1 };
+  return untilNow(first, startOfLocalDay(first, today.timeZone), today, 'Month to date');
+}
+
+/** `--since`/`--until`: whole local days; a past `--until` covers that whole day, today or later ends now. */
+function dayRange(since: CivilDate | undefined, until: CivilDate | undefined, today: Today): CostWindow {
+  if (since === undefined) {
+    throw new ArgumentError('--until needs --since.', `Give both as ${DATE_FORMS}, or use --days N.`);
+  }
+  const last = until ?? today.date;
+  if (compareCivil(since, today.date) > 0) {
+    throw new ArgumentError(`--since ${formatDayKey(since)} is in the future.`, `Use ${DATE_FORMS}.`);
+  }
+  if (compareCivil(since, last) > 0) {
+    throw new ArgumentError(
+      `--since ${formatDayKey(since)} is after --until ${formatDayKey(last)}.`,
+      `Use ${DATE_FORMS}.`,
+    );
+  }
+  const label = (lastDay: CivilDate) => `${formatDayKey(since)} – ${formatDayKey(lastDay)}`;
+  const start = startOfLocalDay(since, today.timeZone);
+  if (compareCivil(last, today.date) >= 0) return untilNow(since, start, today, label(today.date));
+  return {
+    start: new Date(start),
+    end: new Date(startOfLocalDay(addCivilDays(last, 1), today.timeZone) - 1),
+    timeZone: today.timeZone,
+    historyDays: civilDaysBetween(since, last) + 1,
+    label: label(last),
+  };
+}
+
+/** `--days N`: today − (N−1) calendar days, snapped to that day's local midnight; the end is now. */
+function lastDays(days: number, today: Today): CostWindow {
+  const first = addCivilDays(today.date, -(days - 1));
+  return untilNow(
+    first,
+    startOfLocalDay(first, today.timeZone),
+    today,
+    days === 1 ? 'Today' : `Last ${days} days`,
+  );
 }

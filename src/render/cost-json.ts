@@ -12,6 +12,7 @@ import type {
   KindTotals,
   UsageKindBucket,
 } from '../cost/types.js';
+import { USAGE_KIND_BUCKETS } from '../cost/types.js';
 import { errorBody } from '../errors.js';
 import { encodeJson } from './json.js';
 
@@ -39,7 +40,9 @@ export function costRow(report: CostReport): CostRow {
     window: { start: report.window.start, end: report.window.end, timeZone: report.window.timeZone },
     apiRateCostUSD: known(report.totals.costUSD),
     byModel: report.byModel.map(modelEntry),
-    byKind: Object.fromEntries(KIND_ORDER.map((bucket) => [bucket, kindEntry(report.byKind[bucket])])),
+    byKind: Object.fromEntries(
+      USAGE_KIND_BUCKETS.map((bucket) => [bucket, kindEntry(report.byKind[bucket])]),
+    ),
     requestCounts: requestCountsObject(report.requestCounts),
   };
 }
@@ -55,12 +58,6 @@ export function costErrorRow(error: unknown, at: Date): CostRow {
     error: errorBody(error, false),
   };
 }
-
-export function renderCostJson(rows: CostRow[], options: { pretty?: boolean } = {}): string {
-  return encodeJson(rows, options);
-}
-
-const KIND_ORDER: readonly UsageKindBucket[] = ['included', 'onDemand', 'notCharged', 'byok', 'other'];
 
 function known(value: number | null): number | undefined {
   return value === null ? undefined : value;

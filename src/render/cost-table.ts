@@ -22,7 +22,7 @@ export interface CostTableOptions {
 }
 
 /** peers.md §2.3: ccusage switches to the compact head below 100 columns. */
-export const COMPACT_BELOW_COLUMNS = 100;
+const COMPACT_BELOW_COLUMNS = 100;
 
 export interface RenderedCostTable {
   text: string;

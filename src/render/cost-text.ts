@@ -5,7 +5,7 @@
  */
 
 import type { ChalkInstance } from 'chalk';
-import type { CostReport, KindTotals, UsageKindBucket } from '../cost/types.js';
+import { type CostReport, type KindTotals, USAGE_KIND_BUCKETS, type UsageKindBucket } from '../cost/types.js';
 import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
 import { renderCostTable } from './cost-table.js';
@@ -42,7 +42,7 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
 }
 
 /** codexbar-cli.md §2.6: header, Today, the window, Cursor-metered (when known) and the hint. */
-export function costSummaryLines(report: CostReport, c: ChalkInstance): string[] {
+function costSummaryLines(report: CostReport, c: ChalkInstance): string[] {
   const { label } = report.window;
   const lines = [
     c.bold.cyan('Cursor Cost (API-rate estimate)'),
@@ -62,18 +62,18 @@ function amountWithTokens(costUSD: number | null, tokens: number | null): string
   return tokens === null ? amount : `${amount} · ${formatTokens(tokens)} tokens`;
 }
 
-const KIND_LABELS: ReadonlyArray<readonly [UsageKindBucket, string]> = [
-  ['included', 'Included'],
-  ['onDemand', 'On-demand'],
-  ['notCharged', 'Not charged'],
-  ['byok', 'BYOK'],
-  ['other', 'Other'],
-];
+const KIND_LABELS: Record<UsageKindBucket, string> = {
+  included: 'Included',
+  onDemand: 'On-demand',
+  notCharged: 'Not charged',
+  byok: 'BYOK',
+  other: 'Other',
+};
 
 /** Our additive split of the window by how Cursor billed each request; empty buckets are skipped. */
 function kindLines(report: CostReport): string[] {
-  const lines = KIND_LABELS.filter(([bucket]) => report.byKind[bucket].requests > 0).map(
-    ([bucket, label]) => `  ${label}: ${kindSummary(report.byKind[bucket])}`,
+  const lines = USAGE_KIND_BUCKETS.filter((bucket) => report.byKind[bucket].requests > 0).map(
+    (bucket) => `  ${KIND_LABELS[bucket]}: ${kindSummary(report.byKind[bucket])}`,
   );
   return lines.length > 0 ? ['By kind:', ...lines] : [];
 }

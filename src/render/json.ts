@@ -1,3 +1,4 @@
+import { isoSeconds } from '../iso-date.js';
 /**
  * CodexBar's JSON encoding (codexbar-cli.md §3.1). `JSON.stringify` cannot produce it: pretty output
  * uses `"key" : value` with keys sorted by UTF-8 bytes, `/` is escaped, and dates lose milliseconds.
@@ -17,11 +18,6 @@ const INDENT = '  ';
  */
 export function encodeJson(value: unknown, options: JsonEncodeOptions = {}): string {
   return options.pretty ? encodePretty(value, '') : encodeCompact(value);
-}
-
-/** `.iso8601`: `YYYY-MM-DDTHH:MM:SSZ` in UTC, no milliseconds (codexbar-cli.md §3.1). */
-export function isoDate(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function encodeCompact(value: unknown): string {
@@ -51,7 +47,7 @@ function encodePretty(value: unknown, indent: string): string {
 /** The encoding of a non-container value, or undefined for arrays and objects. */
 function encodeScalar(value: unknown): string | undefined {
   if (value === null || value === undefined) return 'null';
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'null' : encodeString(isoDate(value));
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'null' : encodeString(isoSeconds(value));
   switch (typeof value) {
     case 'string':
       return encodeString(value);

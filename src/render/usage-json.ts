@@ -39,10 +39,6 @@ export function cliErrorRow(error: unknown): UsageRow {
   return { provider: 'cli', source: 'cli', error: errorBody(error) };
 }
 
-export function renderUsageJson(rows: UsageRow[], options: { pretty?: boolean } = {}): string {
-  return encodeJson(rows, options);
-}
-
 function usageObject(snapshot: UsageSnapshot): Record<string, unknown> {
   const { identity } = snapshot;
   const details = snapshot.details.filter((section) => section.rows.length > 0);

@@ -48,11 +48,6 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
   return lines.join('\n');
 }
 
-/** Joins several sections: one blank line between them (codexbar-cli.md §2.1). */
-export function joinSections(sections: string[]): string {
-  return sections.join('\n\n');
-}
-
 function windowLines(
   c: ChalkInstance,
   label: string,
@@ -68,7 +63,7 @@ function windowLines(
 }
 
 /** `Total: 58% left [======------]` (codexbar-cli.md §2.1). */
-export function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
+function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
   const remaining = Math.min(100, Math.max(0, 100 - window.usedPercent));
   const percent = remaining > 0 && remaining < 1 ? '<1% left' : `${formatFixed(remaining, 0)}% left`;
   const tint = remaining < 10 ? c.red : remaining < 25 ? c.yellow : c.green;
@@ -81,7 +76,7 @@ export function rateLine(c: ChalkInstance, label: string, window: RateWindow): s
  * `Resets in 15d 9h` / `Resets now` from `resetsAt`; otherwise the raw `resetDescription`, keeping a
  * leading "Resets " or putting one in front (codexbar-cli.md §2.1–2.2).
  */
-export function resetText(window: RateWindow, now: Date): string | undefined {
+function resetText(window: RateWindow, now: Date): string | undefined {
   if (window.resetsAt) {
     const seconds = (window.resetsAt.getTime() - now.getTime()) / 1000;
     return `Resets ${formatCountdown(seconds)}`;

@@ -28,7 +28,7 @@ export interface UsageTimeouts {
   teamDeadlineMs: number;
 }
 
-export const DEFAULT_USAGE_TIMEOUTS: UsageTimeouts = {
+const DEFAULT_USAGE_TIMEOUTS: UsageTimeouts = {
   requestMs: REQUEST_TIMEOUT_MS,
   optionalMs: OPTIONAL_TIMEOUT_MS,
   teamDeadlineMs: TEAM_DEADLINE_MS,
@@ -93,7 +93,7 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
 }
 
 /** codexbar-core.md §2.3: `sub` from auth/me as-is, else the JWT subject's last `|` segment, lower-cased. */
-export function legacyUsageUserId(me: AuthMe | undefined, jwt: JwtIdentity | undefined): string | undefined {
+function legacyUsageUserId(me: AuthMe | undefined, jwt: JwtIdentity | undefined): string | undefined {
   if (me?.sub) return me.sub;
   if (!jwt) return undefined;
   const segments = jwt.subject

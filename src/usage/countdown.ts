@@ -22,7 +22,3 @@ export function formatCountdown(seconds: number): string {
   const duration = formatCountdownDuration(seconds);
   return duration === undefined ? 'now' : `in ${duration}`;
 }
-
-export function countdownUntil(resetsAt: Date, now: Date): string {
-  return formatCountdown((resetsAt.getTime() - now.getTime()) / 1000);
-}

@@ -1,5 +1,5 @@
 import type { SandStatus } from '../api/schemas/sand-status.js';
-import { parseIsoDate } from './iso-date.js';
+import { parseIsoDate } from '../iso-date.js';
 import { resetText } from './reset-text.js';
 import { clampPercent } from './summary.js';
 import type { ExtraRateWindow, RateWindow } from './types.js';
@@ -9,10 +9,10 @@ import type { ExtraRateWindow, RateWindow } from './types.js';
  * newer-endpoints.md, codexbar-core.md §3.4).
  */
 
-export const GROK_BOT_ID = 'cursor-grok-bot';
-export const GROK_BOT_TITLE = 'Grok Bot';
+const GROK_BOT_ID = 'cursor-grok-bot';
+const GROK_BOT_TITLE = 'Grok Bot';
 /** Paid allowances run on the documented 7-day cadence whatever `currentPeriodStart` says. */
-export const WEEK_MINUTES = 10_080;
+const WEEK_MINUTES = 10_080;
 
 export type GrokAllowance = 'paid' | 'trial';
 
@@ -31,8 +31,11 @@ export function grokAllowance(sand: SandStatus, now: Date): GrokAllowance | unde
   return undefined;
 }
 
-/** The paid weekly window: reset from nextResetTimestampUtc, 10080 minutes; no valid reset means no pace. */
-function paidWindow(sand: SandStatus, usedPercent: number, timeZone: string): RateWindow {
+/**
+ * The paid weekly allowance as a window: the reset from nextResetTimestampUtc and the fixed 10080 minutes.
+ * Shared by the Grok Bot bar and the unified pool; no valid reset gives the percent alone (no pace).
+ */
+export function paidWeeklyWindow(sand: SandStatus, usedPercent: number, timeZone: string): RateWindow {
   const resetsAt = parseIsoDate(sand.nextResetTimestampUtc);
   if (!resetsAt) return { usedPercent };
   return {
@@ -68,7 +71,7 @@ export function grokBotWindow(
       showsPace: false,
     };
   }
-  const window = paidWindow(sand, usedPercent, context.timeZone);
+  const window = paidWeeklyWindow(sand, usedPercent, context.timeZone);
   return {
     id: GROK_BOT_ID,
     title: GROK_BOT_TITLE,

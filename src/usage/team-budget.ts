@@ -10,7 +10,7 @@ import { selectedTeamId, type TeamSelection } from './team-selection.js';
  */
 
 export const TEAM_SPEND_PAGE_SIZE = 50;
-export const TEAM_SPEND_MAX_PAGES = 20;
+const TEAM_SPEND_MAX_PAGES = 20;
 
 export function isTeamPlan(membershipType: string | undefined, limitType: string | undefined): boolean {
   const membership = membershipType?.toLowerCase();

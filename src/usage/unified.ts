@@ -1,8 +1,7 @@
 import type { SandStatus } from '../api/schemas/sand-status.js';
 import type { UsageStatus } from '../api/schemas/usage-status.js';
-import { grokAllowance, WEEK_MINUTES } from './grok-bot.js';
-import { parseIsoDate } from './iso-date.js';
-import { resetText } from './reset-text.js';
+import { parseIsoDate } from '../iso-date.js';
+import { grokAllowance, paidWeeklyWindow } from './grok-bot.js';
 import { clampPercent } from './summary.js';
 import type { ProviderCost, RateWindow } from './types.js';
 
@@ -27,14 +26,9 @@ export function unifiedWeeklyPool(
   if (sand?.isUnified !== true || context.requestQuotaUsable || sand.usagePercent === undefined)
     return undefined;
   if (grokAllowance(sand, context.now) !== 'paid') return undefined;
-  const resetsAt = parseIsoDate(sand.nextResetTimestampUtc);
-  if (!resetsAt || resetsAt.getTime() <= context.now.getTime()) return undefined;
-  return {
-    usedPercent: clampPercent(sand.usagePercent),
-    windowMinutes: WEEK_MINUTES,
-    resetsAt,
-    resetDescription: resetText(resetsAt, context.timeZone),
-  };
+  const window = paidWeeklyWindow(sand, clampPercent(sand.usagePercent), context.timeZone);
+  if (!window.resetsAt || window.resetsAt.getTime() <= context.now.getTime()) return undefined;
+  return window;
 }
 
 /** v2/usage-status replaces the legacy /api/usage lookup only for unified personal memberships. */

@@ -7,9 +7,8 @@ import type {
   UsageEventJson,
 } from './types.js';
 
-export type { GenerateEventsOptions } from './generate-events.js';
 export { generateEvents } from './generate-events.js';
-export type { EventsFault, EventsScenario, UsageEventJson } from './types.js';
+export type { EventsScenario, UsageEventJson } from './types.js';
 
 interface EventsQuery {
   page: number;

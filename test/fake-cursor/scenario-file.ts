@@ -130,7 +130,7 @@ function toAccount(file: z.infer<typeof accountSchema>): FakeAccount {
 }
 
 /** Parses a scenario file's JSON (one account, or `{accounts: [...]}`) against `now`. */
-export function parseScenario(json: unknown, now: Date): FakeAccount[] {
+function parseScenario(json: unknown, now: Date): FakeAccount[] {
   const parsed = fileSchema.parse(expandRelativeDates(json, now));
   return 'accounts' in parsed ? parsed.accounts.map(toAccount) : [toAccount(parsed)];
 }

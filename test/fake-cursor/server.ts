@@ -12,8 +12,6 @@ import type {
 } from './types.js';
 
 export type {
-  EventsFault,
-  EventsScenario,
   FakeAccount,
   FakeCursor,
   FakeCursorOptions,

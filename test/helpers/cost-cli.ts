@@ -2,7 +2,7 @@ import type { FakeAccount, FakeCursor, RecordedRequest } from '../fake-cursor/se
 import { startFakeCursor } from '../fake-cursor/server.js';
 import { type CliResult, makeTempHome, type RunOptions, runCli } from './cli.js';
 
-export const EVENTS_PATH = '/api/dashboard/get-filtered-usage-events';
+const EVENTS_PATH = '/api/dashboard/get-filtered-usage-events';
 export const EVENTS_ENDPOINT = `POST ${EVENTS_PATH}`;
 
 /** A manual session the fake accepts (manual headers are not JWT-checked, only forwarded). */

@@ -19,7 +19,7 @@ export async function makeToken(
   return { jwt, userId, cookieValue: sessionCookieValue(userId, jwt) };
 }
 
-export function appDbPath(home: string): string {
+function appDbPath(home: string): string {
   return path.join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
 }
 

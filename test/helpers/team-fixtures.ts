@@ -40,7 +40,7 @@ export interface TeamSpendBody {
 }
 
 /** `members` cut into pages of 50, each carrying the same metadata. */
-export function spendPages(members: readonly TeamMemberRow[]): TeamSpendBody[] {
+function spendPages(members: readonly TeamMemberRow[]): TeamSpendBody[] {
   const totalPages = Math.ceil(members.length / PAGE_SIZE);
   return Array.from({ length: totalPages }, (_, index) => ({
     teamMemberSpend: members.slice(index * PAGE_SIZE, (index + 1) * PAGE_SIZE),
@@ -59,7 +59,7 @@ export function acmePages(me: TeamMemberRow = memberRow()): TeamSpendBody[] {
 }
 
 /** Team 5000's pages: the member spent $30 of $100 there. */
-export function labsPages(): TeamSpendBody[] {
+function labsPages(): TeamSpendBody[] {
   return spendPages([
     ...labsColleagues,
     memberRow({ overallSpendCents: 3000, effectivePerUserLimitDollars: 100 }),
@@ -100,7 +100,7 @@ export function colleagueTeamEndpoints(
 }
 
 /** An Enterprise member mid-cycle whose on-demand figures are the team pool (codexbar-core.md §3.3). */
-export const TEAM_SUMMARY = {
+const TEAM_SUMMARY = {
   billingCycleStart: '2026-07-05T00:00:00.000Z',
   billingCycleEnd: '2026-08-05T00:00:00.000Z',
   membershipType: 'enterprise',

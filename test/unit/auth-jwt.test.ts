@@ -1,14 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { makeJwt } from '../../fixtures/builders/jwt.js';
-import {
-  decodeAccessToken,
-  differs,
-  identityLabel,
-  inspectAccessToken,
-  normalizedEmail,
-  normalizedSubject,
-} from '../../src/auth/jwt.js';
+import { decodeAccessToken, inspectAccessToken } from '../../src/auth/jwt.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 const NOW_S = NOW.getTime() / 1000;
@@ -165,55 +158,5 @@ describe('inspectAccessToken: token shape (codexbar-core.md §1.5)', () => {
     const token = await makeJwt({ sub: 'auth0|user_test', exp: NOW_S - 10, now: NOW });
     const decoded = decodeAccessToken(token);
     expect(decoded.kind === 'ok' && decoded.identity.userId).toBe('user_test');
-  });
-});
-
-describe('normalised identity and differs (codexbar-core.md §1.5)', () => {
-  it('subject → last `|` segment, trimmed and lowercased', () => {
-    expect(normalizedSubject('  google-oauth2|User_Test ')).toBe('user_test');
-    expect(normalizedSubject(undefined)).toBeUndefined();
-    expect(normalizedSubject('|')).toBeUndefined();
-  });
-
-  it('email → trimmed and lowercased', () => {
-    expect(normalizedEmail('  Me@Example.COM ')).toBe('me@example.com');
-    expect(normalizedEmail('  ')).toBeUndefined();
-  });
-
-  const cases: Array<{ rule: string; a: object; b: object; expected: boolean }> = [
-    {
-      rule: 'same user ID under different providers and case is the same account',
-      a: { subject: 'auth0|ABC' },
-      b: { subject: 'google|abc' },
-      expected: false,
-    },
-    {
-      rule: 'subjects decide when both exist, even if emails match',
-      a: { subject: 'auth0|a', email: 'x@y.z' },
-      b: { subject: 'auth0|b', email: 'x@y.z' },
-      expected: true,
-    },
-    {
-      rule: 'emails decide when a subject is missing',
-      a: { subject: 'auth0|a', email: 'X@y.z ' },
-      b: { email: 'x@y.z' },
-      expected: false,
-    },
-    { rule: 'different emails differ', a: { email: 'a@y.z' }, b: { email: 'b@y.z' }, expected: true },
-    {
-      rule: 'nothing comparable is "unknown", not a mismatch',
-      a: { subject: 'a' },
-      b: { email: 'b@y.z' },
-      expected: false,
-    },
-  ];
-  it.each(cases)('$rule', ({ a, b, expected }) => {
-    expect(differs(a, b)).toBe(expected);
-  });
-
-  it('labels prefer the normalised email, then the subject, then "unknown account"', () => {
-    expect(identityLabel({ subject: 'auth0|U', email: ' Me@X.io' })).toBe('me@x.io');
-    expect(identityLabel({ subject: 'auth0|U' })).toBe('u');
-    expect(identityLabel({})).toBe('unknown account');
   });
 });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { authPaths, displayPath } from '../../src/auth/paths.js';
-import type { AuthEnvironment, Platform } from '../../src/auth/types.js';
+import { authPaths } from '../../src/auth/paths.js';
+import type { LocalEnvironment, Platform } from '../../src/local/environment.js';
+import { displayPath } from '../../src/local/paths.js';
 
 function environment(
   platform: Platform,
   env: Record<string, string | undefined>,
   homeDir: string,
-): AuthEnvironment {
+): LocalEnvironment {
   return { platform, env, homeDir, now: () => new Date('2026-07-20T15:00:00Z') };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type SourceLoader, sourceOrder, withSession } from '../../src/auth/resolver.js';
-import type { AuthSourceId, Platform, Session } from '../../src/auth/types.js';
+import type { AuthSourceId, Session } from '../../src/auth/types.js';
 import { ApiError, NoSessionError, NotLoggedInError, TimeoutError } from '../../src/errors.js';
+import type { Platform } from '../../src/local/environment.js';
 
 describe('sourceOrder (contract.md §3)', () => {
   it.each<[Platform, 'auto' | 'web', AuthSourceId[]]>([

@@ -8,7 +8,7 @@ import * as agent from '../../src/auth/sources/agent.js';
 import * as app from '../../src/auth/sources/app.js';
 import * as cached from '../../src/auth/sources/cached.js';
 import * as stored from '../../src/auth/sources/stored.js';
-import type { AuthEnvironment } from '../../src/auth/types.js';
+import type { LocalEnvironment } from '../../src/local/environment.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 let home: string;
@@ -52,7 +52,7 @@ function write(relative: string, content: unknown, mode: number): void {
 
 describe('credential sources never create, modify or chmod a file (contract.md §3, §6)', () => {
   it('reading every source leaves the whole home tree identical, including loose modes and expired entries', async () => {
-    const env: AuthEnvironment = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => NOW };
+    const env: LocalEnvironment = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => NOW };
     const expired = await makeJwt({ sub: 'auth0|u', exp: NOW.getTime() / 1000 - 60, now: NOW });
     const dbDir = path.join(home, '.config', 'Cursor', 'User', 'globalStorage');
     fs.mkdirSync(dbDir, { recursive: true });
@@ -82,7 +82,7 @@ describe('credential sources never create, modify or chmod a file (contract.md �
   });
 
   it('reading sources when nothing exists creates no directory or file', async () => {
-    const env: AuthEnvironment = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => NOW };
+    const env: LocalEnvironment = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => NOW };
     for (const source of [app, agent, cached, stored]) expect((await source.load(env)).kind).toBe('skip');
     expect(fs.readdirSync(home)).toEqual([]);
   });

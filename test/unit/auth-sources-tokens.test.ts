@@ -6,7 +6,8 @@ import { makeJwt } from '../../fixtures/builders/jwt.js';
 import { createStateVscdb } from '../../fixtures/builders/vscdb.js';
 import * as agent from '../../src/auth/sources/agent.js';
 import * as app from '../../src/auth/sources/app.js';
-import type { AuthEnvironment, SourceResult } from '../../src/auth/types.js';
+import type { SourceResult } from '../../src/auth/types.js';
+import type { LocalEnvironment } from '../../src/local/environment.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 const NOW_S = NOW.getTime() / 1000;
@@ -20,7 +21,7 @@ afterEach(() => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
-function environment(env: Record<string, string> = {}): AuthEnvironment {
+function environment(env: Record<string, string> = {}): LocalEnvironment {
   return { platform: 'linux', env: { HOME: home, ...env }, homeDir: home, now: () => NOW };
 }
 

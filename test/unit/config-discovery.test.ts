@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuthEnvironment } from '../../src/auth/types.js';
 import { findConfigPath } from '../../src/config/config.js';
+import type { LocalEnvironment } from '../../src/local/environment.js';
 
 let home: string;
 
@@ -14,7 +14,7 @@ afterEach(() => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
-function environment(env: Record<string, string>): AuthEnvironment {
+function environment(env: Record<string, string>): LocalEnvironment {
   return { platform: 'linux', env: { HOME: home, ...env }, homeDir: home, now: () => new Date() };
 }
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuthEnvironment } from '../../src/auth/types.js';
 import { loadConfig } from '../../src/config/config.js';
 import { ConfigError } from '../../src/errors.js';
+import type { LocalEnvironment } from '../../src/local/environment.js';
 
 const SECRET = 'WorkosCursorSessionToken=user_test%3A%3Asecret-cookie-value';
 let dir: string;
@@ -18,7 +18,7 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function environment(): AuthEnvironment {
+function environment(): LocalEnvironment {
   return {
     platform: 'linux',
     env: { HOME: dir, CODEXBAR_CONFIG: file },
@@ -102,11 +102,11 @@ describe('loadConfig (codexbar-cli.md §5)', () => {
   it.each([
     { rule: 'whitespace is trimmed', raw: `  ${SECRET}  `, expected: SECRET },
     { rule: 'one pair of matching quotes is stripped', raw: ` "${SECRET}" `, expected: SECRET },
-    { rule: 'a leading Cookie: is stripped', raw: `'Cookie: ${SECRET}'`, expected: SECRET },
+    // Cookie-header normalisation happens when the header is chosen: see auth-credentials.test.ts.
     {
-      rule: 'a pasted curl fragment is reduced to the cookie',
-      raw: `curl URL -H 'Cookie: ${SECRET}'`,
-      expected: SECRET,
+      rule: 'a pasted Cookie: line is kept for the credential resolver',
+      raw: `'Cookie: ${SECRET}'`,
+      expected: `Cookie: ${SECRET}`,
     },
     { rule: 'an empty value is absent', raw: ' "" ', expected: undefined },
     { rule: 'null is absent', raw: null, expected: undefined },

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { costErrorRow, costRow, renderCostJson } from '../../src/render/cost-json.js';
+import { costErrorRow, costRow } from '../../src/render/cost-json.js';
+import { encodeJson } from '../../src/render/json.js';
 import { sampleCostReport } from './render-cost-fixture.js';
 
-const roundTrip = (row: Record<string, unknown>) => JSON.parse(renderCostJson([row]))[0];
+const roundTrip = (row: Record<string, unknown>) => JSON.parse(encodeJson([row]))[0];
 
 describe('cost --json row (codexbar-cli.md §3.4, contract.md §4)', () => {
   it("writes CodexBar's fields in order, then our additive ones", () => {
@@ -56,7 +57,7 @@ describe('cost --json row (codexbar-cli.md §3.4, contract.md §4)', () => {
   });
 
   it('writes daily entries with cache-write as cacheCreationTokens and per-model breakdowns', () => {
-    const json = renderCostJson([costRow(sampleCostReport())]);
+    const json = encodeJson([costRow(sampleCostReport())]);
     expect(json).toContain(
       '{"date":"2026-07-19","inputTokens":310000,"outputTokens":78000,"cacheReadTokens":812000,' +
         '"cacheCreationTokens":0,"totalTokens":1200000,"totalCost":3.42,' +
@@ -130,7 +131,7 @@ describe('cost --json row (codexbar-cli.md §3.4, contract.md §4)', () => {
   });
 
   it('pretty-prints empty projects as "[" blank line "]" (codexbar-cli.md §3.1)', () => {
-    expect(renderCostJson([costRow(sampleCostReport())], { pretty: true })).toContain(
+    expect(encodeJson([costRow(sampleCostReport())], { pretty: true })).toContain(
       '    "projects" : [\n\n    ],\n',
     );
   });
@@ -141,7 +142,7 @@ describe('cost --json error row (codexbar-cli.md §3.4)', () => {
     const error = new ConfigError(
       'Cursor cost is unavailable because the Cursor cookie source is set to Off.',
     );
-    expect(renderCostJson([costErrorRow(error, new Date('2026-07-20T15:00:00.123Z'))])).toBe(
+    expect(encodeJson([costErrorRow(error, new Date('2026-07-20T15:00:00.123Z'))])).toBe(
       '[{"provider":"cursor","source":"web","updatedAt":"2026-07-20T15:00:00Z","daily":[],"projects":[],' +
         '"error":{"code":1,"message":"Cursor cost is unavailable because the Cursor cookie source is set to Off."}}]',
     );

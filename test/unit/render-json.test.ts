@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeJson, isoDate } from '../../src/render/json.js';
+import { isoSeconds } from '../../src/iso-date.js';
+import { encodeJson } from '../../src/render/json.js';
 
 describe('encodeJson compact (codexbar-cli.md §3.1)', () => {
   it('keeps insertion order, omits undefined members and keeps an explicit null', () => {
@@ -31,7 +32,7 @@ describe('encodeJson compact (codexbar-cli.md §3.1)', () => {
 
   it('writes dates as ISO-8601 UTC without milliseconds', () => {
     expect(encodeJson({ at: new Date('2026-07-20T15:00:01.999Z') })).toBe('{"at":"2026-07-20T15:00:01Z"}');
-    expect(isoDate(new Date('2026-08-05T00:00:00Z'))).toBe('2026-08-05T00:00:00Z');
+    expect(isoSeconds(new Date('2026-08-05T00:00:00Z'))).toBe('2026-08-05T00:00:00Z');
   });
 
   it('adds no trailing newline (the printer does)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentError, NoSessionError, TimeoutError } from '../../src/errors.js';
 import { encodeJson } from '../../src/render/json.js';
-import { cliErrorRow, renderUsageJson, usageErrorRow, usageRow } from '../../src/render/usage-json.js';
+import { cliErrorRow, usageErrorRow, usageRow } from '../../src/render/usage-json.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
 import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from './render-usage-fixture.js';
 
@@ -99,12 +99,12 @@ function specScenario(): UsageSnapshot {
   return snapshot;
 }
 
-const compact = (snapshot: UsageSnapshot) => renderUsageJson([usageRow(snapshot, NOW)]);
+const compact = (snapshot: UsageSnapshot) => encodeJson([usageRow(snapshot, NOW)]);
 const parsed = (snapshot: UsageSnapshot) => JSON.parse(compact(snapshot))[0];
 
 describe('usage --json row (codexbar-cli.md §3.2)', () => {
   it('matches the §3.2 pretty example byte for byte', () => {
-    expect(renderUsageJson([usageRow(specScenario(), NOW)], { pretty: true })).toBe(SPEC_PRETTY_EXAMPLE);
+    expect(encodeJson([usageRow(specScenario(), NOW)], { pretty: true })).toBe(SPEC_PRETTY_EXAMPLE);
   });
 
   it('follows the encoding order in compact output: provider, source, usage, pace', () => {

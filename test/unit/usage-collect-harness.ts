@@ -13,7 +13,7 @@ import { WORKED_NOW } from './usage-helpers.js';
 
 /** collectUsage against the real fake cursor.com, shared by the usage-collect tests. */
 
-export const NOW = WORKED_NOW;
+const NOW = WORKED_NOW;
 export const PLAIN_COOKIE = 'plain-session-cookie-value';
 export const ME = { email: 'dev@acme.com', email_verified: true, name: 'Dev', sub: 'auth0|12345' };
 

@@ -15,7 +15,7 @@ export const figuresFrom = (summary: unknown, legacy?: unknown): UsageFigures =>
   });
 
 export const sandFrom = (json: unknown): SandStatus => sandStatusSchema.parse(json);
-export const usageStatusFrom = (json: unknown): UsageStatus => usageStatusSchema.parse(json);
+const usageStatusFrom = (json: unknown): UsageStatus => usageStatusSchema.parse(json);
 
 export interface SnapshotCase {
   summary?: unknown;

@@ -15,7 +15,7 @@ const NUMERIC_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INT64_LIMIT = 2 ** 63;
 
 /** A finite number, or text holding one; anything else is undefined (§2.5 double fields). */
-export function lenientNumber(value: unknown): number | undefined {
+function lenientNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && NUMERIC_TEXT.test(value)) {
     const parsed = Number(value);
@@ -25,7 +25,7 @@ export function lenientNumber(value: unknown): number | undefined {
 }
 
 /** An integer, an integral double, or text holding one; anything else is undefined (§2.5). */
-export function lenientInteger(value: unknown): number | undefined {
+function lenientInteger(value: unknown): number | undefined {
   const parsed = lenientNumber(value);
   return parsed !== undefined && Number.isInteger(parsed) && Math.abs(parsed) < INT64_LIMIT
     ? parsed

@@ -21,4 +21,3 @@ export const teamSpendSchema = z.object({
 });
 
 export type TeamSpendPage = z.infer<typeof teamSpendSchema>;
-export type TeamMemberSpend = z.infer<typeof memberSchema>;

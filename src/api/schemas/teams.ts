@@ -16,4 +16,3 @@ export const teamsSchema = z.object({
 });
 
 export type TeamsResponse = z.infer<typeof teamsSchema>;
-export type TeamEntry = z.infer<typeof teamSchema>;

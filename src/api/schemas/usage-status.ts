@@ -24,4 +24,3 @@ export const usageStatusSchema = z.object({
 });
 
 export type UsageStatus = z.infer<typeof usageStatusSchema>;
-export type UsageStatusMonthly = z.infer<typeof monthlySchema>;

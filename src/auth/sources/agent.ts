@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { authPaths, displayPath } from '../paths.js';
-import type { AuthEnvironment, SourceResult } from '../types.js';
-import { parseJson, readTextFile } from './files.js';
+import type { LocalEnvironment } from '../../local/environment.js';
+import { authPaths } from '../paths.js';
+import type { SourceResult } from '../types.js';
+import { readStoreFile } from './store-file.js';
 import { sessionFromAccessToken } from './token-session.js';
 
 const LABEL = 'cursor-agent token';
@@ -18,22 +19,14 @@ export const agentAuthFileSchema = z.object({
  * read (symlinks and mode 0600 are fine): never refreshed, rewritten or chmod-ed. Missing, unreadable or
  * malformed files and empty tokens are skipped so the next login is still tried.
  */
-export async function load(env: AuthEnvironment): Promise<SourceResult> {
-  const filePath = authPaths(env).agentAuth;
-  const shown = displayPath(filePath, env);
-  const read = await readTextFile(filePath);
-  if (read.kind === 'missing')
-    return { kind: 'skip', cause: 'absent', reason: `no cursor-agent login at ${shown}` };
-  if (read.kind === 'unreadable') {
-    return { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.reason})` };
-  }
-  const json = parseJson(read.text);
-  if (!json.ok) return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (${json.reason})` };
-  const parsed = agentAuthFileSchema.safeParse(json.value);
-  if (!parsed.success) {
-    return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (not a cursor-agent login)` };
-  }
-  const token = parsed.data.accessToken;
+export async function load(env: LocalEnvironment): Promise<SourceResult> {
+  const read = await readStoreFile(authPaths(env).agentAuth, env, agentAuthFileSchema, {
+    missing: (shown) => `no cursor-agent login at ${shown}`,
+    what: 'a cursor-agent login',
+  });
+  if (!read.ok) return read.skip;
+  const { shown } = read;
+  const token = read.value.accessToken;
   if (token == null) return { kind: 'skip', cause: 'absent', reason: `${shown} has no accessToken` };
   if (token.trim() === '')
     return { kind: 'skip', cause: 'absent', reason: `${shown} has an empty accessToken` };

@@ -1,6 +1,8 @@
+import type { LocalEnvironment } from '../../local/environment.js';
+import { displayPath } from '../../local/paths.js';
 import { readAppAccessToken } from '../app-db.js';
-import { authPaths, displayPath } from '../paths.js';
-import type { AuthEnvironment, SourceResult } from '../types.js';
+import { authPaths } from '../paths.js';
+import type { SourceResult } from '../types.js';
 import { sessionFromAccessToken } from './token-session.js';
 
 const LABEL = 'Cursor app token';
@@ -9,7 +11,7 @@ const LABEL = 'Cursor app token';
  * The Cursor app's access token from `state.vscdb` (key `cursorAuth/accessToken`, read-only via app-db.ts),
  * used only while its JWT is valid and more than 60 s from expiry (codexbar-core.md §1.5; never refreshed).
  */
-export async function load(env: AuthEnvironment): Promise<SourceResult> {
+export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const dbPath = authPaths(env).appDb;
   const shown = displayPath(dbPath, env);
   const read = await readAppAccessToken(dbPath);

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { normalizeCookieHeader, sessionTokenIdentityFromCookie } from '../cookie.js';
-import { authPaths, displayPath } from '../paths.js';
-import type { AuthEnvironment, Session, SourceResult } from '../types.js';
-import { parseJson, readTextFile } from './files.js';
+import type { LocalEnvironment } from '../../local/environment.js';
+import { normalizeCookieHeader } from '../cookie.js';
+import { authPaths } from '../paths.js';
+import type { SourceResult } from '../types.js';
+import { cookieSession, readStoreFile } from './store-file.js';
 
 /** codexbar-core.md §1.8: the label CodexBar gives a header it derived from the Cursor app's token. */
 export const APP_SESSION_LABEL = 'Cursor.app local auth';
@@ -21,22 +22,13 @@ export type CachedCookieFile = z.infer<typeof cachedCookieFileSchema>;
  * Reads `<data>/CodexBar/cursor-cookie.json` read-only (we never rewrite or clear it in this version).
  * A `stopFallback` entry is a selected account: its session is `final`, so a 401 ends the run (§1.9 step 3).
  */
-export async function load(env: AuthEnvironment): Promise<SourceResult> {
-  const filePath = authPaths(env).cachedCookie;
-  const shown = displayPath(filePath, env);
-  const read = await readTextFile(filePath);
-  if (read.kind === 'missing')
-    return { kind: 'skip', cause: 'absent', reason: `no cached cookie at ${shown}` };
-  if (read.kind === 'unreadable') {
-    return { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.reason})` };
-  }
-  const json = parseJson(read.text);
-  if (!json.ok) return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (${json.reason})` };
-  const parsed = cachedCookieFileSchema.safeParse(json.value);
-  if (!parsed.success) {
-    return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (not a cached cookie entry)` };
-  }
-  const entry = parsed.data;
+export async function load(env: LocalEnvironment): Promise<SourceResult> {
+  const read = await readStoreFile(authPaths(env).cachedCookie, env, cachedCookieFileSchema, {
+    missing: (shown) => `no cached cookie at ${shown}`,
+    what: 'a cached cookie entry',
+  });
+  if (!read.ok) return read.skip;
+  const { value: entry, shown } = read;
   // §1.9 step 3: an app-derived header is never reused as a browser cookie; the app token is read directly.
   if (entry.sourceLabel === APP_SESSION_LABEL) {
     return {
@@ -48,15 +40,12 @@ export async function load(env: AuthEnvironment): Promise<SourceResult> {
   const header = normalizeCookieHeader(entry.cookieHeader);
   if (header === undefined)
     return { kind: 'skip', cause: 'absent', reason: `cached cookie in ${shown} is empty` };
-
   const pinned = entry.authenticationFailurePolicy === 'stopFallback';
-  const session: Session = {
-    source: 'cached',
-    description: `cached cookie header from ${entry.sourceLabel || 'an unnamed source'}${pinned ? ', selected account' : ''} (${shown})`,
-    cookieHeader: header,
-  };
-  if (pinned) session.final = true;
-  const jwt = sessionTokenIdentityFromCookie(header);
-  if (jwt !== undefined) session.jwt = jwt;
-  return { kind: 'session', session };
+  const from = entry.sourceLabel || 'an unnamed source';
+  return cookieSession(
+    'cached',
+    `cached cookie header from ${from}${pinned ? ', selected account' : ''} (${shown})`,
+    header,
+    pinned,
+  );
 }

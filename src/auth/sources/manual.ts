@@ -1,6 +1,6 @@
-import type { CursorCredentialsConfig } from '../../config/credentials.js';
-import { sessionTokenIdentityFromCookie } from '../cookie.js';
-import type { Session, SourceResult } from '../types.js';
+import type { CursorCredentialsConfig } from '../credentials.js';
+import type { SourceResult } from '../types.js';
+import { cookieSession } from './store-file.js';
 
 /**
  * codexbar-core.md §1.7: the manual header (from `--cookie`, `CODEXBAR_CURSOR_COOKIE`, a token account or
@@ -15,15 +15,7 @@ export async function load(credentials: CursorCredentialsConfig): Promise<Source
   if (header === undefined) {
     return { kind: 'skip', cause: 'absent', reason: `manual cookie header is empty (${where})` };
   }
-  const session: Session = {
-    source: 'manual',
-    description: `manual cookie header (${where})`,
-    cookieHeader: header,
-    final: true,
-  };
-  const jwt = sessionTokenIdentityFromCookie(header);
-  if (jwt !== undefined) session.jwt = jwt;
-  return { kind: 'session', session };
+  return cookieSession('manual', `manual cookie header (${where})`, header, true);
 }
 
 function describeOrigin(credentials: CursorCredentialsConfig): string {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { sessionTokenIdentityFromCookie } from '../cookie.js';
-import { authPaths, displayPath } from '../paths.js';
-import type { AuthEnvironment, Session, SourceResult } from '../types.js';
-import { parseJson, readTextFile } from './files.js';
+import type { LocalEnvironment } from '../../local/environment.js';
+import { authPaths } from '../paths.js';
+import type { SourceResult } from '../types.js';
+import { cookieSession, readStoreFile } from './store-file.js';
 
 /**
  * codexbar-core.md §1.8: one Foundation `HTTPCookie` property dictionary. Which keys appear depends on
@@ -13,6 +13,9 @@ const storedCookieSchema = z.object({
   Value: z.string(),
   Expires: z.unknown().optional(),
 });
+
+/** The file is a list; each entry is checked on its own, so one odd entry does not hide the others. */
+const storedSessionFileSchema = z.array(z.unknown());
 
 export interface StoredCookie {
   name: string;
@@ -56,21 +59,14 @@ function expiryOf(value: unknown): Date | undefined {
  * Reads `<data>/CodexBar/cursor-session.json` read-only. Unlike CodexBar we never prune expired cookies from
  * the file, delete it or fix its mode: in this version the tool does not modify it at all.
  */
-export async function load(env: AuthEnvironment): Promise<SourceResult> {
-  const filePath = authPaths(env).storedSession;
-  const shown = displayPath(filePath, env);
-  const read = await readTextFile(filePath);
-  if (read.kind === 'missing')
-    return { kind: 'skip', cause: 'absent', reason: `no stored session at ${shown}` };
-  if (read.kind === 'unreadable') {
-    return { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.reason})` };
-  }
-  const json = parseJson(read.text);
-  if (!json.ok) return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (${json.reason})` };
-  if (!Array.isArray(json.value)) {
-    return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (not a list of cookies)` };
-  }
-  const { cookies, expired } = liveStoredCookies(json.value, env.now());
+export async function load(env: LocalEnvironment): Promise<SourceResult> {
+  const read = await readStoreFile(authPaths(env).storedSession, env, storedSessionFileSchema, {
+    missing: (shown) => `no stored session at ${shown}`,
+    what: 'a list of cookies',
+  });
+  if (!read.ok) return read.skip;
+  const { shown } = read;
+  const { cookies, expired } = liveStoredCookies(read.value, env.now());
   if (cookies.length === 0) {
     return expired > 0
       ? { kind: 'skip', cause: 'expired', reason: `every cookie in ${shown} has expired` }
@@ -78,12 +74,5 @@ export async function load(env: AuthEnvironment): Promise<SourceResult> {
   }
   // §1.8: `name=value` pairs joined with "; ", in stored order.
   const header = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
-  const session: Session = {
-    source: 'stored',
-    description: `stored session cookies (${shown})`,
-    cookieHeader: header,
-  };
-  const jwt = sessionTokenIdentityFromCookie(header);
-  if (jwt !== undefined) session.jwt = jwt;
-  return { kind: 'session', session };
+  return cookieSession('stored', `stored session cookies (${shown})`, header);
 }

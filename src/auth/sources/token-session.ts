@@ -1,3 +1,4 @@
+import { isoSeconds } from '../../iso-date.js';
 import { cookieForToken } from '../cookie.js';
 import { inspectAccessToken } from '../jwt.js';
 import type { AuthSourceId, SourceResult } from '../types.js';
@@ -45,9 +46,4 @@ export function sessionFromAccessToken(token: string, from: AccessTokenSource): 
       jwt: inspection.identity,
     },
   };
-}
-
-/** ISO-8601 UTC without milliseconds, like every date this tool prints (contract.md §4). */
-export function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

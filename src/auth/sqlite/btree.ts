@@ -7,7 +7,7 @@ import { DATABASE_HEADER_SIZE } from './header.js';
 import type { Pager } from './pager.js';
 import { readVarint, readVarint64 } from './record.js';
 
-export const PageType = {
+const PageType = {
   interiorIndex: 2,
   interiorTable: 5,
   leafIndex: 10,
@@ -128,7 +128,7 @@ function readPayload(pager: Pager, page: BtreePage, offset: number, size: number
   return payload;
 }
 
-export function localPayloadSize(size: number, usable: number, maxLocal: number): number {
+function localPayloadSize(size: number, usable: number, maxLocal: number): number {
   if (size <= maxLocal) return size;
   const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
   const surplus = minLocal + ((size - minLocal) % (usable - 4));

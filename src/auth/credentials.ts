@@ -1,6 +1,6 @@
-import type { LoadedConfig } from './config.js';
-import { cleanCookieHeader } from './config.js';
-import type { CookieSource } from './schema.js';
+import type { LoadedConfig } from '../config/config.js';
+import type { CookieSource } from '../config/schema.js';
+import { cleanCookieHeader } from './cookie.js';
 
 /** Where a manual header came from, named as `--verbose` shows it. */
 export type ManualHeaderOrigin = '--cookie' | 'CODEXBAR_CURSOR_COOKIE' | 'config file' | 'token account';
@@ -42,7 +42,8 @@ export function resolveCursorCredentialsConfig(inputs: CredentialInputs): Cursor
     return { ...manual(account.token, 'token account'), accountLabel: account.label };
   }
 
-  const cookieSource = cursor.cookieSource ?? (cursor.cookieHeader !== undefined ? 'manual' : 'auto');
+  const cookieSource =
+    cursor.cookieSource ?? (cleanCookieHeader(cursor.cookieHeader) !== undefined ? 'manual' : 'auto');
   if (cookieSource !== 'manual') return { cookieSource };
   return manual(cursor.cookieHeader, 'config file');
 }

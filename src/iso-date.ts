@@ -18,3 +18,8 @@ export function parseIsoDate(text: string | undefined): Date | undefined {
   const time = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second}${millis}${offset}`);
   return Number.isNaN(time) ? undefined : new Date(time);
 }
+
+/** ISO-8601 in UTC without milliseconds, the one form every date we print or encode takes. */
+export function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,8 +1,8 @@
-import type { CursorRequest } from '../api/client.js';
-import { type EventsPage, eventsPageSchema } from '../api/schemas/events.js';
-import { REQUEST_TIMEOUT_MS } from '../api/timeouts.js';
+import type { CursorRequest } from './client.js';
+import { type EventsPage, eventsPageSchema } from './schemas/events.js';
+import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
-export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
+const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
 export const EVENTS_PAGE_SIZE = 1000;
 
 /** What the pager needs from CursorClient (structural, so tests and the client stay decoupled). */

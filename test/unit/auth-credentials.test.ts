@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolveCursorCredentialsConfig } from '../../src/auth/credentials.js';
 import type { CursorConfig, LoadedConfig } from '../../src/config/config.js';
-import { resolveCursorCredentialsConfig } from '../../src/config/credentials.js';
 
 function config(cursor: CursorConfig): LoadedConfig {
   return { path: '/home/me/.config/codexbar/config.json', exists: true, cursor };
@@ -28,6 +28,21 @@ describe('Cursor credential precedence (codexbar-cli.md §5.3, contract.md §3)'
     expected: object;
   }> = [
     { rule: 'nothing configured is auto', cursor: {}, expected: { cookieSource: 'auto' } },
+    {
+      rule: "the config's cookieHeader is normalised: a leading Cookie: is stripped",
+      cursor: { cookieHeader: 'Cookie: cfg=1' },
+      expected: { cookieSource: 'manual', manualHeader: 'cfg=1', origin: 'config file' },
+    },
+    {
+      rule: "the config's cookieHeader is normalised: a pasted curl fragment is reduced to the cookie",
+      cursor: { cookieHeader: "curl URL -H 'Cookie: cfg=1'" },
+      expected: { cookieSource: 'manual', manualHeader: 'cfg=1', origin: 'config file' },
+    },
+    {
+      rule: 'a config cookieHeader that normalises to nothing does not select manual',
+      cursor: { cookieHeader: 'Cookie:' },
+      expected: { cookieSource: 'auto' },
+    },
     {
       rule: '--cookie beats the environment and the config',
       cursor: { cookieSource: 'off', cookieHeader: 'cfg=1', tokenAccounts: accounts(0, ['acct=1']) },

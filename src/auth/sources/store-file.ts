@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import type { LocalEnvironment } from '../../local/environment.js';
+import { displayPath } from '../../local/paths.js';
+import { readJsonFile } from '../../local/read-file.js';
+import { sessionTokenIdentityFromCookie } from '../cookie.js';
+import type { AuthSourceId, Session, SourceResult } from '../types.js';
+
+export type StoreRead<T> = { ok: true; value: T; shown: string } | { ok: false; skip: SourceResult };
+
+/**
+ * One local credential file, read for the ladder: its checked content, or the skip `--verbose` reports.
+ * A missing, unreadable or malformed file only moves the ladder on (docs/behaviour.md §7.3).
+ */
+export async function readStoreFile<T>(
+  filePath: string,
+  env: LocalEnvironment,
+  schema: z.ZodType<T>,
+  labels: { missing: (shown: string) => string; what: string },
+): Promise<StoreRead<T>> {
+  const shown = displayPath(filePath, env);
+  const read = await readJsonFile(filePath, schema, labels.what);
+  switch (read.kind) {
+    case 'ok':
+      return { ok: true, value: read.value, shown };
+    case 'missing':
+      return { ok: false, skip: { kind: 'skip', cause: 'absent', reason: labels.missing(shown) } };
+    case 'unreadable':
+      return {
+        ok: false,
+        skip: { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.reason})` },
+      };
+    case 'malformed':
+      return {
+        ok: false,
+        skip: { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (${read.reason})` },
+      };
+  }
+}
+
+/**
+ * A session sent as a cookie header (manual, cached, stored). When the session cookie carries a JWT, its
+ * identity comes along for `--verbose` and the `/api/usage` user id (docs/behaviour.md §7.12).
+ */
+export function cookieSession(
+  source: AuthSourceId,
+  description: string,
+  cookieHeader: string,
+  final = false,
+): SourceResult {
+  const session: Session = { source, description, cookieHeader };
+  if (final) session.final = true;
+  const jwt = sessionTokenIdentityFromCookie(cookieHeader);
+  if (jwt !== undefined) session.jwt = jwt;
+  return { kind: 'session', session };
+}
