@@ -1,5 +1,10 @@
+import type { ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from '../../fixtures/tls/loopback.js';
 import { CURSOR_ORIGIN, resolveBaseUrl } from '../../src/api/base-url.js';
 import { CursorClient, parseRetryAfter } from '../../src/api/client.js';
 import { ApiError, ConfigError, NotLoggedInError, ParseError, TimeoutError } from '../../src/errors.js';
@@ -122,5 +127,80 @@ describe('CursorClient against the fake cursor.com', () => {
     const error = await get(await clientFor({ destroy: true })).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.transport).toBe(true);
+  });
+});
+
+/** An https server on 127.0.0.1 with the test certificate that records each path and answers `respond`. */
+async function startHttpsServer(respond: (path: string, res: ServerResponse) => void) {
+  const paths: string[] = [];
+  const server = https.createServer({ cert: TEST_TLS_CERT, key: TEST_TLS_KEY }, (req, res) => {
+    paths.push(req.url ?? '');
+    respond(req.url ?? '', res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: `https://127.0.0.1:${port}`,
+    paths,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type HttpsServer = Awaited<ReturnType<typeof startHttpsServer>>;
+
+describe('CursorClient follows https redirects only to the same host and port', () => {
+  const servers: HttpsServer[] = [];
+  // The client trusts the test certificate through its injected dispatcher, as it would a real CA.
+  let dispatcher: Agent | undefined;
+  afterEach(async () => {
+    await dispatcher?.close();
+    dispatcher = undefined;
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  async function server(respond: Parameters<typeof startHttpsServer>[0]): Promise<HttpsServer> {
+    const started = await startHttpsServer(respond);
+    servers.push(started);
+    return started;
+  }
+  const ok = (res: ServerResponse) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"membershipType":"pro"}');
+  const redirect = (res: ServerResponse, location: string) =>
+    res.writeHead(302, { location, 'content-length': '0' }).end();
+  const get = (baseUrl: string) => {
+    dispatcher ??= new Agent({ connect: { ca: TEST_TLS_CERT } });
+    return new CursorClient({ baseUrl, dispatcher }).request({
+      method: 'GET',
+      path: '/api/usage-summary',
+      endpoint: 'GET /api/usage-summary',
+      cookieHeader: 'WorkosCursorSessionToken=ok',
+      timeoutMs: 5000,
+      schema: z.object({ membershipType: z.string().optional() }),
+    });
+  };
+
+  it('a redirect to another path on the same https host and port is followed', async () => {
+    const a = await server((path, res) =>
+      path === '/api/usage-summary' ? redirect(res, '/api/usage-summary?moved=1') : ok(res),
+    );
+    await expect(get(a.url)).resolves.toEqual({ membershipType: 'pro' });
+    expect(a.paths).toEqual(['/api/usage-summary', '/api/usage-summary?moved=1']);
+  });
+
+  it('a redirect to another port on the same host is not followed: the 3xx is an error naming the endpoint', async () => {
+    const b = await server((_path, res) => ok(res));
+    const a = await server((_path, res) => redirect(res, `https://127.0.0.1:${b.port}/api/usage-summary`));
+    const error = await get(a.url).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('Cursor API error: HTTP 302 (GET /api/usage-summary)');
+    expect(a.paths).toEqual(['/api/usage-summary']);
+    expect(b.paths).toEqual([]);
+    // B itself answers this client, so only the redirect rule kept the request from it.
+    await expect(get(b.url)).resolves.toEqual({ membershipType: 'pro' });
   });
 });

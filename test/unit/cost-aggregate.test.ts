@@ -76,6 +76,32 @@ describe('cost aggregation: day keys in the report time zone', () => {
     expect(report([e], { timeZone: 'Asia/Tokyo' }).daily.map((d) => d.date)).toEqual(['2026-07-20']);
   });
 
+  // 2026-03-08 is New York's spring-forward day: 23 hours, from 05:00Z to 04:00Z on the 9th. The day
+  // keyer caches the last day's range and every quarter hour inside it, so each order reaches the
+  // 9th's first hour through a different path. Event i carries 10^i input tokens, so each day's sum
+  // shows which events it got.
+  it.each([
+    ['older first', ['2026-03-08T12:00:00Z', '2026-03-09T04:30:00Z'], { '2026-03-08': 1, '2026-03-09': 10 }],
+    ['newer first', ['2026-03-09T04:30:00Z', '2026-03-08T12:00:00Z'], { '2026-03-08': 10, '2026-03-09': 1 }],
+    [
+      'newer first, then the 9th again',
+      ['2026-03-09T04:30:00Z', '2026-03-08T12:00:00Z', '2026-03-09T04:45:00Z'],
+      { '2026-03-08': 10, '2026-03-09': 101 },
+    ],
+    [
+      'older first, then a later day, then the 9th',
+      ['2026-03-08T12:00:00Z', '2026-03-10T12:00:00Z', '2026-03-09T04:30:00Z'],
+      { '2026-03-08': 1, '2026-03-09': 100, '2026-03-10': 10 },
+    ],
+  ])(
+    'the 23-hour spring-forward day ends at its own midnight, not 24 hours on (%s)',
+    (_order, instants, days) => {
+      const events = instants.map((at, i) => event(at, { tokenUsage: usage(10 ** i, 1) }));
+      const daily = report(events, { timeZone: 'America/New_York' }).daily;
+      expect(Object.fromEntries(daily.map((d) => [d.date, d.inputTokens]))).toEqual(days);
+    },
+  );
+
   it('days are sorted ascending whatever order the events arrive in', () => {
     const r = report([
       event('2026-07-20T10:00:00Z', { tokenUsage: usage(1, 1) }),

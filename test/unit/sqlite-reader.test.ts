@@ -236,20 +236,48 @@ describe('file reader applies a -wal file like SQLite recovery does (no -shm)', 
     expect(textOf(openAndGet(copy, ACCESS_TOKEN_KEY))).toBe('committed-token');
   });
 
+  /** A copy (no -shm) whose -wal holds two token commits; returns where the first commit's frames end. */
+  function twoCommitCopy(first: string, second: string): { copy: string; firstCommitEnd: number } {
+    createStateVscdb(dbPath, { token: 'main-file-token', extraItems: 100 });
+    const writer = openActiveWalWriter(dbPath);
+    writer.setToken(first);
+    const firstCommitEnd = fs.statSync(`${dbPath}-wal`).size;
+    writer.setToken(second);
+    const copy = walOnlyCopy('copy');
+    copyWithoutShm(dbPath, copy);
+    writer.close();
+    return { copy, firstCommitEnd };
+  }
+
+  it('frames read before their commit frame are not committed: a last frame without a commit size drops its transaction', () => {
+    const { copy, firstCommitEnd } = twoCommitCopy('first-token', 'second-token');
+    const wal = fs.readFileSync(`${copy}-wal`);
+    const frameSize = FRAME_HEADER_BYTES + wal.readUInt32BE(8);
+    const lastFrame = (wal.length - WAL_HEADER_BYTES) / frameSize - 1;
+    const commitSizeAt = WAL_HEADER_BYTES + lastFrame * frameSize + 4;
+    // Both tokens live only in the -wal, and the second transaction ends on its own commit frame.
+    expect(textOf(openAndGet(copy, ACCESS_TOKEN_KEY))).toBe('second-token');
+    expect(wal.length).toBeGreaterThan(firstCommitEnd);
+    expect(wal.readUInt32BE(commitSizeAt)).toBeGreaterThan(0);
+    // The checksum writer below reproduces SQLite's own, so the damaged frame still verifies.
+    const resealed = Buffer.from(wal);
+    resealWalFrom(resealed, 0);
+    expect(resealed.equals(wal)).toBe(true);
+
+    wal.writeUInt32BE(0, commitSizeAt);
+    resealWalFrom(wal, lastFrame);
+    fs.writeFileSync(`${copy}-wal`, wal);
+    expect(textOf(openAndGet(copy, ACCESS_TOKEN_KEY))).toBe('first-token');
+    expectSameAsSqlite(copy, [ACCESS_TOKEN_KEY]);
+  });
+
   it.each([
     // Inside the page image of the last commit's first frame.
     ['a checksum that does not verify', 24 + 100],
     // Salts are not covered by the checksum, so they are checked on their own.
     ['a salt that does not match the header', 8],
   ])('a commit frame with %s ends the WAL there', (_name, offsetInFrame) => {
-    createStateVscdb(dbPath, { token: 'main-file-token', extraItems: 100 });
-    const writer = openActiveWalWriter(dbPath);
-    writer.setToken('good-token');
-    const goodSize = fs.statSync(`${dbPath}-wal`).size;
-    writer.setToken('damaged-token');
-    const copy = walOnlyCopy('copy');
-    copyWithoutShm(dbPath, copy);
-    writer.close();
+    const { copy, firstCommitEnd: goodSize } = twoCommitCopy('good-token', 'damaged-token');
     const wal = fs.readFileSync(`${copy}-wal`);
     wal[goodSize + offsetInFrame] = (wal[goodSize + offsetInFrame]! + 1) % 256;
     fs.writeFileSync(`${copy}-wal`, wal);
@@ -279,6 +307,35 @@ describe('file reader applies a -wal file like SQLite recovery does (no -shm)', 
     expect(textOf(openAndGet(dbPath, ACCESS_TOKEN_KEY))).toBe('main-file-token');
   });
 });
+
+const WAL_HEADER_BYTES = 32;
+const FRAME_HEADER_BYTES = 24;
+
+/**
+ * Rewrites the cumulative checksums of frame `first` and every frame after it the way SQLite computes
+ * them (fileformat2 §4.1), so an edited frame header verifies again. Frame 0 starts from the header's
+ * checksum, any later frame from the checksum stored in the frame before it.
+ */
+function resealWalFrom(wal: Buffer, first: number): void {
+  const littleEndian = wal.readUInt32BE(0) === 0x377f0682;
+  const frameSize = FRAME_HEADER_BYTES + wal.readUInt32BE(8);
+  const word = (at: number) => (littleEndian ? wal.readUInt32LE(at) : wal.readUInt32BE(at));
+  const previous = first === 0 ? 24 : WAL_HEADER_BYTES + (first - 1) * frameSize + 16;
+  let s1 = wal.readUInt32BE(previous);
+  let s2 = wal.readUInt32BE(previous + 4);
+  const add = (start: number, end: number) => {
+    for (let i = start; i < end; i += 8) {
+      s1 = (s1 + word(i) + s2) >>> 0;
+      s2 = (s2 + word(i + 4) + s1) >>> 0;
+    }
+  };
+  for (let frame = WAL_HEADER_BYTES + first * frameSize; frame < wal.length; frame += frameSize) {
+    add(frame, frame + 8);
+    add(frame + FRAME_HEADER_BYTES, frame + frameSize);
+    wal.writeUInt32BE(s1, frame + 16);
+    wal.writeUInt32BE(s2, frame + 20);
+  }
+}
 
 function openAndGet(dbPath: string, key: string): SqlValue | undefined {
   const reader = openItemTable(dbPath, `${dbPath}-wal`);

@@ -8,6 +8,19 @@ const NOW = new Date('2026-11-28T12:00:00Z');
 const RESET = '2026-12-03T07:57:50.647Z';
 const context = { now: NOW, timeZone: 'UTC', requestQuotaUsable: false };
 const windowOf = (json: unknown) => grokBotWindow(sandFrom(json), context);
+/** What a paid allowance with a valid reset shows: the percent, the reset and a full week for pace. */
+const paidWeek = (usedPercent: number) => ({
+  id: 'cursor-grok-bot',
+  title: 'Grok Bot',
+  usageKnown: true,
+  showsPace: true,
+  window: {
+    usedPercent,
+    windowMinutes: 10080,
+    resetsAt: new Date(RESET),
+    resetDescription: 'Resets Dec 3 at 7:57AM',
+  },
+});
 
 describe('Grok Bot allowance (cursor-provider.md "Snapshot mapping", newer-endpoints.md)', () => {
   it.each([
@@ -49,18 +62,7 @@ describe('Grok Bot window', () => {
       currentPeriodStart: '2026-11-29T07:57:50.647Z',
       includedLimitZero: false,
     });
-    expect(extra).toEqual({
-      id: 'cursor-grok-bot',
-      title: 'Grok Bot',
-      usageKnown: true,
-      showsPace: true,
-      window: {
-        usedPercent: 42,
-        windowMinutes: 10080,
-        resetsAt: new Date(RESET),
-        resetDescription: 'Resets Dec 3 at 7:57AM',
-      },
-    });
+    expect(extra).toEqual(paidWeek(42));
   });
 
   it('a paid allowance with no currentPeriodStart still covers the full week, so pace uses 7 days', () => {
@@ -106,9 +108,18 @@ describe('Grok Bot window', () => {
     expect(windowOf({ includedLimitZero: false, nextResetTimestampUtc: RESET })).toBeUndefined();
   });
 
-  it('hasAvailableUsage is ignored', () => {
-    expect(windowOf({ usagePercent: 5, includedLimitZero: false, hasAvailableUsage: false })).toBeDefined();
-  });
+  it.each([false, true])(
+    'hasAvailableUsage:%s is ignored: the paid week shows its own percent, reset and 10080 minutes',
+    (hasAvailableUsage) => {
+      const extra = windowOf({
+        usagePercent: 5,
+        nextResetTimestampUtc: RESET,
+        includedLimitZero: false,
+        hasAvailableUsage,
+      });
+      expect(extra).toEqual(paidWeek(5));
+    },
+  );
 
   it.each([
     [150, 100],
