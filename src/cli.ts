@@ -11,8 +11,8 @@ import { ArgumentError } from './errors.js';
 export const VERSION: string = pkg.version;
 
 /**
- * contract.md §1: no command runs `usage`, and a first argument that starts with `-` gets `usage` put in
- * front, so `codexbar --json` is `codexbar usage --json`.
+ * docs/behaviour.md §2.1: no command runs `usage`, and a first argument that starts with `-` gets `usage` put
+ * in front, so `codexbar --json` is `codexbar usage --json`.
  */
 export function effectiveArgv(argv: readonly string[]): string[] {
   const first = argv[0];
@@ -75,9 +75,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   return program;
 }
 
-/** Runs the CLI and resolves to the process exit code (contract.md §5). Never calls process.exit. */
+/** Runs the CLI and resolves to the process exit code (docs/behaviour.md §4). Never calls process.exit. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  // codexbar-cli.md §1.1: --version anywhere prints the version before anything else runs.
+  // docs/behaviour.md §2.2: --version anywhere prints the version before anything else runs.
   if (argv.includes('-V') || argv.includes('--version')) {
     io.stdout.write(`codexbar ${VERSION}\n`);
     return 0;

@@ -10,7 +10,7 @@ import { type UsageStatus, usageStatusSchema } from './schemas/usage-status.js';
 import { type UsageSummary, usageSummarySchema } from './schemas/usage-summary.js';
 
 /**
- * One function per cursor.com endpoint behind `codexbar usage` (codexbar-core.md §2.1–2.4, newer-endpoints.md).
+ * One function per cursor.com endpoint behind `codexbar usage` (docs/behaviour.md §11).
  * Only usage-summary may fail the run; every other call is best-effort: it answers undefined on any failure
  * and tells the verbose logger why, without credentials or response bodies.
  */
@@ -36,7 +36,7 @@ export const ENDPOINTS = {
   usageStatus: 'GET /api/dashboard/v2/usage-status',
 } as const;
 
-/** codexbar-core.md §2.6: fatal; 401/403 mean "not logged in" so the resolver may try the next source. */
+/** docs/behaviour.md §11.1: fatal; 401/403 mean "not logged in" so the resolver may try the next source. */
 export function fetchUsageSummary(
   ctx: EndpointContext,
   timeoutMs = STATUS_TIMEOUT_MS,
@@ -62,7 +62,7 @@ export function fetchMe(ctx: EndpointContext, timeoutMs = STATUS_TIMEOUT_MS): Pr
   });
 }
 
-/** codexbar-core.md §2.3: the id goes in the query URL-encoded (`auth0|12345` → `auth0%7C12345`). */
+/** docs/behaviour.md §11.4: the id goes in the query URL-encoded (`auth0|12345` → `auth0%7C12345`). */
 export function fetchLegacyUsage(
   ctx: EndpointContext,
   userId: string,

@@ -2,18 +2,18 @@ import { createHash } from 'node:crypto';
 import { decodeAccessToken } from './jwt.js';
 import type { JwtIdentity } from './types.js';
 
-/** codexbar-core.md §1.6: the one cookie cursor.com reads the session from. */
+/** docs/behaviour.md §8.5: the one cookie cursor.com reads the session from. */
 export const SESSION_COOKIE_NAME = 'WorkosCursorSessionToken';
 
 /**
- * codexbar-core.md §1.6: `WorkosCursorSessionToken=<userId>%3A%3A<jwt>`. The user ID keeps its case and the
+ * docs/behaviour.md §8.5: `WorkosCursorSessionToken=<userId>%3A%3A<jwt>`. The user ID keeps its case and the
  * JWT is sent as is, not percent-encoded.
  */
 export function cookieForToken(identity: Pick<JwtIdentity, 'userId'>, token: string): string {
   return `${SESSION_COOKIE_NAME}=${identity.userId}%3A%3A${token}`;
 }
 
-// codexbar-core.md §1.7, tried in this order; the first pattern that matches anywhere wins. Flags must
+// docs/behaviour.md §7.5, tried in this order; the first pattern that matches anywhere wins. Flags must
 // start a word so that `-b` inside a cookie value (e.g. `a=x-by=1`) is not mistaken for curl's flag.
 // `--header` is accepted next to `-H` (curl's long form), and `$'…'` (bash quoting in "Copy as cURL").
 const PASTED_FORMS: readonly RegExp[] = [
@@ -29,7 +29,7 @@ const PASTED_FORMS: readonly RegExp[] = [
 ];
 
 /**
- * codexbar-core.md §1.7: turns whatever the user pasted (a header value, a `Cookie:` line, a whole curl
+ * docs/behaviour.md §7.5: turns whatever the user pasted (a header value, a `Cookie:` line, a whole curl
  * command) into the header to send verbatim; `undefined` when nothing is left.
  */
 export function normalizeCookieHeader(raw: string | undefined): string | undefined {
@@ -48,7 +48,7 @@ export function normalizeCookieHeader(raw: string | undefined): string | undefin
   return value === '' ? undefined : value;
 }
 
-/** One pair of matching `"…"` or `'…'` around the whole value is removed (§1.7 step 3, cli.md §5.2). */
+/** One pair of matching `"…"` or `'…'` around the whole value is removed (docs/behaviour.md §6.3, §7.5). */
 export function stripWrappingQuotes(value: string): string {
   if (value.length >= 2) {
     const first = value[0];
@@ -62,7 +62,10 @@ export interface CookiePair {
   value: string;
 }
 
-/** §1.9 (i): split on `;`, then on the first `=`; whitespace around names and values is dropped. */
+/**
+ * docs/behaviour.md §7.12: split on `;`, then on the first `=`; whitespace around names and values is
+ * dropped.
+ */
 export function parseCookiePairs(header: string): CookiePair[] {
   const pairs: CookiePair[] = [];
   for (const part of header.split(';')) {
@@ -82,8 +85,8 @@ export interface SessionCookieToken {
 }
 
 /**
- * §1.9 (i): the first `WorkosCursorSessionToken` pair, percent-decoded and split on `::`. It needs at least
- * two parts and a last part with at least two `.`-parts; later pairs are not consulted.
+ * docs/behaviour.md §7.12: the first `WorkosCursorSessionToken` pair, percent-decoded and split on `::`. It
+ * needs at least two parts and a last part with at least two `.`-parts; later pairs are not consulted.
  */
 export function sessionTokenFromCookie(header: string): SessionCookieToken | undefined {
   const pair = parseCookiePairs(header).find((candidate) => candidate.name === SESSION_COOKIE_NAME);
@@ -120,7 +123,7 @@ export function redactCookieHeader(header: string): string {
     .join('; ');
 }
 
-/** §1.8: lowercase hex SHA-256 of the normalised header (of the raw header if it does not normalise). */
+/** Lowercase hex SHA-256 of the normalised header (of the raw header if it does not normalise). */
 export function fingerprint(header: string): string {
   return createHash('sha256')
     .update(normalizeCookieHeader(header) ?? header)

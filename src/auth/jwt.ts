@@ -1,7 +1,7 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import type { JwtIdentity } from './types.js';
 
-/** codexbar-core.md §1.5: a token is sent only while its expiry is more than 60 s away. */
+/** docs/behaviour.md §8.3: a token is sent only while its expiry is more than 60 s away. */
 export const EXPIRY_MARGIN_SECONDS = 60;
 
 export type TokenInspection =
@@ -11,13 +11,13 @@ export type TokenInspection =
 
 export type TokenDecoding = { kind: 'ok'; identity: JwtIdentity } | { kind: 'malformed'; reason: string };
 
-/** Identity claims compared across sessions; both optional (§1.5). */
+/** Identity claims compared across sessions; both optional (docs/behaviour.md §8.4). */
 export interface IdentityClaims {
   subject?: string;
   email?: string;
 }
 
-// codexbar-core.md §1.5: Foundation's alphanumerics (letters, marks, digits) plus `. _ -`.
+// docs/behaviour.md §8.2: Foundation's alphanumerics (letters, marks, digits) plus `. _ -`.
 const USER_ID_PATTERN = /^[\p{L}\p{M}\p{N}._-]+$/u;
 // jose falls back to `atob`, which skips whitespace; CodexBar's strict base64 does not.
 const BASE64URL_PATTERN = /^[A-Za-z0-9_-]*={0,2}$/;
@@ -25,7 +25,7 @@ const BASE64URL_PATTERN = /^[A-Za-z0-9_-]*={0,2}$/;
 const MAX_DATE_MS = 8.64e15;
 
 /**
- * Decodes a Cursor access token without verifying its signature (codexbar-core.md §1.5) and checks its
+ * Decodes a Cursor access token without verifying its signature (docs/behaviour.md §8.1–8.3) and checks its
  * expiry against `now`. Reasons are short phrases (e.g. `invalid user ID`) and never contain the token.
  */
 export function inspectAccessToken(token: string, now: Date): TokenInspection {
@@ -36,7 +36,7 @@ export function inspectAccessToken(token: string, now: Date): TokenInspection {
   return secondsLeft > EXPIRY_MARGIN_SECONDS ? { kind: 'usable', identity } : { kind: 'expired', identity };
 }
 
-/** Every structural check of §1.5, without the expiry comparison. */
+/** Every structural check of docs/behaviour.md §8.1–8.3, without the expiry comparison. */
 export function decodeAccessToken(token: string): TokenDecoding {
   if (token.trim() === '') return malformed('empty');
   const parts = token.split('.');
@@ -46,8 +46,8 @@ export function decodeAccessToken(token: string): TokenDecoding {
 
   let claims: JWTPayload;
   try {
-    // §1.5 needs only two `.`-parts and reads the second; jose insists on exactly three, so it gets the
-    // first two plus an empty signature (it never looks at the signature here).
+    // docs/behaviour.md §8.1 needs only two `.`-parts and reads the second; jose insists on exactly three, so
+    // it gets the first two plus an empty signature (it never looks at the signature here).
     claims = decodeJwt(`${parts[0]}.${payload}.`);
   } catch {
     return malformed('invalid payload');
@@ -79,12 +79,15 @@ function malformed(reason: string): { kind: 'malformed'; reason: string } {
 function expirySeconds(exp: unknown): number | 'missing' | 'invalid' {
   if (exp === undefined) return 'missing';
   if (typeof exp === 'number') return exp;
-  // §1.5: Apple Foundation decodes JSON booleans as NSNumber, so `true` is epoch second 1 (long expired).
+  // docs/behaviour.md §8.3: Apple Foundation decodes JSON booleans as NSNumber, so `true` is epoch second 1
+  // (long expired).
   if (typeof exp === 'boolean') return exp ? 1 : 0;
   return 'invalid';
 }
 
-/** The last non-empty `|` segment, case kept (§1.5: `auth0|` gives `auth0`, `|` gives none). */
+/**
+ * The last non-empty `|` segment, case kept (docs/behaviour.md §8.2: `auth0|` gives `auth0`, `|` gives none).
+ */
 function lastSegment(subject: string): string | undefined {
   return subject
     .split('|')
@@ -92,22 +95,22 @@ function lastSegment(subject: string): string | undefined {
     .at(-1);
 }
 
-/** §1.5 normalised subject: the last `|` segment of the trimmed subject, lowercased. */
+/** docs/behaviour.md §8.4 normalised subject: the last `|` segment of the trimmed subject, lowercased. */
 export function normalizedSubject(subject: string | undefined): string | undefined {
   if (subject === undefined) return undefined;
   const segment = lastSegment(subject.trim())?.trim().toLowerCase();
   return segment === '' ? undefined : segment;
 }
 
-/** §1.5 normalised email: trimmed and lowercased. */
+/** docs/behaviour.md §8.4 normalised email: trimmed and lowercased. */
 export function normalizedEmail(email: string | undefined): string | undefined {
   const normalized = email?.trim().toLowerCase();
   return normalized === '' ? undefined : normalized;
 }
 
 /**
- * §1.5 `differs`: compare normalised subjects when both exist, else normalised emails when both exist;
- * otherwise the answer is "unknown", which is not a mismatch.
+ * docs/behaviour.md §8.4 `differs`: compare normalised subjects when both exist, else normalised emails when
+ * both exist; otherwise the answer is "unknown", which is not a mismatch.
  */
 export function differs(a: IdentityClaims, b: IdentityClaims): boolean {
   const subjectA = normalizedSubject(a.subject);
@@ -119,7 +122,10 @@ export function differs(a: IdentityClaims, b: IdentityClaims): boolean {
   return false;
 }
 
-/** §1.9 (ii) label for logs: the normalised email, else the normalised subject, else `unknown account`. */
+/**
+ * docs/behaviour.md §8.4 label for logs: the normalised email, else the normalised subject, else `unknown
+ * account`.
+ */
 export function identityLabel(identity: IdentityClaims): string {
   return normalizedEmail(identity.email) ?? normalizedSubject(identity.subject) ?? 'unknown account';
 }

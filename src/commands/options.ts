@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { z } from 'zod';
 import { ArgumentError } from '../errors.js';
 
-/** Flags every command shares (codexbar-cli.md §1.3, contract.md §1). Defined once, added to each command. */
+/** Flags every command shares (docs/behaviour.md §2.3). Defined once, added to each command. */
 export function addSharedOptions(command: Command): Command {
   return command
     .option('--provider <id>', 'provider to query: cursor (all and both mean cursor)', 'cursor')
@@ -40,7 +40,7 @@ export interface SharedOptions {
   pretty: boolean;
   noColorFlag: boolean;
   verbose: boolean;
-  /** `auto` and `web`; `cli` behaves as `auto` (contract.md §1). */
+  /** `auto` and `web`; `cli` behaves as `auto` (docs/behaviour.md §2.5). */
   sourceMode: 'auto' | 'web';
   /** The mode as given (`auto`, `web`, `cli`, …): what a JSON error row reports as its `source`. */
   sourceLabel: string;
@@ -74,7 +74,7 @@ export function parseSharedOptions(raw: unknown): SharedOptions {
   };
 }
 
-/** codexbar-cli.md §1.3: an explicit --format wins over --json/--json-only. */
+/** docs/behaviour.md §2.6: an explicit --format wins over --json/--json-only. */
 function resolveFormat(format: string | undefined, jsonFlag: boolean): OutputFormat {
   if (format === undefined) return jsonFlag ? 'json' : 'text';
   const value = format.trim().toLowerCase();

@@ -6,7 +6,7 @@ import type { SharedOptions } from './options.js';
 
 /**
  * Where a command's output goes: stdout holds only successful output (or the JSON array), stderr gets
- * `Error: …`, hints and `--verbose` lines — and nothing at all with --json-only (codexbar-cli.md §4).
+ * `Error: …`, hints and `--verbose` lines — and nothing at all with --json-only (docs/behaviour.md §3.1).
  */
 export class Reporter {
   constructor(
@@ -18,7 +18,7 @@ export class Reporter {
     return this.options.format === 'json';
   }
 
-  /** ANSI colours for text on stdout (contract.md §1). */
+  /** ANSI colours for text on stdout (docs/behaviour.md §2.8). */
   get colour(): boolean {
     return shouldUseColour({
       format: this.options.format,

@@ -13,7 +13,7 @@ import {
   type TokenAccounts,
 } from './schema.js';
 
-/** The Cursor entry of the config file, values cleaned (codexbar-cli.md §5.2). */
+/** The Cursor entry of the config file, values cleaned (docs/behaviour.md §6.2–6.3). */
 export interface CursorConfig {
   enabled?: boolean;
   source?: ProviderSource;
@@ -31,9 +31,10 @@ export interface LoadedConfig {
 }
 
 /**
- * codexbar-cli.md §5.1: `CODEXBAR_CONFIG`, else `$XDG_CONFIG_HOME/codexbar/config.json` when that variable is
- * absolute (even if the file is missing), else `~/.config/codexbar/config.json` if it exists, else the legacy
- * `~/.codexbar/config.json` if it exists, else `~/.config/codexbar/config.json`. The same rule on every platform.
+ * docs/behaviour.md §6.1: `CODEXBAR_CONFIG`, else `$XDG_CONFIG_HOME/codexbar/config.json` when that variable
+ * is absolute (even if the file is missing), else `~/.config/codexbar/config.json` if it exists, else the
+ * legacy `~/.codexbar/config.json` if it exists, else `~/.config/codexbar/config.json`. The same rule on
+ * every platform.
  */
 export async function findConfigPath(env: AuthEnvironment): Promise<string> {
   const explicit = env.env.CODEXBAR_CONFIG?.trim();
@@ -100,7 +101,7 @@ function typeName(value: unknown): string {
 }
 
 function cursorConfigFrom(file: ConfigFile): CursorConfig {
-  // codexbar-cli.md §5.2: duplicate ids keep the first entry.
+  // docs/behaviour.md §6.2: duplicate ids keep the first entry.
   const entry = file.providers.find((provider) => provider.id === 'cursor');
   if (entry === undefined) return {};
   const cursor: CursorConfig = {};
@@ -113,14 +114,16 @@ function cursorConfigFrom(file: ConfigFile): CursorConfig {
   return cursor;
 }
 
-/** codexbar-cli.md §5.2 value cleaning: trim, strip one pair of matching quotes, trim; empty means absent. */
+/**
+ * docs/behaviour.md §6.3 value cleaning: trim, strip one pair of matching quotes, trim; empty means absent.
+ */
 export function cleanValue(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const cleaned = stripWrappingQuotes(value.trim()).trim();
   return cleaned === '' ? undefined : cleaned;
 }
 
-/** A cleaned value that is also a cookie header is normalised (§5.2, codexbar-core.md §1.7). */
+/** A cleaned value that is also a cookie header is normalised (docs/behaviour.md §6.3, §7.5). */
 export function cleanCookieHeader(value: string | undefined): string | undefined {
   return normalizeCookieHeader(cleanValue(value));
 }

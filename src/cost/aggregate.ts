@@ -1,5 +1,5 @@
 /**
- * Incremental cost aggregation (codexbar-core.md §4.2–4.4) plus our additive figures: per-model totals
+ * Incremental cost aggregation (docs/behaviour.md §19) plus our additive figures: per-model totals
  * over the window, billing-kind buckets, request counts by price source and Cursor-metered USD per row.
  * Pure: events in, a CostReport out.
  */
@@ -75,7 +75,9 @@ class KindAccumulator {
 
 const KIND_BUCKETS: readonly UsageKindBucket[] = ['included', 'onDemand', 'notCharged', 'byok', 'other'];
 
-/** §4.2: skip unless the four counts are all ≥ 0 and sum, without overflow, to more than 0. */
+/**
+ * docs/behaviour.md §19.1: skip unless the four counts are all ≥ 0 and sum, without overflow, to more than 0.
+ */
 function eventTokenTotal(event: UsageEvent): number {
   const usage = event.tokenUsage;
   if (!usage) return 0;
@@ -87,7 +89,7 @@ function eventTokenTotal(event: UsageEvent): number {
   return total > TOKEN_SUM_LIMIT ? 0 : total;
 }
 
-/** §4.2: cost desc (unknown = −1), then totalTokens desc, then name asc. */
+/** docs/behaviour.md §19.6: cost desc (unknown = −1), then totalTokens desc, then name asc. */
 function compareModelRows(a: CostModelRow, b: CostModelRow): number {
   const costA = a.costUSD ?? -1;
   const costB = b.costUSD ?? -1;
@@ -114,7 +116,7 @@ function modelRow(acc: ModelAccumulator): CostModelRow {
   };
 }
 
-/** §4.2's day rule: the sum of the known values, or null when none is known. */
+/** docs/behaviour.md §19.6's day rule: the sum of the known values, or null when none is known. */
 function sumKnown(values: readonly (number | null)[]): number | null {
   let sum: number | null = null;
   for (const value of values) if (value !== null) sum = (sum ?? 0) + value;
@@ -166,7 +168,8 @@ function addToModel(
   acc.requestCount++;
   countRequest(acc.requestCounts, source);
   acc.metered.add(chargedCents);
-  // §4.2: an invalid cost makes the model's total unknown for good; unpriced events are skipped.
+  // docs/behaviour.md §19.5: an invalid cost makes the model's total unknown for good; unpriced events are
+  // skipped.
   if (cost.source === 'invalid') acc.cost.poison();
   else if (cost.source !== 'unpriced') acc.cost.addUSD(cost.cents / 100);
 }
@@ -242,9 +245,10 @@ export function createCostAggregator(options: CostAggregatorOptions): CostAggreg
       const outputTokens = field((day) => day.outputTokens);
       const cacheReadTokens = field((day) => day.cacheReadTokens);
       const cacheCreationTokens = field((day) => day.cacheCreationTokens);
-      // §4.2: 0 with no entries; else the known day costs, or null when every day is unknown.
+      // docs/behaviour.md §19.7: 0 with no entries; else the known day costs, or null when every day is
+      // unknown.
       const totalCost = daily.length === 0 ? 0 : sumKnown(daily.map((day) => day.costUSD));
-      // §4.4: today's entry, else 0; a stale latest day is never shown as Today.
+      // docs/behaviour.md §19.8: today's entry, else 0; a stale latest day is never shown as Today.
       const todayEntry = daily.find((day) => day.date === todayKey);
       const meteredCostUSD = metered.usd;
       const anyDayCost = daily.some((day) => day.costUSD !== null);
@@ -272,8 +276,8 @@ export function createCostAggregator(options: CostAggregatorOptions): CostAggreg
             : anyDayCost
               ? 'listPriceEstimate'
               : 'unknown',
-        // §4.4 quirk, kept for byte-faithful JSON: a day with a cost counts all its requests as priced,
-        // a day without one counts nothing, and the other counters stay 0.
+        // docs/behaviour.md §19.11 quirk, kept for byte-faithful JSON: a day with a cost counts all its
+        // requests as priced, a day without one counts nothing, and the other counters stay 0.
         coverage: {
           priced: daily.reduce((sum, day) => sum + (day.costUSD !== null ? day.requestCount : 0), 0),
           unpriced: 0,

@@ -3,7 +3,7 @@ import { type EventsPage, eventsPageSchema } from '../api/schemas/events.js';
 
 export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
 export const EVENTS_PAGE_SIZE = 1000;
-/** codexbar-core.md Appendix A: 15 s per page on the cost path. */
+/** docs/behaviour.md §11.1: 15 s per page on the cost path. */
 export const EVENTS_PAGE_TIMEOUT_MS = 15_000;
 
 /** What the pager needs from CursorClient (structural, so tests and the client stay decoupled). */
@@ -21,14 +21,14 @@ export interface FetchEventsPageOptions {
   signal?: AbortSignal;
 }
 
-/** codexbar-core.md §2.5: bounds are `round(seconds × 1000)` as decimal strings. */
+/** docs/behaviour.md §17.8: bounds are rounded epoch milliseconds as decimal strings. */
 function msString(date: Date): string {
   return String(Math.round(date.getTime()));
 }
 
 /**
  * One page of usage events. Only 401 means "not logged in" here: a 403 on this endpoint is a final API
- * error (codexbar-core.md §2.5, contract.md §3).
+ * error (docs/behaviour.md §7.4, §11.1).
  */
 export function fetchEventsPage(
   client: EventsRequester,

@@ -1,5 +1,5 @@
 /**
- * Pages `get-filtered-usage-events` with codexbar-core.md §2.5's algorithm and messages, fetching
+ * Pages `get-filtered-usage-events` with the algorithm and messages of docs/behaviour.md §18, fetching
  * ahead concurrently but deciding strictly in page order, so every run ends exactly as the sequential
  * algorithm would (with concurrency 1 it is the sequential algorithm).
  */
@@ -159,7 +159,8 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
       fetcher.fill(page, expected === null ? page : lastPageFor(expected));
       const response = await fetcher.take(page);
       const count = response.totalUsageEventsCount;
-      // §2.5: the count is compared before the empty-page test, so a changed count on an empty page throws.
+      // docs/behaviour.md §18.3: the count is compared before the empty-page test, so a changed count on an
+      // empty page throws.
       if (count !== undefined) {
         if (expected !== null && expected !== count) throw inconsistent(expected, count);
         expected = count;
@@ -187,10 +188,12 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
       }
     }
 
-    // §2.5: only a short or empty page proves completion, so 200 full pages fail even when the count matches.
+    // docs/behaviour.md §18.5: only a short or empty page proves completion, so 200 full pages fail even when
+    // the count matches.
     if (!completed) throw safetyLimit(raw);
     if (expected !== null && raw < expected) throw incomplete(expected, raw);
-    // §2.5: without a count nothing proves a repeat, and an exact count keeps identical rows.
+    // docs/behaviour.md §18.4: without a count nothing proves a repeat, and an exact count keeps identical
+    // rows.
     let remove = expected === null ? 0 : raw - expected;
     for (const rows of held) {
       const dropped = Math.min(rows.length, remove);

@@ -1,6 +1,6 @@
 /**
  * The cost window: which events to ask cursor.com for, and in which zone to bucket them
- * (codexbar-core.md §4.1, codexbar-cli.md §1.5, cursor-provider.md "Cost reporting period").
+ * (docs/behaviour.md §17).
  * Starts are local midnights in the zone, found with Intl offsets (time-zone.ts), so DST days are right.
  */
 import { ArgumentError } from '../errors.js';
@@ -53,7 +53,7 @@ function parseDays(value: number | string): number {
   if (!/^[+-]?\d+$/.test(text)) {
     throw new ArgumentError(`Invalid --days value '${value}': use a whole number of days from 1 to 365.`);
   }
-  // codexbar-cli.md §1.5: an integer is clamped to 1…365.
+  // An integer is clamped to 1…365 here; the CLI refuses out-of-range values first (docs/behaviour.md §17.2).
   return Math.min(MAX_HISTORY_DAYS, Math.max(1, Number(text)));
 }
 
@@ -93,7 +93,7 @@ export function resolveCostWindow(options: CostWindowOptions): CostWindow {
   const spanFrom = (first: CivilDate) => civilDaysBetween(first, today) + 1;
 
   if (options.all) {
-    // cursor-provider.md: all-history requests clamp the lower bound to the Unix epoch.
+    // docs/behaviour.md §17.5: all-history requests clamp the lower bound to the Unix epoch.
     return {
       start: new Date(0),
       end: new Date(nowMs),
@@ -142,7 +142,8 @@ export function resolveCostWindow(options: CostWindowOptions): CostWindow {
   }
 
   const days = options.days === undefined ? DEFAULT_HISTORY_DAYS : parseDays(options.days);
-  // §4.1: today − (N−1) calendar days, snapped to that day's local midnight; the end is now.
+  // docs/behaviour.md §17.2, §17.7: today − (N−1) calendar days, snapped to that day's local midnight; the
+  // end is now.
   return {
     start: new Date(startOfLocalDay(addCivilDays(today, -(days - 1)), timeZone)),
     end: new Date(nowMs),

@@ -1,5 +1,5 @@
 /**
- * CodexBar's JSON encoding (codexbar-cli.md §3.1). `JSON.stringify` cannot produce it: pretty output
+ * CodexBar's JSON encoding (docs/behaviour.md §3.3–3.8). `JSON.stringify` cannot produce it: pretty output
  * uses `"key" : value` with keys sorted by UTF-8 bytes, `/` is escaped, and dates lose milliseconds.
  * The printer adds the one trailing newline; this module never does.
  */
@@ -19,7 +19,7 @@ export function encodeJson(value: unknown, options: JsonEncodeOptions = {}): str
   return options.pretty ? encodePretty(value, '') : encodeCompact(value);
 }
 
-/** `.iso8601`: `YYYY-MM-DDTHH:MM:SSZ` in UTC, no milliseconds (codexbar-cli.md §3.1). */
+/** `.iso8601`: `YYYY-MM-DDTHH:MM:SSZ` in UTC, no milliseconds (docs/behaviour.md §3.7). */
 export function isoDate(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

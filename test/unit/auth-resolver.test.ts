@@ -3,7 +3,7 @@ import { type SourceLoader, sourceOrder, withSession } from '../../src/auth/reso
 import type { AuthSourceId, Platform, Session } from '../../src/auth/types.js';
 import { ApiError, NoSessionError, NotLoggedInError, TimeoutError } from '../../src/errors.js';
 
-describe('sourceOrder (contract.md §3)', () => {
+describe('sourceOrder (docs/behaviour.md §7.2)', () => {
   it.each<[Platform, 'auto' | 'web', AuthSourceId[]]>([
     ['linux', 'auto', ['manual', 'cached', 'stored', 'app', 'agent']],
     ['win32', 'auto', ['manual', 'cached', 'stored', 'app', 'agent']],
@@ -46,7 +46,7 @@ function ladder(script: Array<[AuthSourceId, Outcome, { final?: boolean }?]>) {
   return { loaders, perform, tried };
 }
 
-describe('withSession: only "not logged in" moves on (codexbar-core.md §1.9)', () => {
+describe('withSession: only "not logged in" moves on (docs/behaviour.md §7.4)', () => {
   it('uses the first source that works and logs the skipped ones', async () => {
     const { loaders, perform, tried } = ladder([
       ['cached', 'skip'],

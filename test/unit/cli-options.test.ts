@@ -5,7 +5,7 @@ import { ArgumentError } from '../../src/errors.js';
 
 const raw = (extra: Record<string, unknown> = {}) => ({ provider: 'cursor', color: true, ...extra });
 
-describe('effectiveArgv (contract.md §1)', () => {
+describe('effectiveArgv (docs/behaviour.md §2.1)', () => {
   it.each([
     [[], ['usage']],
     [['--json'], ['usage', '--json']],

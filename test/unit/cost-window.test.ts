@@ -12,7 +12,7 @@ afterEach(() => {
   process.env.TZ = savedTz;
 });
 
-describe('cost window: --days N (codexbar-core.md §4.1)', () => {
+describe('cost window: --days N (docs/behaviour.md §17.2)', () => {
   it('defaults to 30 days from the process zone midnight (TZ=America/New_York), across spring-forward', () => {
     process.env.TZ = 'America/New_York';
     const now = new Date('2026-03-20T15:00:00Z');

@@ -9,7 +9,7 @@ const RESET = '2026-12-03T07:57:50.647Z';
 const context = { now: NOW, timeZone: 'UTC', requestQuotaUsable: false };
 const windowOf = (json: unknown) => grokBotWindow(sandFrom(json), context);
 
-describe('Grok Bot allowance (cursor-provider.md "Snapshot mapping", newer-endpoints.md)', () => {
+describe('Grok Bot allowance (docs/behaviour.md §12.8)', () => {
   it.each([
     [
       'includedLimitZero:false beats hasNonZeroIncludedLimit:false',
@@ -123,7 +123,7 @@ describe('Grok Bot window', () => {
   });
 });
 
-describe('get-sand-usage-status decoding is lenient (newer-endpoints.md)', () => {
+describe('get-sand-usage-status decoding is lenient (docs/behaviour.md §11.5)', () => {
   it('reads numeric strings as numbers and ignores unknown fields', () => {
     expect(sandStatusSchema.parse({ usagePercent: '42.5', somethingNew: 1 })).toMatchObject({
       usagePercent: 42.5,

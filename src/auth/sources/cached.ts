@@ -4,10 +4,10 @@ import { authPaths, displayPath } from '../paths.js';
 import type { AuthEnvironment, Session, SourceResult } from '../types.js';
 import { parseJson, readTextFile } from './files.js';
 
-/** codexbar-core.md §1.8: the label CodexBar gives a header it derived from the Cursor app's token. */
+/** docs/behaviour.md §7.6: the label CodexBar gives a header it derived from the Cursor app's token. */
 export const APP_SESSION_LABEL = 'Cursor.app local auth';
 
-/** codexbar-core.md §1.8 cached cookie header (legacy file form). Unknown keys are ignored. */
+/** docs/behaviour.md §7.6: the cached cookie header (legacy file form). Unknown keys are ignored. */
 export const cachedCookieFileSchema = z.object({
   cookieHeader: z.string(),
   storedAt: z.string(),
@@ -18,8 +18,9 @@ export const cachedCookieFileSchema = z.object({
 export type CachedCookieFile = z.infer<typeof cachedCookieFileSchema>;
 
 /**
- * Reads `<data>/CodexBar/cursor-cookie.json` read-only (we never rewrite or clear it in this version).
- * A `stopFallback` entry is a selected account: its session is `final`, so a 401 ends the run (§1.9 step 3).
+ * Reads `<data>/CodexBar/cursor-cookie.json` read-only (we never rewrite or clear it in this version). A
+ * `stopFallback` entry is a selected account: its session is `final`, so a 401 ends the run
+ * (docs/behaviour.md §7.4).
  */
 export async function load(env: AuthEnvironment): Promise<SourceResult> {
   const filePath = authPaths(env).cachedCookie;
@@ -37,7 +38,8 @@ export async function load(env: AuthEnvironment): Promise<SourceResult> {
     return { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (not a cached cookie entry)` };
   }
   const entry = parsed.data;
-  // §1.9 step 3: an app-derived header is never reused as a browser cookie; the app token is read directly.
+  // docs/behaviour.md §7.6: an app-derived header is never reused as a browser cookie; the app token is read
+  // directly.
   if (entry.sourceLabel === APP_SESSION_LABEL) {
     return {
       kind: 'skip',

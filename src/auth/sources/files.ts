@@ -7,8 +7,8 @@ export type TextFileRead =
   | { kind: 'ok'; text: string };
 
 /**
- * Reads a file without creating, changing or chmod-ing anything (contract.md §3). Symlinks are followed;
- * a dangling one counts as missing.
+ * Reads a file without creating, changing or chmod-ing anything (docs/behaviour.md §1.1). Symlinks are
+ * followed; a dangling one counts as missing.
  */
 export async function readTextFile(filePath: string): Promise<TextFileRead> {
   try {

@@ -14,7 +14,7 @@ export interface AccessTokenSource {
 }
 
 /**
- * codexbar-core.md §1.5–1.6, shared by the app and cursor-agent tokens: a usable JWT becomes the session
+ * docs/behaviour.md §8.1–8.5, shared by the app and cursor-agent tokens: a usable JWT becomes the session
  * cookie; an expired or malformed one is skipped with a reason that names the problem, never the token.
  */
 export function sessionFromAccessToken(token: string, from: AccessTokenSource): SourceResult {
@@ -47,7 +47,7 @@ export function sessionFromAccessToken(token: string, from: AccessTokenSource): 
   };
 }
 
-/** ISO-8601 UTC without milliseconds, like every date this tool prints (contract.md §4). */
+/** ISO-8601 UTC without milliseconds, like every date this tool prints (docs/behaviour.md §3.7). */
 export function isoSeconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
