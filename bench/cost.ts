@@ -1,8 +1,8 @@
 /**
- * `npm run bench:cost`: `codexbar cost` over 150,000 generated events (150 full pages of 1,000, so the
- * empty page 151 proves completion), at 40 ms per request and at zero latency (contract.md §5). Prints
- * figures and whether each target was met; asserts nothing. Talks only to the fake cursor.com on
- * 127.0.0.1, and removes its temp dirs and stops the server whatever happens.
+ * `npm run bench:cost`: `codexbar cost` over 150,000 generated events (150 full pages of 1,000, so the empty
+ * page 151 proves completion), at 40 ms per request and at zero latency (docs/architecture.md, Tests). Prints
+ * figures and whether each target was met; asserts nothing. Talks only to the fake cursor.com on 127.0.0.1,
+ * and removes its temp dirs and stops the server whatever happens.
  */
 import { generateEvents } from '../test/fake-cursor/events.js';
 import { type FakeCursor, startFakeCursor } from '../test/fake-cursor/server.js';

@@ -1,7 +1,7 @@
 /**
- * `npm run bench:usage`: start-up and critical-path figures of `codexbar usage` (contract.md §5). Prints
- * medians and whether each target was met; asserts nothing. Talks only to the fake cursor.com on
- * 127.0.0.1, and removes its temp dirs and stops the server whatever happens.
+ * `npm run bench:usage`: start-up and critical-path figures of `codexbar usage` (docs/architecture.md,
+ * Tests). Prints medians and whether each target was met; asserts nothing. Talks only to the fake cursor.com
+ * on 127.0.0.1, and removes its temp dirs and stops the server whatever happens.
  */
 import { readAppAccessToken } from '../src/auth/app-db.js';
 import type { FakeAccount, FakeCursor } from '../test/fake-cursor/server.js';
@@ -34,7 +34,7 @@ const TEAM_SPEND = { overallSpendCents: 8421, effectivePerUserLimitDollars: 150 
 const TEAM_PERCENT = (TEAM_SPEND.overallSpendCents / (TEAM_SPEND.effectivePerUserLimitDollars * 100)) * 100;
 const PAGE_ROWS = [50, 50, 20];
 
-/** newer-endpoints.md: 120 seats over pages of 50/50/20; the signed-in member is row 17 of page 2. */
+/** docs/behaviour.md §12.11: 120 seats over pages of 50/50/20; the signed-in member is row 17 of page 2. */
 function teamSpendPage(page: number) {
   const count = PAGE_ROWS[page - 1] ?? 0;
   const teamMemberSpend = Array.from({ length: count }, (_, i) =>

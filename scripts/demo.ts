@@ -2,7 +2,7 @@
  * `npm run demo`: the built CLI against the bundled sample account, with nothing real touched.
  * A fake cursor.com on 127.0.0.1 serves fixtures/demo/account.json; a throwaway HOME holds a Cursor
  * app database whose token belongs to that account; the CLI is pointed at the fake with
- * CODEXBAR_CURSOR_BASE_URL (contract.md §2).
+ * CODEXBAR_CURSOR_BASE_URL (docs/behaviour.md §10.1).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,7 +23,7 @@ const COMMANDS = [
 ];
 const DAY_S = 86_400;
 
-/** Where the CLI looks for Cursor's app database on this platform (contract.md §3). */
+/** Where the CLI looks for Cursor's app database on this platform (docs/behaviour.md §7.10). */
 function stateVscdbPath(home: string, appData: string): string {
   const globalStorage = ['Cursor', 'User', 'globalStorage', 'state.vscdb'];
   if (process.platform === 'win32') return path.join(appData, ...globalStorage);

@@ -57,7 +57,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     })
     .addHelpText('after', ROOT_EXAMPLES);
 
-  // docs/behaviour.md §1.1: no command, or a first argument that is a flag, runs `usage`.
+  // docs/behaviour.md §2.1: no command, or a first argument that is a flag, runs `usage`.
   addSharedOptions(
     program
       .command('usage', { isDefault: true })
@@ -79,7 +79,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   return program;
 }
 
-/** Runs the CLI and resolves to the process exit code (docs/behaviour.md §1.4). Never calls process.exit. */
+/** Runs the CLI and resolves to the process exit code (docs/behaviour.md §4). Never calls process.exit. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = 0;
   const program = buildProgram(io, (code) => {

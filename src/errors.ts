@@ -1,7 +1,7 @@
 /**
  * Typed errors with a stable code, a message for the user and an optional hint.
  * `exitCodeFor` and `errorRow` are the one place that maps them to exit codes and JSON error rows
- * (contract.md §4–5, codexbar-cli.md §3.2 and §4).
+ * (docs/behaviour.md §3.9, §4).
  */
 
 export type ErrorKind = 'args' | 'config' | 'provider' | 'runtime';
@@ -11,7 +11,7 @@ export abstract class CodexbarError extends Error {
   readonly hint: string | undefined;
   /** Which JSON `error.kind` a row carries for this failure. */
   readonly kind: ErrorKind = 'provider';
-  /** 1 for every failure except timeouts (contract.md §5). */
+  /** 1 for every failure except timeouts (docs/behaviour.md §4). */
   readonly exitCode: number = 1;
 
   constructor(message: string, hint?: string) {
@@ -80,7 +80,7 @@ export class ApiError extends CodexbarError {
   }
 }
 
-/** A response that is not the JSON shape the endpoint documents (codexbar-core.md §1.11 parseFailed). */
+/** A response that is not the JSON shape the endpoint documents (docs/behaviour.md §10.6). */
 export class ParseError extends CodexbarError {
   readonly code = 'parse_failed';
   constructor(
@@ -91,7 +91,7 @@ export class ParseError extends CodexbarError {
   }
 }
 
-/** A request that ran past its deadline: exit code 4 (contract.md §5). */
+/** A request that ran past its deadline: exit code 4 (docs/behaviour.md §4). */
 export class TimeoutError extends CodexbarError {
   readonly code = 'timeout';
   override readonly exitCode = 4;
@@ -103,7 +103,7 @@ export class TimeoutError extends CodexbarError {
   }
 }
 
-/** Cost pagination that cannot prove it saw every event (codexbar-core.md §2.5, §4.5). */
+/** Cost pagination that cannot prove it saw every event (docs/behaviour.md §18.3–18.6). */
 export class PaginationError extends CodexbarError {
   readonly code: 'pagination_incomplete' | 'pagination_inconsistent' | 'pagination_safety_limit';
   constructor(
@@ -134,7 +134,7 @@ export interface JsonErrorBody {
   kind?: ErrorKind;
 }
 
-/** The `error` object of a usage row (codexbar-cli.md §3.2); cost rows carry no `kind` (§3.4). */
+/** The `error` object of a usage row; cost rows carry no `kind` (docs/behaviour.md §3.9). */
 export function errorBody(error: unknown, withKind = true): JsonErrorBody {
   const body: JsonErrorBody = { code: exitCodeFor(error), message: messageFor(error) };
   if (withKind) body.kind = error instanceof CodexbarError ? error.kind : 'runtime';

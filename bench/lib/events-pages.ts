@@ -31,7 +31,7 @@ export function staticEventsHandler(
     oldest = Math.min(oldest, stamp);
     newest = Math.max(newest, stamp);
   }
-  // cursor-provider.md, "Token cost": past the end the count stays and the array is omitted.
+  // docs/behaviour.md §18.2: past the end the count stays and the array is omitted.
   const pastTheEnd = JSON.stringify({ totalUsageEventsCount: events.length });
   return (req) => {
     const { page, pageSize, startDate, endDate } = (req.body ?? {}) as Record<string, unknown>;

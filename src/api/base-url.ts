@@ -5,8 +5,9 @@ export const CURSOR_ORIGIN = 'https://cursor.com';
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
- * contract.md §2: CODEXBAR_CURSOR_BASE_URL replaces https://cursor.com only when it is https, or plain http
- * on a loopback host, so credentials can never be sent in clear to a stranger. Checked before any request.
+ * docs/behaviour.md §10.1: CODEXBAR_CURSOR_BASE_URL replaces https://cursor.com only when it is https, or
+ * plain http on a loopback host, so credentials can never be sent in clear to a stranger. Checked before any
+ * request.
  */
 export function resolveBaseUrl(raw: string | undefined): string {
   const value = raw?.trim();

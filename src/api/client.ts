@@ -16,7 +16,7 @@ export interface CursorRequest<T> {
   timeoutMs: number;
   signal?: AbortSignal;
   schema: z.ZodType<T>;
-  /** Statuses that mean "this session is not logged in" (codexbar-core.md §1.9). */
+  /** Statuses that mean "this session is not logged in" (docs/behaviour.md §7.4, §11.1). */
   notLoggedInStatuses?: readonly number[];
 }
 
@@ -26,7 +26,7 @@ const RAW_EXCERPT = 200;
 /**
  * The one cursor.com client: a single keep-alive dispatcher that honours HTTP(S)_PROXY/NO_PROXY, no cookie
  * jar (each request carries exactly the chosen session's Cookie header), same-origin https redirects only,
- * and typed errors that name the endpoint (codexbar-core.md §2, contract.md §2).
+ * and typed errors that name the endpoint (docs/behaviour.md §10).
  */
 export class CursorClient {
   readonly baseUrl: string;
@@ -44,7 +44,8 @@ export class CursorClient {
     let body: string | undefined;
     if (req.method === 'POST') {
       headers['content-type'] = 'application/json';
-      // CSRF: cursor.com answers 403 to a POST without its own Origin (peers.md §3.2), whatever base URL is used.
+      // docs/behaviour.md §10.2: cursor.com answers 403 to a POST without its own Origin (CSRF), whatever the
+      // base URL.
       headers.origin = CURSOR_ORIGIN;
       body = JSON.stringify(req.body ?? {});
     }
@@ -129,7 +130,7 @@ function decode<T>(endpoint: string, text: string, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
-/** codexbar-core.md §2: redirects are followed only https → https with the same host and port. */
+/** docs/behaviour.md §10.3: redirects are followed only https → https with the same host and port. */
 function followableRedirect(
   from: URL,
   status: number,

@@ -20,14 +20,14 @@ export interface FetchEventsPageOptions {
   signal?: AbortSignal;
 }
 
-/** codexbar-core.md §2.5: bounds are `round(seconds × 1000)` as decimal strings. */
+/** docs/behaviour.md §17.8: bounds are rounded epoch milliseconds as decimal strings. */
 function msString(date: Date): string {
   return String(Math.round(date.getTime()));
 }
 
 /**
  * One page of usage events. Only 401 means "not logged in" here: a 403 on this endpoint is a final API
- * error (codexbar-core.md §2.5, contract.md §3).
+ * error (docs/behaviour.md §7.4, §11.1).
  */
 export function fetchEventsPage(
   client: EventsRequester,

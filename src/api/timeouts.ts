@@ -1,4 +1,4 @@
-/** Request budgets (docs/behaviour.md §6). Kept free of imports so any entry point can read them cheaply. */
+/** Request budgets (docs/behaviour.md §11.1). Kept free of imports so any entry point can read them cheaply. */
 
 /** usage-summary, auth/me, /api/usage and each events page. */
 export const REQUEST_TIMEOUT_MS = 15_000;

@@ -11,7 +11,7 @@ import { type UsageSummary, usageSummarySchema } from './schemas/usage-summary.j
 import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts.js';
 
 /**
- * One function per cursor.com endpoint behind `codexbar usage` (codexbar-core.md §2.1–2.4, newer-endpoints.md).
+ * One function per cursor.com endpoint behind `codexbar usage` (docs/behaviour.md §11).
  * Only usage-summary may fail the run; every other call is best-effort: it answers undefined on any failure
  * and tells the verbose logger why, without credentials or response bodies.
  */
@@ -33,7 +33,7 @@ const ENDPOINTS = {
   usageStatus: 'GET /api/dashboard/v2/usage-status',
 } as const;
 
-/** codexbar-core.md §2.6: fatal; 401/403 mean "not logged in" so the resolver may try the next source. */
+/** docs/behaviour.md §11.1: fatal; 401/403 mean "not logged in" so the resolver may try the next source. */
 export function fetchUsageSummary(
   ctx: EndpointContext,
   timeoutMs = REQUEST_TIMEOUT_MS,
@@ -59,7 +59,7 @@ export function fetchMe(ctx: EndpointContext, timeoutMs = REQUEST_TIMEOUT_MS): P
   });
 }
 
-/** codexbar-core.md §2.3: the id goes in the query URL-encoded (`auth0|12345` → `auth0%7C12345`). */
+/** docs/behaviour.md §11.4: the id goes in the query URL-encoded (`auth0|12345` → `auth0%7C12345`). */
 export function fetchLegacyUsage(
   ctx: EndpointContext,
   userId: string,

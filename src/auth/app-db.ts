@@ -1,11 +1,17 @@
 /**
- * Reads Cursor.app's access token from `state.vscdb` (codexbar-core.md §1.3–1.4, contract.md §3).
+ * Reads Cursor.app's access token from `state.vscdb` (docs/behaviour.md §9).
  *
- * Nothing in Cursor's directory may be created, changed or left behind. better-sqlite3 cannot open
- * `file:…?immutable=1` (it is built with SQLITE_USE_URI=0, peers.md §4.1), and a plain read-only
- * open of an idle WAL database creates `-wal`/`-shm`. So:
- * - both sidecars present (Cursor running, or crashed): SQLite reads, honouring the live WAL;
- * - otherwise: our own read-only file-format reader, applying a lone `-wal` if there is one.
+ * Nothing in Cursor's directory may be created, changed or left behind (docs/behaviour.md §1.1). Why not
+ * always SQLite (docs/behaviour.md §9.2): better-sqlite3 can open `file:…?immutable=1` when the environment
+ * variable SQLITE_USE_URI=1 is set before it loads, but immutable mode ignores a `-wal` left by a crash, so
+ * a token Cursor committed only to that WAL would be missed and a stale one read. A plain read-only open
+ * creates `-wal`/`-shm` next to an idle WAL database, and a missing `-shm` next to a lone `-wal`. Neither
+ * open reads a lone `-wal` correctly without creating files; the page reader (sqlite/) exists to do that.
+ * - Both sidecars present (Cursor running, or crashed with both open): SQLite reads, read-only, honouring
+ *   the live WAL; opening creates nothing because both files already exist.
+ * - Otherwise: the page reader, which applies a lone `-wal` the way SQLite's recovery would. It must never
+ *   write, create, truncate, rename, lock or chmod anything, and never read the whole file
+ *   (docs/behaviour.md §9.3).
  */
 import fs from 'node:fs';
 import type { TextEncoding } from './sqlite/header.js';
@@ -20,7 +26,7 @@ export type AppTokenRead =
   | { kind: 'error'; message: string };
 
 const ACCESS_TOKEN_KEY = 'cursorAuth/accessToken';
-/** codexbar-core.md §1.3: busy timeout for the SQLite read. */
+/** docs/behaviour.md §9.1: busy timeout for the SQLite read. */
 const BUSY_TIMEOUT_MS = 250;
 
 function exists(path: string): boolean {
@@ -35,7 +41,7 @@ function exists(path: string): boolean {
 
 export async function readAppAccessToken(dbPath: string): Promise<AppTokenRead> {
   try {
-    // §1.3.1: a missing file is no session, with no SQLite call.
+    // docs/behaviour.md §9.1: a missing file is no session, with no SQLite call.
     if (!exists(dbPath)) return { kind: 'absent' };
     const walPath = `${dbPath}-wal`;
     const live = exists(walPath) && exists(`${dbPath}-shm`);

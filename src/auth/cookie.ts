@@ -3,18 +3,18 @@ import { cleanValue, stripWrappingQuotes } from '../config/clean.js';
 import { decodeAccessToken } from './jwt.js';
 import type { JwtIdentity } from './types.js';
 
-/** codexbar-core.md §1.6: the one cookie cursor.com reads the session from. */
+/** docs/behaviour.md §8.5: the one cookie cursor.com reads the session from. */
 const SESSION_COOKIE_NAME = 'WorkosCursorSessionToken';
 
 /**
- * codexbar-core.md §1.6: `WorkosCursorSessionToken=<userId>%3A%3A<jwt>`. The user ID keeps its case and the
+ * docs/behaviour.md §8.5: `WorkosCursorSessionToken=<userId>%3A%3A<jwt>`. The user ID keeps its case and the
  * JWT is sent as is, not percent-encoded.
  */
 export function cookieForToken(identity: Pick<JwtIdentity, 'userId'>, token: string): string {
   return `${SESSION_COOKIE_NAME}=${identity.userId}%3A%3A${token}`;
 }
 
-// codexbar-core.md §1.7, tried in this order; the first pattern that matches anywhere wins. Flags must
+// docs/behaviour.md §7.5, tried in this order; the first pattern that matches anywhere wins. Flags must
 // start a word so that `-b` inside a cookie value (e.g. `a=x-by=1`) is not mistaken for curl's flag.
 // `--header` is accepted next to `-H` (curl's long form), and `$'…'` (bash quoting in "Copy as cURL").
 const PASTED_FORMS: readonly RegExp[] = [
@@ -30,7 +30,7 @@ const PASTED_FORMS: readonly RegExp[] = [
 ];
 
 /**
- * codexbar-core.md §1.7: turns whatever the user pasted (a header value, a `Cookie:` line, a whole curl
+ * docs/behaviour.md §7.5: turns whatever the user pasted (a header value, a `Cookie:` line, a whole curl
  * command) into the header to send verbatim; `undefined` when nothing is left.
  */
 export function normalizeCookieHeader(raw: string | undefined): string | undefined {
@@ -59,7 +59,10 @@ export interface CookiePair {
   value: string;
 }
 
-/** §1.9 (i): split on `;`, then on the first `=`; whitespace around names and values is dropped. */
+/**
+ * docs/behaviour.md §7.12: split on `;`, then on the first `=`; whitespace around names and values is
+ * dropped.
+ */
 export function parseCookiePairs(header: string): CookiePair[] {
   const pairs: CookiePair[] = [];
   for (const part of header.split(';')) {
@@ -79,8 +82,8 @@ export interface SessionCookieToken {
 }
 
 /**
- * §1.9 (i): the first `WorkosCursorSessionToken` pair, percent-decoded and split on `::`. It needs at least
- * two parts and a last part with at least two `.`-parts; later pairs are not consulted.
+ * docs/behaviour.md §7.12: the first `WorkosCursorSessionToken` pair, percent-decoded and split on `::`. It
+ * needs at least two parts and a last part with at least two `.`-parts; later pairs are not consulted.
  */
 export function sessionTokenFromCookie(header: string): SessionCookieToken | undefined {
   const pair = parseCookiePairs(header).find((candidate) => candidate.name === SESSION_COOKIE_NAME);

@@ -24,7 +24,7 @@ export interface CredentialInputs {
 }
 
 /**
- * contract.md §3 and codexbar-cli.md §5.3: `--cookie`, then `CODEXBAR_CURSOR_COOKIE`, then a non-empty token
+ * docs/behaviour.md §6.5: `--cookie`, then `CODEXBAR_CURSOR_COOKIE`, then a non-empty token
  * account list (the entry at `activeIndex`, clamped; forces manual), then the config `cookieSource`, else
  * manual when the config `cookieHeader` is non-empty, else auto.
  */

@@ -17,8 +17,8 @@ const NAMES: Record<AuthSourceId, string> = {
 };
 
 /**
- * The sources to try, in contract.md §3's order for the platform. A manual header is used alone (final);
- * otherwise the automatic ladder runs, without the local Cursor tokens for `--source web`.
+ * The sources to try, in the platform's order (docs/behaviour.md §7.2). A manual header is used alone
+ * (final); otherwise the automatic ladder runs, without the local Cursor tokens for `--source web`.
  */
 export function buildLadder(
   env: LocalEnvironment,

@@ -8,13 +8,13 @@ export interface AuthPaths {
   appDb: string;
   /** cursor-agent's login file (`accessToken`). */
   agentAuth: string;
-  /** Our data directory, `<data>/CodexBar` (contract.md §3, §6). */
+  /** CodexBar's data directory, `<data>/CodexBar` (docs/behaviour.md §7.10). */
   dataDir: string;
-  /** Our cache directory, `<cache>/codexbar` (contract.md §6). */
+  /** Our cache directory, `<cache>/codexbar` (docs/behaviour.md §7.10). */
   cacheDir: string;
-  /** CodexBar's cached cookie header file (codexbar-core.md §1.8). */
+  /** CodexBar's cached cookie header file (docs/behaviour.md §7.6). */
   cachedCookie: string;
-  /** CodexBar's stored session cookies (codexbar-core.md §1.8). */
+  /** CodexBar's stored session cookies (docs/behaviour.md §7.7). */
   storedSession: string;
 }
 
@@ -48,7 +48,8 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
     const { join } = path.win32;
     const appData = absoluteEnvDir(env, 'APPDATA') ?? join(home, 'AppData', 'Roaming');
     const localAppData = absoluteEnvDir(env, 'LOCALAPPDATA') ?? join(home, 'AppData', 'Local');
-    // contract.md §3: Windows keeps both the app database and cursor-agent's auth.json under %APPDATA%\Cursor.
+    // docs/behaviour.md §7.10: Windows keeps both the app database and cursor-agent's auth.json under
+    // %APPDATA%\Cursor.
     return {
       cursorApp: join(appData, 'Cursor'),
       agentAuth: join(appData, 'Cursor', 'auth.json'),
@@ -57,8 +58,9 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
     };
   }
   const { join } = path.posix;
-  // contract.md §3: cursor-agent's file is `<config>/cursor/auth.json`. Some tools look at `~/.cursor/auth.json`
-  // on macOS, but we follow the contract there too: `$XDG_CONFIG_HOME` (absolute) else `~/.config`.
+  // docs/behaviour.md §7.10: cursor-agent's file is `<config>/cursor/auth.json`. Some tools look at
+  // `~/.cursor/auth.json` on macOS, but we follow the same rule there too: `$XDG_CONFIG_HOME` (absolute) else
+  // `~/.config`.
   const agentAuth = join(configHome(env), 'cursor', 'auth.json');
   if (env.platform === 'darwin') {
     const appSupport = join(home, 'Library', 'Application Support');
@@ -72,7 +74,7 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
   return {
     cursorApp: join(configHome(env), 'Cursor'),
     agentAuth,
-    // codexbar-core.md §1.8 and codexbar-cli.md §7: the XDG data and cache homes, when absolute.
+    // docs/behaviour.md §7.10: the XDG data and cache homes, when absolute.
     data: absoluteEnvDir(env, 'XDG_DATA_HOME') ?? join(home, '.local', 'share'),
     cache: absoluteEnvDir(env, 'XDG_CACHE_HOME') ?? join(home, '.cache'),
   };

@@ -12,7 +12,7 @@ export interface SourceLoader {
 
 export type SourceMode = 'auto' | 'web';
 
-/** contract.md §3: the automatic order per platform. `web` keeps only the cookie ladder. */
+/** docs/behaviour.md §7.2: the automatic order per platform. `web` keeps only the cookie ladder. */
 export function sourceOrder(platform: Platform, mode: SourceMode): AuthSourceId[] {
   const auto: AuthSourceId[] =
     platform === 'darwin'
@@ -35,7 +35,7 @@ export interface Resolved<T> {
 }
 
 /**
- * Walks the ladder and runs `perform` with the first usable session (codexbar-core.md §1.9, contract.md §3).
+ * Walks the ladder and runs `perform` with the first usable session (docs/behaviour.md §7.3–7.4).
  * Only "not logged in" moves on to the next source; a manual header or a pinned cached entry is final, and
  * every other error (timeouts, 5xx, parse errors) ends the run without trying another account.
  */

@@ -1,8 +1,8 @@
-/** Shared shapes for credential sources and the resolver (contract.md §3, codexbar-core.md §1). */
+/** Shared shapes for credential sources and the resolver (docs/behaviour.md §7). */
 
 export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent';
 
-/** Identity decoded from a Cursor access token (codexbar-core.md §1.5). */
+/** Identity decoded from a Cursor access token (docs/behaviour.md §8.2–8.4). */
 export interface JwtIdentity {
   /** The last non-empty `|` segment of `sub`, case kept: the cookie's user id. */
   userId: string;
@@ -22,14 +22,14 @@ export interface Session {
   jwt?: JwtIdentity;
   /**
    * No fallback after this one is rejected: a manual header, or a pinned (`stopFallback`) cached entry
-   * (codexbar-core.md §1.7, §1.9).
+   * (docs/behaviour.md §7.4).
    */
   final?: boolean;
 }
 
 /**
- * Why a source gave no session, for callers that branch on it (e.g. codexbar-core.md §1.9 step 2b on macOS:
- * an expired token still in the app database wins over a persisted copy).
+ * Why a source gave no session, for callers that branch on it (e.g. an expired token rather than a missing
+ * one, docs/behaviour.md §7.3).
  */
 export type SkipCause = 'absent' | 'unreadable' | 'malformed' | 'expired' | 'not-applicable';
 

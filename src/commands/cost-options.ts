@@ -5,7 +5,7 @@ import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate } from '../cost/
 import { wholeNumber } from './parsers.js';
 
 /**
- * The cost window and paging flags (docs/behaviour.md §7.1). The four ways to pick a window exclude each
+ * The cost window and paging flags (docs/behaviour.md §17.1). The four ways to pick a window exclude each
  * other; commander refuses a mix before the action runs.
  */
 export function addCostOptions(command: Command): Command {

@@ -45,7 +45,7 @@ export async function runWithCursorSession<T>(
     );
   }
   if (credentials.cookieSource === 'manual' && credentials.manualHeader === undefined) {
-    // cursor-provider.md: an empty manual header fails closed instead of falling back to another account.
+    // docs/behaviour.md §6.4: an empty manual header fails closed instead of falling back to another account.
     throw new UnsupportedError(
       purpose === 'cost'
         ? 'Cursor cost requires a non-empty Manual cookie header.'

@@ -11,7 +11,7 @@ export interface OutputStream {
 
 /**
  * Budgets and waits that tests shrink so that no test waits in real time. Commands read them from the
- * injected `CliIo`; the defaults are the real ones (docs/behaviour.md §6).
+ * injected `CliIo`; the defaults are the real ones (docs/behaviour.md §11.1).
  */
 export interface Timing {
   /** usage-summary, auth/me, /api/usage and each events page. */

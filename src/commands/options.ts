@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { choiceOption } from './parsers.js';
 
 /**
- * Flags every command shares (docs/behaviour.md §1.2). Defined once, added to each command; commander
+ * Flags every command shares (docs/behaviour.md §2.3). Defined once, added to each command; commander
  * validates the fixed value sets, so an action only ever sees accepted values.
  */
 export function addSharedOptions(command: Command): Command {
@@ -68,7 +68,7 @@ export interface SharedOptions {
   pretty: boolean;
   noColorFlag: boolean;
   verbose: boolean;
-  /** `auto` and `web`; `cli` behaves as `auto` (docs/behaviour.md §1.2). */
+  /** `auto` and `web`; `cli` behaves as `auto` (docs/behaviour.md §2.5). */
   sourceMode: 'auto' | 'web';
   /** The mode as given (`auto`, `web`, `cli`, …): what a JSON error row reports as its `source`. */
   sourceLabel: string;

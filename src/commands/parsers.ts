@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option } from 'commander';
 /**
  * Value parsers for commander options. Each throws commander's InvalidArgumentError with one complete
  * sentence that names the flag and the accepted values; `src/cli.ts` prints it as it prints every other
- * argument error (docs/behaviour.md §1.3).
+ * argument error (docs/behaviour.md §2.10).
  */
 
 /** `--flag <n>`: a whole number from `min` to `max`; anything else is refused, never clamped. */
@@ -20,7 +20,7 @@ export function wholeNumber(flag: string, min: number, max: number): (value: str
 }
 
 /**
- * A fixed value set, matched case-insensitively as CodexBar does (docs/behaviour.md §1.3). `choices()` keeps
+ * A fixed value set, matched case-insensitively as CodexBar does (docs/behaviour.md §2.3). `choices()` keeps
  * the list on the option for `--help`; the parser then normalises the value before checking it.
  */
 export function choiceOption(

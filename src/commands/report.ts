@@ -13,7 +13,7 @@ export interface OutputMode {
 }
 
 /**
- * The one error printer (docs/behaviour.md §1.4). Messages never carry an `Error: ` prefix: text output
+ * The one error printer (docs/behaviour.md §3.9). Messages never carry an `Error: ` prefix: text output
  * adds it here, JSON rows never have it. A bad flag or config is a command-level `cli` row; any other
  * failure is the command's own provider row. Returns the exit code.
  */
@@ -39,7 +39,7 @@ export function reportFailure(
 
 /**
  * Where a command's output goes: stdout holds only successful output (or the JSON array), stderr gets
- * errors, hints and `--verbose` lines — and nothing at all with --json-only (docs/behaviour.md §1.4).
+ * errors, hints and `--verbose` lines — and nothing at all with --json-only (docs/behaviour.md §3.1).
  */
 export class Reporter {
   constructor(
@@ -51,7 +51,7 @@ export class Reporter {
     return this.options.format === 'json';
   }
 
-  /** ANSI colours for text on stdout (docs/behaviour.md §1.5). */
+  /** ANSI colours for text on stdout (docs/behaviour.md §2.8). */
   get colour(): boolean {
     return shouldUseColour({
       format: this.options.format,

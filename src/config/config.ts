@@ -13,7 +13,7 @@ import {
   type TokenAccounts,
 } from './schema.js';
 
-/** The Cursor entry of the config file, values cleaned (codexbar-cli.md §5.2). */
+/** The Cursor entry of the config file, values cleaned (docs/behaviour.md §6.2–6.3). */
 export interface CursorConfig {
   enabled?: boolean;
   source?: ProviderSource;
@@ -31,9 +31,10 @@ export interface LoadedConfig {
 }
 
 /**
- * codexbar-cli.md §5.1: `CODEXBAR_CONFIG`, else `$XDG_CONFIG_HOME/codexbar/config.json` when that variable is
- * absolute (even if the file is missing), else `~/.config/codexbar/config.json` if it exists, else the legacy
- * `~/.codexbar/config.json` if it exists, else `~/.config/codexbar/config.json`. The same rule on every platform.
+ * docs/behaviour.md §6.1: `CODEXBAR_CONFIG`, else `$XDG_CONFIG_HOME/codexbar/config.json` when that variable
+ * is absolute (even if the file is missing), else `~/.config/codexbar/config.json` if it exists, else the
+ * legacy `~/.codexbar/config.json` if it exists, else `~/.config/codexbar/config.json`. The same rule on
+ * every platform.
  */
 export async function findConfigPath(env: LocalEnvironment): Promise<string> {
   const explicit = env.env.CODEXBAR_CONFIG?.trim();
@@ -102,7 +103,7 @@ function typeName(value: unknown): string {
 }
 
 function cursorConfigFrom(file: ConfigFile): CursorConfig {
-  // codexbar-cli.md §5.2: duplicate ids keep the first entry.
+  // docs/behaviour.md §6.2: duplicate ids keep the first entry.
   const entry = file.providers.find((provider) => provider.id === 'cursor');
   if (entry === undefined) return {};
   const cursor: CursorConfig = {};

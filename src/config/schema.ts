@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// codexbar-cli.md §5.2. CodexBar decodes optionals with `decodeIfPresent`, so `null` means absent; unknown
+// docs/behaviour.md §6.2. CodexBar decodes optionals with `decodeIfPresent`, so `null` means absent; unknown
 // keys are kept (loose objects) so a config written by CodexBar is read as it is.
 
 export const providerSourceSchema = z.enum(['auto', 'web', 'cli', 'oauth', 'api']);

@@ -1,7 +1,7 @@
 /**
- * Running sums with codexbar-core.md §4.2's failure rules: a token sum that overflows becomes unknown
- * for good; a cost sum turns invalid for good on a bad value and otherwise counts known values only;
- * a metered sum is lost for good when one event lacks a usable chargedCents (§4.3).
+ * Running sums with the failure rules of docs/behaviour.md §19.4–19.5: a token sum that overflows becomes
+ * unknown for good; a cost sum turns invalid for good on a bad value and otherwise counts known values only;
+ * a metered sum is lost for good when one event lacks a usable chargedCents (docs/behaviour.md §19.9).
  */
 import type { PriceSource, RequestCounts } from './types.js';
 
@@ -20,7 +20,10 @@ export function checkedSum(values: readonly (number | null)[]): number | null {
   return sum;
 }
 
-/** §4.2: known costs add up; an invalid one poisons the sum; "no cents at all" stays unknown. */
+/**
+ * docs/behaviour.md §19.5: known costs add up; an invalid one poisons the sum; "no cents at all" stays
+ * unknown.
+ */
 export class CostSum {
   private total = 0;
   private known = false;
@@ -47,7 +50,10 @@ export class CostSum {
   }
 }
 
-/** §4.3: Σ chargedCents / 100, or null once any event lacks it, has a negative one, or the sum overflows. */
+/**
+ * docs/behaviour.md §19.9: Σ chargedCents / 100, or null once any event lacks it, has a negative one, or the
+ * sum overflows.
+ */
 export class MeteredSum {
   private total = 0;
   private lost = false;
@@ -77,7 +83,10 @@ export function countRequest(counts: RequestCounts, source: PriceSource): void {
   counts[source]++;
 }
 
-/** Per (day, model) or per model: the §4.2 accumulator plus our metered and request-count figures. */
+/**
+ * Per (day, model) or per model: the docs/behaviour.md §19.4–19.5 accumulator plus our metered and
+ * request-count figures.
+ */
 export class ModelAccumulator {
   inputTokens: number | null = 0;
   outputTokens: number | null = 0;

@@ -1,5 +1,5 @@
 /**
- * Incremental cost aggregation (codexbar-core.md §4.2–4.4) plus our additive figures: per-model totals
+ * Incremental cost aggregation (docs/behaviour.md §19) plus our additive figures: per-model totals
  * over the window, billing-kind buckets, request counts by price source and Cursor-metered USD per row.
  * Pure: events in, a CostReport out.
  */
@@ -70,7 +70,7 @@ class KindAccumulator {
   }
 }
 
-/** §4.2: skip unless the four counts are all ≥ 0 and sum, without overflow, to more than 0. */
+/** docs/behaviour.md §19.1: skip unless the four counts are all ≥ 0 and sum, without overflow, to more than 0. */
 function eventTokenTotal(event: UsageEvent): number {
   const usage = event.tokenUsage;
   if (!usage) return 0;
@@ -82,7 +82,7 @@ function eventTokenTotal(event: UsageEvent): number {
   return total > TOKEN_SUM_LIMIT ? 0 : total;
 }
 
-/** §4.2: cost desc (unknown = −1), then totalTokens desc, then name asc. */
+/** docs/behaviour.md §19.6: cost desc (unknown = −1), then totalTokens desc, then name asc. */
 function compareModelRows(a: CostModelRow, b: CostModelRow): number {
   const costA = a.costUSD ?? -1;
   const costB = b.costUSD ?? -1;
@@ -109,7 +109,7 @@ function modelRow(acc: ModelAccumulator): CostModelRow {
   };
 }
 
-/** §4.2's day rule: the sum of the known values, or null when none is known. */
+/** docs/behaviour.md §19.6's day rule: the sum of the known values, or null when none is known. */
 function sumKnown(values: readonly (number | null)[]): number | null {
   let sum: number | null = null;
   for (const value of values) if (value !== null) sum = (sum ?? 0) + value;
@@ -125,7 +125,7 @@ function allKnown(values: readonly (number | null)[]): number | null {
   return sum;
 }
 
-/** §4.2: each token field summed with overflow checks; the total is the sum of the four sums. */
+/** docs/behaviour.md §19.4: each token field summed with overflow checks; the total is the sum of the four sums. */
 function sumTokens(parts: readonly TokenTotals[]): TokenTotals {
   const field = (pick: (part: TokenTotals) => number | null) => checkedSum(parts.map(pick));
   const inputTokens = field((part) => part.inputTokens);
@@ -168,7 +168,8 @@ function addToModel(
   acc.requestCount++;
   countRequest(acc.requestCounts, source);
   acc.metered.add(chargedCents);
-  // §4.2: an invalid cost makes the model's total unknown for good; unpriced events are skipped.
+  // docs/behaviour.md §19.5: an invalid cost makes the model's total unknown for good; unpriced events are
+  // skipped.
   if (cost.source === 'invalid') acc.cost.poison();
   else if (cost.source !== 'unpriced') acc.cost.addUSD(cost.cents / 100);
 }
@@ -260,7 +261,7 @@ class CostAggregation implements CostAggregator {
     const daily = [...this.days.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([date, models]) => dayEntry(date, models));
-    // §4.4: today's entry, else 0; a stale latest day is never shown as Today.
+    // docs/behaviour.md §19.8: today's entry, else 0; a stale latest day is never shown as Today.
     const todayEntry = daily.find((day) => day.date === this.todayKey);
     const meteredCostUSD = this.metered.usd;
     return {
@@ -288,7 +289,7 @@ class CostAggregation implements CostAggregator {
   }
 }
 
-/** §4.2: checked token sums over the days; the cost is 0 with no days, else the known day costs or null. */
+/** docs/behaviour.md §19.7: checked token sums over the days; the cost is 0 with no days, else the known day costs or null. */
 function windowTotals(daily: readonly CostDay[]): CostReport['totals'] {
   return {
     ...sumTokens(daily),
@@ -296,14 +297,14 @@ function windowTotals(daily: readonly CostDay[]): CostReport['totals'] {
   };
 }
 
-/** §4.4: which of the two totals the report carries. */
+/** docs/behaviour.md §19.10: which of the two totals the report carries. */
 function provenanceOf(metered: boolean, priced: boolean): CostReport['provenance'] {
   if (metered) return priced ? 'mixed' : 'vendorMetered';
   return priced ? 'listPriceEstimate' : 'unknown';
 }
 
 /**
- * §4.4 quirk, kept for byte-faithful JSON: a day with a cost counts all its requests as priced, a day
+ * docs/behaviour.md §19.11, a quirk kept for byte-faithful JSON: a day with a cost counts all its requests as priced, a day
  * without one counts nothing, and the other counters stay 0.
  */
 function coverageOf(daily: readonly CostDay[]): CostReport['coverage'] {

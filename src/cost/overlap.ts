@@ -1,5 +1,5 @@
 /**
- * Page-boundary overlap (codexbar-core.md §2.5). Events have no stable id, so rows repeated at a page
+ * Page-boundary overlap (docs/behaviour.md §18.6). Events have no stable id, so rows repeated at a page
  * boundary are recognised by comparing every decoded field.
  */
 import type { TokenUsage, UsageEvent } from '../api/schemas/events.js';
@@ -16,7 +16,7 @@ function tokenUsageEqual(a: TokenUsage | undefined, b: TokenUsage | undefined): 
   );
 }
 
-/** §2.5: two rows that differ in any decoded field (even only totalCents or chargedCents) are distinct. */
+/** docs/behaviour.md §18.6: two rows that differ in any decoded field (even only totalCents or chargedCents) are distinct. */
 function eventsEqual(a: UsageEvent, b: UsageEvent): boolean {
   return (
     a.timestamp === b.timestamp &&

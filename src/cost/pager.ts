@@ -1,5 +1,5 @@
 /**
- * Pages `get-filtered-usage-events` with codexbar-core.md §2.5's algorithm and messages, fetching
+ * Pages `get-filtered-usage-events` with the algorithm and messages of docs/behaviour.md §18, fetching
  * ahead concurrently but deciding strictly in page order, so every run ends exactly as the sequential
  * algorithm would (with concurrency 1 it is the sequential algorithm).
  */
@@ -147,7 +147,7 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
       fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected));
       completed = walk.accept(page, await fetcher.take(page));
     }
-    // §2.5: only a short or empty page proves completion, so 200 full pages fail even when the count matches.
+    // docs/behaviour.md §18.5: only a short or empty page proves completion, so 200 full pages fail even when the count matches.
     if (!completed) throw safetyLimit(walk.raw);
     return walk.finish();
   } finally {
@@ -191,7 +191,7 @@ class PageWalk {
     return events.length < PAGE_SIZE;
   }
 
-  /** §2.5: the count is compared before the empty-page test, so a changed count on an empty page throws. */
+  /** docs/behaviour.md §18.3: the count is compared before the empty-page test, so a changed count on an empty page throws. */
   private checkCount(count: number | undefined): void {
     if (count === undefined) return;
     if (this.expected !== null && this.expected !== count) throw inconsistent(this.expected, count);
@@ -205,7 +205,7 @@ class PageWalk {
   finish(): PagerResult {
     const { expected, raw } = this;
     if (expected !== null && raw < expected) throw incomplete(expected, raw);
-    // §2.5: without a count nothing proves a repeat, and an exact count keeps identical rows.
+    // docs/behaviour.md §18.6: without a count nothing proves a repeat, and an exact count keeps identical rows.
     let remove = expected === null ? 0 : raw - expected;
     for (const rows of this.held) {
       const dropped = Math.min(rows.length, remove);

@@ -1,7 +1,7 @@
 /**
  * Retries for one events page. A heavy account pages up to 200 times, so a transient 5xx, a reset
  * connection or a slow page should not throw away a whole run; but an answer that will not change (401,
- * 403, other 4xx, a body that does not parse) is final at once (codexbar-core.md §2.5, contract.md §3).
+ * 403, other 4xx, a body that does not parse) is final at once (docs/behaviour.md §18.9, §7.4).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, TimeoutError } from '../errors.js';

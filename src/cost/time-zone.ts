@@ -37,7 +37,7 @@ export function canonicalTimeZone(name: string): string | undefined {
 
 /**
  * The local zone for day buckets and reset texts: `TZ` when it names a zone Intl knows (a leading `:` is
- * POSIX's "from the zone database" marker), else the system zone, else UTC (docs/behaviour.md §7.2).
+ * POSIX's "from the zone database" marker), else the system zone, else UTC (docs/behaviour.md §17.6).
  * Read from the injected environment, so an in-process run sees its own `TZ`.
  */
 export function localTimeZone(env: Readonly<Record<string, string | undefined>>): string {

@@ -1,6 +1,6 @@
 /**
  * The cost report: what `codexbar cost` knows after paging and aggregating usage events
- * (codexbar-core.md §4, codexbar-cli.md §2.6 and §3.4, contract.md §4). Renderers turn it into
+ * (docs/behaviour.md §19, §21). Renderers turn it into
  * CodexBar's text lines plus a table, or CodexBar's cost row plus our additive fields.
  */
 
@@ -45,7 +45,7 @@ export interface CostModelRow extends TokenTotals {
 export interface CostDay extends TokenTotals {
   /** YYYY-MM-DD in the window's time zone. */
   date: string;
-  /** Sum of the known model costs, or null when no model has a known cost (codexbar-core.md §4.2). */
+  /** Sum of the known model costs, or null when no model has a known cost (docs/behaviour.md §19.6). */
   costUSD: number | null;
   meteredUSD: number | null;
   requestCount: number;
@@ -86,9 +86,9 @@ export interface CostReport {
   generatedAt: Date;
   daily: CostDay[];
   totals: CostTotals;
-  /** Today's local-day entry (codexbar-core.md §4.4): 0 when there is history but nothing today. */
+  /** Today's local-day entry (docs/behaviour.md §19.8): 0 when there is history but nothing today. */
   today: { tokens: number | null; costUSD: number | null };
-  /** Σ chargedCents/100 over every valid event, or null (fail closed, codexbar-core.md §4.3). */
+  /** Σ chargedCents/100 over every valid event, or null (fail closed, docs/behaviour.md §19.9). */
   meteredCostUSD: number | null;
   provenance: 'listPriceEstimate' | 'vendorMetered' | 'mixed' | 'unknown';
   coverage: { priced: number; unpriced: number; unmetered: number; estimated: number };

@@ -3,7 +3,7 @@ import type { UsageKindBucket } from './types.js';
 const PREFIX = 'USAGE_EVENT_KIND_';
 
 /**
- * Billing bucket of an event's `kind` enum name (cursor-api-notes.md §7.1, peers.md §4.5). Matches the
+ * Billing bucket of an event's `kind` enum name (docs/behaviour.md §19.12). Matches the
  * enum names only, with or without the `USAGE_EVENT_KIND_` prefix; the human labels some endpoints send
  * are localised and land in "other".
  */

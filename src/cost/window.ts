@@ -1,6 +1,6 @@
 /**
  * The cost window: which events to ask cursor.com for, and in which zone to bucket them
- * (codexbar-core.md §4.1, codexbar-cli.md §1.5, cursor-provider.md "Cost reporting period").
+ * (docs/behaviour.md §17).
  * Starts are local midnights in the zone, found with Intl offsets (time-zone.ts), so DST days are right.
  */
 import { ArgumentError } from '../errors.js';
@@ -56,7 +56,7 @@ function compareCivil(a: CivilDate, b: CivilDate): number {
 
 /**
  * The window for already-validated options: commander refuses bad values and conflicting window flags
- * (docs/behaviour.md §7.1), so only the checks that need today's date remain here.
+ * (docs/behaviour.md §17.1), so only the checks that need today's date remain here.
  */
 export function resolveCostWindow(options: CostWindowOptions): CostWindow {
   const { timeZone } = options;

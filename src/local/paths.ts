@@ -9,7 +9,7 @@ export function pathApi(env: LocalEnvironment): PathApi {
   return env.platform === 'win32' ? path.win32 : path.posix;
 }
 
-/** The home used for `~`: `$HOME` when it is absolute, else the account home (cursor-provider.md "Linux CLI"). */
+/** The home used for `~`: `$HOME` when it is absolute, else the account home (docs/behaviour.md §7.10). */
 export function homeDirectory(env: LocalEnvironment): string {
   if (env.platform === 'win32') return env.homeDir;
   const home = env.env.HOME;
@@ -26,8 +26,8 @@ export function expandTilde(value: string, env: LocalEnvironment): string {
 }
 
 /**
- * codexbar-core.md §1.1–1.2: an env directory that is trimmed, `~`-expanded and used only when absolute;
- * a relative value is ignored (contract.md §2).
+ * docs/behaviour.md §7.10: an env directory that is trimmed, `~`-expanded and used only when absolute;
+ * a relative value is ignored.
  */
 export function absoluteEnvDir(env: LocalEnvironment, name: string): string | undefined {
   const raw = env.env[name]?.trim();

@@ -1,5 +1,5 @@
 /**
- * When text output gets ANSI colours (contract.md §1, codexbar-cli.md §1.3), and the chalk instance the
+ * When text output gets ANSI colours (docs/behaviour.md §2.8), and the chalk instance the
  * renderers use. Renderers never detect anything themselves: the caller decides and passes a boolean,
  * so output is deterministic in tests.
  */
@@ -18,7 +18,7 @@ export interface ColourContext {
 /**
  * Text only. `--no-color` always wins. `FORCE_COLOR` (any value but `0`/`false`) forces colour on, as
  * Node and chalk treat it, even over `NO_COLOR`/`TERM=dumb`. `NO_COLOR` with any value, even empty, turns it
- * off (contract.md §1). `TERM=dumb` (any case) turns it off. Otherwise: stdout is a TTY.
+ * off (docs/behaviour.md §2.8). `TERM=dumb` (any case) turns it off. Otherwise: stdout is a TTY.
  */
 export function shouldUseColour({ format, noColorFlag, env, isTTY }: ColourContext): boolean {
   if (format !== 'text' || noColorFlag) return false;

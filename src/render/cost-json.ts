@@ -1,5 +1,5 @@
 /**
- * The `cost --json` row (codexbar-cli.md §3.4) plus our additive fields (contract.md §4: `window`,
+ * The `cost --json` row plus our additive fields (docs/behaviour.md §21.8, §3.10: `window`,
  * `apiRateCostUSD`, `byModel`, `byKind`, `requestCounts`). Objects are built in CodexBar's field order;
  * unknown values are omitted, never written as 0. `daily` and `projects` are always present.
  */
@@ -28,7 +28,7 @@ export function costRow(report: CostReport): CostRow {
     sessionCostUSD: known(report.today.costUSD),
     historyDays: report.window.historyDays,
     historyCoverageIsEstablished: true,
-    // codexbar-cli.md §3.4: the name is fixed, but the window is historyDays.
+    // docs/behaviour.md §21.8: the name is fixed, but the window is historyDays.
     last30DaysTokens: known(report.totals.totalTokens),
     last30DaysCostUSD: known(report.totals.costUSD),
     meteredCostUSD: known(report.meteredCostUSD),
@@ -47,7 +47,7 @@ export function costRow(report: CostReport): CostRow {
   };
 }
 
-/** codexbar-cli.md §3.4: the error row carries `updatedAt` (the time of the error) and no `kind`. */
+/** docs/behaviour.md §3.9: the error row carries `updatedAt` (the time of the error) and no `kind`. */
 export function costErrorRow(error: unknown, at: Date): CostRow {
   return {
     provider: 'cursor',
@@ -63,7 +63,7 @@ function known(value: number | null): number | undefined {
   return value === null ? undefined : value;
 }
 
-/** For Cursor, cacheCreation = cache-write tokens and cost = the list-price estimate (§3.4). */
+/** For Cursor, cacheCreation = cache-write tokens and cost = the API-rate cost (docs/behaviour.md §21.8). */
 function dailyEntry(day: CostDay): Record<string, unknown> {
   return {
     date: day.date,
@@ -91,7 +91,9 @@ function tokenFields(source: Omit<CostTotals, 'costUSD'>): Record<string, number
   };
 }
 
-/** Summed over `daily`; with no days CodexBar carries only totalTokens/totalCost (§3.4). */
+/**
+ * Summed over `daily`; with no days CodexBar carries only totalTokens/totalCost (docs/behaviour.md §21.8).
+ */
 function totalsObject(report: CostReport): Record<string, unknown> {
   const { totals } = report;
   if (report.daily.length === 0) {

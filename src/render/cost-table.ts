@@ -1,5 +1,5 @@
 /**
- * The per-day cost table under CodexBar's cost lines, laid out like ccusage's (peers.md §2.3):
+ * The per-day cost table under CodexBar's cost lines, laid out like ccusage's (docs/behaviour.md §21.3):
  * full columns at ≥100 terminal columns, a compact subset below that or with `--compact`, optional
  * `└─ model` breakdown rows, and a Total row. Unknown values print `—`, never 0.
  */
@@ -21,7 +21,7 @@ export interface CostTableOptions {
   breakdown: boolean;
 }
 
-/** peers.md §2.3: ccusage switches to the compact head below 100 columns. */
+/** docs/behaviour.md §21.3: like ccusage, switch to the compact head below 100 columns. */
 const COMPACT_BELOW_COLUMNS = 100;
 
 export interface RenderedCostTable {
@@ -65,7 +65,7 @@ const METERED_COLUMN: Column = { head: 'Metered $', numeric: true, value: (f) =>
 /**
  * Full columns when the terminal has room; the compact subset with `--compact`, below 100 columns, or
  * when the full table would still be too wide. Before giving up columns, the Models column wraps down
- * to a minimum width, as ccusage's responsive table does (peers.md §2.3), instead of truncating.
+ * to a minimum width, as ccusage's responsive table does (docs/behaviour.md §21.3), instead of truncating.
  */
 export function renderCostTable(report: CostReport, options: CostTableOptions): RenderedCostTable {
   const forcedCompact = options.compact || options.columns < COMPACT_BELOW_COLUMNS;
@@ -83,7 +83,7 @@ export function renderCostTable(report: CostReport, options: CostTableOptions): 
   return { text, compact: true };
 }
 
-/** peers.md §2.3: ccusage keeps the Models column at least 12 wide. */
+/** docs/behaviour.md §21.3: like ccusage, the Models column stays at least 12 wide. */
 const MIN_MODELS_WIDTH = 12;
 
 function modelsColumnWidth(report: CostReport, breakdown: boolean): number {
@@ -127,7 +127,8 @@ function buildTable(
 ): string {
   const c = palette(options.colour);
   const figureColumns = FIGURE_COLUMNS.filter((column) => !(compact && column.fullOnly));
-  // The metered column appears only when the report's metered total is known (codexbar-core.md §4.3).
+  // The metered column appears only when the report's metered total is known (docs/behaviour.md §19.9,
+  // §21.3).
   if (report.meteredCostUSD !== null) figureColumns.push(METERED_COLUMN);
 
   const table = new Table({

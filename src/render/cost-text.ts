@@ -1,5 +1,5 @@
 /**
- * `cost` text: CodexBar's summary lines (codexbar-cli.md §2.6), then the per-day table, our additive
+ * `cost` text: CodexBar's summary lines (docs/behaviour.md §21.1), then the per-day table, our additive
  * totals (by kind, request counts) with notes on estimated or unpriced requests, and — on a TTY — a
  * daily-spend chart. Returns the text without a trailing newline.
  */
@@ -41,7 +41,7 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
   return blocks.join('\n\n');
 }
 
-/** codexbar-cli.md §2.6: header, Today, the window, Cursor-metered (when known) and the hint. */
+/** docs/behaviour.md §21.1: header, Today, the window, Cursor-metered (when known) and the hint. */
 function costSummaryLines(report: CostReport, c: ChalkInstance): string[] {
   const { label } = report.window;
   const lines = [

@@ -1,14 +1,14 @@
 /**
  * Number formatting shared by the text renderers: C-style `%.Nf`, en-US currency, CodexBar's token
- * abbreviations and en-US digit grouping (codexbar-cli.md §2.1, §2.6).
+ * abbreviations and en-US digit grouping (docs/behaviour.md §21.2).
  */
 
-/** Shown in place of a value nobody knows; never `$0.00` (codexbar-cli.md §2.6). */
+/** Shown in place of a value nobody knows; never `$0.00` (docs/behaviour.md §21.2). */
 const UNKNOWN = '—';
 
 /**
  * C's `printf("%.<digits>f")`: rounds the exact binary value, ties to even (42.5 → "42"), unlike JS
- * `toFixed` which rounds ties up (codexbar-cli.md §2.1).
+ * `toFixed` which rounds ties up (docs/behaviour.md §15.2, §21.2).
  */
 export function formatFixed(value: number, digits: number): string {
   if (!Number.isFinite(value) || Math.abs(value) >= 1e21) return String(value);
@@ -32,7 +32,7 @@ const currencyFormat = new Intl.NumberFormat('en-US', {
   roundingMode: 'halfEven',
 });
 
-/** en-US currency, `$1,234.56` (codexbar-cli.md §2.6); `—` when unknown. */
+/** en-US currency, `$1,234.56` (docs/behaviour.md §21.2); `—` when unknown. */
 export function formatUSD(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return UNKNOWN;
   return currencyFormat.format(value);
@@ -53,7 +53,7 @@ const TOKEN_UNITS: ReadonlyArray<readonly [number, string]> = [
 ];
 
 /**
- * codexbar-cli.md §2.6: ≥1B `B`, ≥1M `M`, ≥1K `K`; a scaled value ≥10 has no decimals, below 10 one
+ * docs/behaviour.md §21.2: ≥1B `B`, ≥1M `M`, ≥1K `K`; a scaled value ≥10 has no decimals, below 10 one
  * decimal with a trailing `.0` dropped (`1.2M`, `9K`, `41M`); below 1000 the raw integer.
  */
 export function formatTokens(value: number): string {

@@ -1,6 +1,6 @@
 import { isoSeconds } from '../iso-date.js';
 /**
- * CodexBar's JSON encoding (codexbar-cli.md §3.1). `JSON.stringify` cannot produce it: pretty output
+ * CodexBar's JSON encoding (docs/behaviour.md §3.3–3.8). `JSON.stringify` cannot produce it: pretty output
  * uses `"key" : value` with keys sorted by UTF-8 bytes, `/` is escaped, and dates lose milliseconds.
  * The printer adds the one trailing newline; this module never does.
  */

@@ -1,5 +1,5 @@
 /**
- * The `usage --json` row (codexbar-cli.md §3.2). Objects are built in CodexBar's encoding order so
+ * The `usage --json` row (docs/behaviour.md §16). Objects are built in CodexBar's encoding order so
  * compact output follows it; `--pretty` sorts keys anyway. Absent optionals are left undefined and
  * dropped by the encoder; `primary`/`secondary`/`tertiary` are always present, null when missing.
  */
@@ -29,12 +29,14 @@ export function usageRow(snapshot: UsageSnapshot, now: Date): UsageRow {
   return { provider: 'cursor', source: 'web', usage: usageObject(snapshot), pace: paceObject(snapshot, now) };
 }
 
-/** A failed provider row: `source` is the effective mode (`auto`, `web`, …) per codexbar-cli.md §3.2. */
+/** A failed provider row: `source` is the mode as given (`auto`, `web`, …), docs/behaviour.md §3.9. */
 export function usageErrorRow(error: unknown, source: string): UsageRow {
   return { provider: 'cursor', source, error: errorBody(error) };
 }
 
-/** A command-level failure (bad flags, config): provider and source are both `cli` (codexbar-cli.md §4). */
+/**
+ * A command-level failure (bad flags, config): provider and source are both `cli` (docs/behaviour.md §3.9).
+ */
 export function cliErrorRow(error: unknown): UsageRow {
   return { provider: 'cli', source: 'cli', error: errorBody(error) };
 }
@@ -73,7 +75,7 @@ function extraWindowObject(extra: ExtraRateWindow): Record<string, unknown> {
     id: extra.id,
     title: extra.title,
     window: windowObject(extra.window),
-    // codexbar-cli.md §3.2: only `false` is ever emitted.
+    // docs/behaviour.md §16.2: only `false` is ever emitted.
     usageKnown: extra.usageKnown === false ? false : undefined,
   };
 }
@@ -111,7 +113,7 @@ function identityObject(identity: Identity): Record<string, unknown> {
   };
 }
 
-/** codexbar-cli.md §3.2: only windows that qualify; the whole key is omitted when none does. */
+/** docs/behaviour.md §16.3: only windows that qualify; the whole key is omitted when none does. */
 function paceObject(snapshot: UsageSnapshot, now: Date): Record<string, unknown> | undefined {
   const pace = snapshotPace(snapshot, now);
   const extra = [...pace.extra].map(([id, entry]) => [id, paceEntry(entry)] as const);
@@ -119,15 +121,15 @@ function paceObject(snapshot: UsageSnapshot, now: Date): Record<string, unknown>
     primary: pace.primary && paceEntry(pace.primary),
     secondary: pace.secondary && paceEntry(pace.secondary),
     tertiary: pace.tertiary && paceEntry(pace.tertiary),
-    // Additive (contract.md §4): paid weekly Grok Bot pace, keyed by the extra window's id.
+    // Additive (docs/behaviour.md §3.10, §16.3): paid weekly Grok Bot pace, keyed by the extra window's id.
     extra: extra.length > 0 ? Object.fromEntries(extra) : undefined,
   };
   return Object.values(object).some((entry) => entry !== undefined) ? object : undefined;
 }
 
 /**
- * `runOutProbability` and `actualUsedPercent` are never emitted (§3.2); computePace already rounds the
- * numbers to whole values, so this only fixes the key order.
+ * `runOutProbability` and `actualUsedPercent` are never emitted (docs/behaviour.md §16.3); computePace
+ * already rounds the numbers to whole values, so this only fixes the key order.
  */
 function paceEntry(pace: Pace): Record<string, unknown> {
   return {

@@ -1,5 +1,5 @@
 /**
- * The `usage` text section (codexbar-cli.md §2.1–2.3): header, one rate/pace/reset group per window,
+ * The `usage` text section (docs/behaviour.md §15): header, one rate/pace/reset group per window,
  * Grok Bot, detail rows, the on-demand lines CodexBar's card shows, then Account and Plan.
  * Returns the section without a trailing newline; sections are joined by one blank line.
  */
@@ -31,7 +31,7 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
     if (window) lines.push(...windowLines(c, label, window, paceFor(window, options.now), options.now));
   }
   for (const extra of snapshot.extraRateWindows) {
-    // codexbar-cli.md §2.1 item 5 shows no pace for extras; paid weekly Grok Bot opts in via showsPace.
+    // docs/behaviour.md §15.3: upstream shows no pace for extras; paid weekly Grok Bot opts in via showsPace.
     const pace = extra.showsPace ? paceFor(extra.window, options.now) : undefined;
     lines.push(...windowLines(c, extra.title, extra.window, pace, options.now));
   }
@@ -62,7 +62,7 @@ function windowLines(
   return lines;
 }
 
-/** `Total: 58% left [======------]` (codexbar-cli.md §2.1). */
+/** `Total: 58% left [======------]` (docs/behaviour.md §15.2). */
 function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
   const remaining = Math.min(100, Math.max(0, 100 - window.usedPercent));
   const percent = remaining > 0 && remaining < 1 ? '<1% left' : `${formatFixed(remaining, 0)}% left`;
@@ -74,7 +74,7 @@ function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
 
 /**
  * `Resets in 15d 9h` / `Resets now` from `resetsAt`; otherwise the raw `resetDescription`, keeping a
- * leading "Resets " or putting one in front (codexbar-cli.md §2.1–2.2).
+ * leading "Resets " or putting one in front (docs/behaviour.md §15.4).
  */
 function resetText(window: RateWindow, now: Date): string | undefined {
   if (window.resetsAt) {
@@ -87,7 +87,7 @@ function resetText(window: RateWindow, now: Date): string | undefined {
 }
 
 /**
- * What CodexBar's card shows for on-demand spend (codexbar-core.md §3.3): `used / limit` when capped,
+ * What CodexBar's card shows for on-demand spend (docs/behaviour.md §15.5): `used / limit` when capped,
  * plain `used` when unlimited, and the member's own share of a team pool.
  */
 function onDemandLines(c: ChalkInstance, cost: ProviderCost): string[] {
@@ -104,7 +104,7 @@ function labelled(c: ChalkInstance, label: string, value: string): string {
 }
 
 /**
- * codexbar-cli.md §2.1 item 9: the plan is capitalized per word. Only first letters are raised, so
+ * docs/behaviour.md §15.1: the plan is capitalized per word. Only first letters are raised, so
  * `Cursor Pro+` and mapped names stay as they are.
  */
 function capitalizeWords(text: string): string {

@@ -1,7 +1,7 @@
 /**
- * Which windows of a snapshot get a pace (codexbar-cli.md §2.3): primary, secondary and tertiary
+ * Which windows of a snapshot get a pace (docs/behaviour.md §13, §15.3): primary, secondary and tertiary
  * whenever `computePace` qualifies them, and extra windows only when they are flagged `showsPace`
- * (the paid weekly Grok Bot allowance, cursor-provider.md "Snapshot mapping"). Upstream never paces
+ * (the paid weekly Grok Bot allowance, docs/behaviour.md §12.8). Upstream never paces
  * extras; ours is an additive choice.
  */
 

@@ -50,7 +50,7 @@ export interface CollectUsageOptions {
 /**
  * Fetch and map everything `codexbar usage` shows. usage-summary, auth/me and get-sand-usage-status start
  * together; the team lookup starts once the summary and auth/me say it applies; /api/usage (or, for unified
- * personal memberships, v2/usage-status) follows the first three (codexbar-core.md §2.3–2.4).
+ * personal memberships, v2/usage-status) follows the first three (docs/behaviour.md §11.2).
  * Only usage-summary can fail the run.
  */
 export async function collectUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
@@ -92,7 +92,7 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
   return buildUsageSnapshot({ figures, sand, usageStatus, now, timeZone });
 }
 
-/** codexbar-core.md §2.3: `sub` from auth/me as-is, else the JWT subject's last `|` segment, lower-cased. */
+/** docs/behaviour.md §11.4: `sub` from auth/me as-is, else the JWT subject's last `|` segment, lower-cased. */
 function legacyUsageUserId(me: AuthMe | undefined, jwt: JwtIdentity | undefined): string | undefined {
   if (me?.sub) return me.sub;
   if (!jwt) return undefined;
@@ -112,7 +112,7 @@ async function teamBudgetFor(
   timeouts: UsageTimeouts,
 ): Promise<TeamBudget | undefined> {
   if (!isTeamPlan(summary.membershipType, summary.limitType)) return undefined;
-  // Only a fresh email from this run's auth/me can identify the member (cursor-provider.md).
+  // Only a fresh email from this run's auth/me can identify the member (docs/behaviour.md §12.11).
   const emailKey = memberEmailKey(me?.email);
   if (emailKey === undefined) {
     options.log?.('[cursor] Team budget skipped (no email from /api/auth/me)');

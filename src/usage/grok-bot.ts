@@ -5,8 +5,7 @@ import { clampPercent } from './summary.js';
 import type { ExtraRateWindow, RateWindow } from './types.js';
 
 /**
- * The Grok Bot allowance from get-sand-usage-status (cursor-provider.md "Snapshot mapping",
- * newer-endpoints.md, codexbar-core.md §3.4).
+ * The Grok Bot allowance from get-sand-usage-status (docs/behaviour.md §12.8).
  */
 
 const GROK_BOT_ID = 'cursor-grok-bot';
@@ -49,7 +48,7 @@ export function paidWeeklyWindow(sand: SandStatus, usedPercent: number, timeZone
 export interface GrokBotContext {
   now: Date;
   timeZone: string;
-  /** Usable legacy request plans hide the Grok Bot window (codexbar-core.md §3.4). */
+  /** Usable legacy request plans hide the Grok Bot window (docs/behaviour.md §12.5, §12.8). */
   requestQuotaUsable: boolean;
 }
 

@@ -2,7 +2,7 @@ import type { UsageFigures } from './summary.js';
 import type { ProviderCost } from './types.js';
 
 /**
- * codexbar-core.md §3.3: the on-demand ("Extra usage") budget. A personal cap wins over the team budget;
+ * docs/behaviour.md §12.7: the on-demand ("Extra usage") budget. A personal cap wins over the team budget;
  * a budget with nothing spent is shown, and spend without a limit is shown with a limit of 0.
  */
 export function providerCostFrom(figures: UsageFigures, now: Date): ProviderCost | undefined {

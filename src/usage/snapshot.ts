@@ -31,7 +31,7 @@ export interface SnapshotInputs {
   timeZone: string;
 }
 
-/** `remainingPercent = max(0, 100 − usedPercent)` (codexbar-core.md §3.2). */
+/** `remainingPercent = max(0, 100 − usedPercent)` (docs/behaviour.md §12.6). */
 export function remainingPercent(window: RateWindow): number {
   return Math.max(0, 100 - window.usedPercent);
 }
@@ -56,8 +56,8 @@ export function buildUsageSnapshot({
 
   const pool = unifiedWeeklyPool(sand, { now, timeZone, requestQuotaUsable });
   if (pool) {
-    // cursor-provider.md: the shared weekly pool replaces the stale monthly Total/Cursor/Third Party bars.
-    // It is the same allowance the Grok Bot extra would show, so it is not listed twice.
+    // docs/behaviour.md §12.9: the shared weekly pool replaces the stale monthly Total/Cursor/Third Party
+    // bars. It is the same allowance the Grok Bot extra would show, so it is not listed twice.
     snapshot.primary = pool;
     snapshot.secondary = null;
     snapshot.tertiary = null;
@@ -77,7 +77,7 @@ export function buildUsageSnapshot({
   return snapshot;
 }
 
-/** codexbar-core.md §3.2, the windows table. */
+/** docs/behaviour.md §12.5–12.6, the windows table. */
 function monthlyWindows(
   figures: UsageFigures,
   timeZone: string,
@@ -119,7 +119,7 @@ function requestQuotaDetails(figures: UsageFigures): DetailSection[] {
   ];
 }
 
-/** codexbar-core.md §3.6. */
+/** docs/behaviour.md §12.13. */
 function identityFrom(figures: UsageFigures): Identity {
   const identity: Identity = { providerID: 'cursor' };
   if (figures.accountEmail !== undefined) identity.accountEmail = figures.accountEmail;

@@ -25,7 +25,7 @@ const LOOKUP_LABEL = 'team budget lookup';
 
 /**
  * /teams, then the get-team-spend pages the team's seat count predicts, at once, all under one deadline
- * (cursor-provider.md, "Enterprise and Business member budgets"). Best-effort: undefined on any failure.
+ * (docs/behaviour.md §12.11). Best-effort: undefined on any failure.
  * Each page is reduced to the member's own row as soon as it arrives.
  */
 export async function lookupTeamBudget({

@@ -1,6 +1,6 @@
 /**
  * The team a browser session has selected on cursor.com: cookie `portal-selected-team-id` beats `team_id`
- * (cursor-provider.md, "Enterprise and Business member budgets"). Tokens from the Cursor app or
+ * (docs/behaviour.md §12.11). Tokens from the Cursor app or
  * cursor-agent carry no such cookies.
  */
 export interface TeamSelection {

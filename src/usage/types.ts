@@ -1,10 +1,10 @@
 /**
  * The usage snapshot: what `codexbar usage` knows after mapping cursor.com's responses
- * (codexbar-core.md §3, codexbar-cli.md §3.2). Renderers turn it into text or CodexBar's JSON row.
+ * (docs/behaviour.md §12, §16). Renderers turn it into text or CodexBar's JSON row.
  */
 
 export interface RateWindow {
-  /** Percent used; may exceed 100 for legacy request plans (codexbar-core.md §3.2). */
+  /** Percent used; may exceed 100 for legacy request plans (docs/behaviour.md §12.5). */
   usedPercent: number;
   windowMinutes?: number;
   resetsAt?: Date;
@@ -17,7 +17,7 @@ export interface ExtraRateWindow {
   window: RateWindow;
   /** Only `false` is ever emitted in JSON. */
   usageKnown?: boolean;
-  /** Paid weekly Grok Bot allowances get a pace line; trial extras do not (cursor-provider.md "Snapshot mapping"). */
+  /** Paid weekly Grok Bot allowances get a pace line; trial extras do not (docs/behaviour.md §12.8). */
   showsPace?: boolean;
 }
 
@@ -27,7 +27,7 @@ export interface ProviderCost {
   currencyCode: 'USD';
   period?: string;
   resetsAt?: Date;
-  /** The member's own share when the figures are a team pool (codexbar-core.md §3.3). */
+  /** The member's own share when the figures are a team pool (docs/behaviour.md §12.7). */
   personalUsed?: number;
   updatedAt: Date;
 }

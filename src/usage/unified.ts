@@ -5,7 +5,7 @@ import { grokAllowance, paidWeeklyWindow } from './grok-bot.js';
 import { clampPercent } from './summary.js';
 import type { ProviderCost, RateWindow } from './types.js';
 
-/** The unified Cursor/Grok account (cursor-provider.md "Snapshot mapping", "Unified Cursor/Grok additional spend"). */
+/** The unified Cursor/Grok account: its weekly pool and additional spend (docs/behaviour.md §12.9–12.10). */
 
 export const WEEKLY_LABEL = 'Weekly';
 
@@ -47,7 +47,7 @@ export interface UnifiedSpend {
 }
 
 /**
- * newer-endpoints.md: `available: false`, a missing or malformed field, another limit type, or a period
+ * docs/behaviour.md §12.10: `available: false`, a missing or malformed field, another limit type, or a period
  * that does not contain now make the response unavailable (undefined), which keeps the summary's spend.
  * `creditsUsedCents` is separate consumption and is not added.
  */
@@ -72,7 +72,10 @@ function isCents(value: number | undefined): value is number {
   return value !== undefined && Number.isFinite(value) && value >= 0;
 }
 
-/** A valid reading replaces the summary's cost; zero stays zero (codexbar-core.md §3.3 presence rule). */
+/**
+ * A valid reading replaces the summary's cost; zero stays zero (docs/behaviour.md §12.10, §12.7 presence
+ * rule).
+ */
 export function providerCostFromUnifiedSpend(spend: UnifiedSpend, now: Date): ProviderCost | undefined {
   if (!(spend.usedUSD > 0 || spend.limitUSD > 0)) return undefined;
   return {

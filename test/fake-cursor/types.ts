@@ -31,7 +31,7 @@ export type HandlerFunction = (req: RecordedRequest, attempt: number) => FakeRes
 
 export type Handler = FakeResponse | HandlerFunction;
 
-/** One usage event as the dashboard sends it (cursor-api-notes.md §7.1, peers.md §4.5). */
+/** One usage event as the dashboard sends it (docs/behaviour.md §18.2). */
 export interface UsageEventJson {
   timestamp?: string | number;
   model?: string;
@@ -89,7 +89,7 @@ export interface EventsScenario {
   overlap?: { afterPage: number; rows: number };
   /**
    * How a page past the end is answered. Default: omit the array but keep the count, or `{}` when the
-   * window holds no events at all (cursor-provider.md, "Token cost").
+   * window holds no events at all (docs/behaviour.md §18.2).
    */
   emptyShape?: EmptyPageShape;
   faults?: EventsFault[];

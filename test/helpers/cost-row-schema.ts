@@ -1,11 +1,11 @@
 /**
- * The documented `cost --json` row: CodexBar's CostPayload (codexbar-cli.md §3.4) plus the README's
+ * The documented `cost --json` row: CodexBar's CostPayload (docs/behaviour.md §21.8) plus the README's
  * additive fields (window, apiRateCostUSD, byModel, byKind, requestCounts). Every object is strict, so a
  * field that neither document names fails validation.
  */
 import { z } from 'zod';
 
-/** codexbar-cli.md §3.1: ISO-8601 UTC without milliseconds. */
+/** docs/behaviour.md §3.7: ISO-8601 UTC without milliseconds. */
 const isoDate = z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 const dayKey = z.string().regex(/^\d{4}-\d\d-\d\d$/);
 const count = z.number().int().nonnegative();
@@ -90,7 +90,9 @@ export const costRowSchema = z.strictObject({
   requestCounts,
 });
 
-/** codexbar-cli.md §3.4: the cost error row; `updatedAt` is the time of the error and there is no `kind`. */
+/**
+ * docs/behaviour.md §3.9: the cost error row; `updatedAt` is the time of the error and there is no `kind`.
+ */
 export const costErrorRowSchema = z.strictObject({
   provider: z.literal('cursor'),
   source: z.literal('web'),

@@ -96,7 +96,7 @@ export interface JsonPace {
   summary: string;
 }
 
-/** The parts of codexbar-cli.md §3.2's row these tests read. */
+/** The parts of the usage row (docs/behaviour.md §16) these tests read. */
 export interface UsageJsonRow {
   provider: string;
   usage: {

@@ -1,6 +1,6 @@
 /**
  * Every `cost --json` row validates against the documented shape: CodexBar's CostPayload
- * (codexbar-cli.md §3.4) plus the README's additive fields, all strict, so an undocumented field fails.
+ * (docs/behaviour.md §21.8) plus the README's additive fields, all strict, so an undocumented field fails.
  */
 import { describe, expect, it } from 'vitest';
 import { generateEvents, type UsageEventJson } from '../fake-cursor/events.js';

@@ -1,5 +1,5 @@
 /**
- * codexbar-core.md §2.5 pagination, end to end: the BUILT CLI pages the fake cursor.com at --concurrency 1
+ * docs/behaviour.md §18 pagination, end to end: the BUILT CLI pages the fake cursor.com at --concurrency 1
  * and 6, and a user must see the same stdout and exit code from both, a complete total or an error and
  * never a partial total.
  */
@@ -90,7 +90,7 @@ function expectComplete(runs: BothRuns, events: number, inputTokens?: number): R
   return row;
 }
 
-/** The JSON error row of codexbar-cli.md §3.4 (no `kind`), exit 1, and in text no partial total at all. */
+/** The JSON error row of docs/behaviour.md §3.9 (no `kind`), exit 1, and in text no partial total at all. */
 function expectFailure(runs: BothRuns, message: string | RegExp): void {
   expect(runs.json.code).toBe(1);
   const row = onlyRow(runs.json);

@@ -1,6 +1,6 @@
 /**
- * Text goldens for `codexbar cost` (codexbar-cli.md §2.6 lines, then the README's table and totals) on a
- * small hand-written account: five events over three days, TZ=UTC, now pinned, stdout a pipe (no colour,
+ * Text goldens for `codexbar cost` (docs/behaviour.md §21.1 lines, then the table and totals of §21.3–21.4)
+ * on a small hand-written account: five events over three days, TZ=UTC, now pinned, stdout a pipe (no colour,
  * no chart). The figures were worked out by hand from the events below before the output was compared.
  */
 import { describe, expect, it } from 'vitest';

@@ -43,7 +43,7 @@ function summaryCookies(server: FakeCursor): string[] {
   return server.requests.filter((r) => r.path === '/api/usage-summary').map((r) => r.headers.cookie ?? '');
 }
 
-describe('Linux auth order: manual → cached → stored → app → agent (contract.md §3)', () => {
+describe('Linux auth order: manual → cached → stored → app → agent (docs/behaviour.md §7.2)', () => {
   it('an expired app token is not sent; the cursor-agent token is used', async () => {
     const app = await makeToken('app_user', { exp: Math.floor(Date.now() / 1000) + 30 });
     const agent = await makeToken('agent_user');

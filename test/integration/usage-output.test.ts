@@ -10,7 +10,7 @@ import {
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { makeTempHome, runCli } from '../helpers/cli.js';
 
-/** codexbar-cli.md §2.5: TZ=UTC, now 2026-07-20T15:00:00Z. */
+/** docs/behaviour.md §23: TZ=UTC, now 2026-07-20T15:00:00Z. */
 const NOW = WORKED_NOW;
 const COOKIE = 'WorkosCursorSessionToken=user_01J0EXAMPLE%3A%3Amanual';
 
@@ -63,7 +63,7 @@ const paceEntry = z.strictObject({
   etaSeconds: z.number().int().optional(),
   summary: z.string(),
 });
-/** codexbar-cli.md §3.2's documented row, plus our documented additive `pace.extra`. */
+/** The documented row (docs/behaviour.md §16), plus our documented additive `pace.extra`. */
 const usageRowSchema = z.strictObject({
   provider: z.literal('cursor'),
   source: z.literal('web'),
@@ -123,7 +123,7 @@ const usageRowSchema = z.strictObject({
 });
 
 describe('codexbar usage output', () => {
-  it('text matches codexbar-cli.md §2.5, plus the paid-weekly Grok Bot pace line cursor-provider.md adds', async () => {
+  it('text matches the worked example (docs/behaviour.md §23.1), with the paid-weekly Grok Bot pace line', async () => {
     const result = await run(['--no-color']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');

@@ -4,10 +4,9 @@ import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
 import { expectSuccess, requestedPaths, usageJson, useUsageCli } from '../helpers/usage-cli.js';
 
 /**
- * The unified Cursor/Grok account end to end (cursor-provider.md "Snapshot mapping" and "Unified
- * Cursor/Grok additional spend", newer-endpoints.md): the weekly pool as the primary bar, and monthly
- * additional spend from GET /api/dashboard/v2/usage-status?scope=user. The built CLI against the fake
- * cursor.com, text and JSON, --verbose on, and no colleague in the output (checked by every run).
+ * The unified Cursor/Grok account end to end (docs/behaviour.md §12.9–12.10): the weekly pool as the primary
+ * bar, and monthly additional spend from GET /api/dashboard/v2/usage-status?scope=user. The built CLI against
+ * the fake cursor.com, text and JSON, --verbose on, and no colleague in the output (checked by every run).
  */
 
 const NOW = new Date('2026-11-28T12:00:00Z');
@@ -36,7 +35,7 @@ const POOL = {
   sandTrialExpiresAt: null,
   isUnified: true,
 };
-/** newer-endpoints.md's affected-account answer; its period (Nov 1 → Dec 1) is not the summary's. */
+/** The affected-account answer (docs/behaviour.md §11.5); its period (Nov 1 → Dec 1) is not the summary's. */
 const MONTHLY_STATUS = {
   available: true,
   usedCents: 1834,
@@ -72,7 +71,7 @@ async function runBoth(account: FakeAccount) {
 const STATUS_SPEND = 'On-demand: $18.34 / $50.00\n';
 const SUMMARY_SPEND = 'On-demand: $12.00 / $40.00\n';
 
-describe('usage: the unified weekly pool (cursor-provider.md "Snapshot mapping")', () => {
+describe('usage: the unified weekly pool (docs/behaviour.md §12.9)', () => {
   it('isUnified with a current reset: one Weekly bar replaces Total, Cursor and Third Party', async () => {
     const { text, row, fake } = await runBoth(unifiedAccount());
     expect(text).toBe(
@@ -129,7 +128,7 @@ describe('usage: the unified weekly pool (cursor-provider.md "Snapshot mapping")
   });
 });
 
-describe('usage: unified additional spend from v2/usage-status (cursor-provider.md)', () => {
+describe('usage: unified additional spend from v2/usage-status (docs/behaviour.md §12.10)', () => {
   it('a valid answer supplies the spend: usedCents/limitCents, creditsUsedCents not added', async () => {
     const { text, row, fake } = await runBoth(unifiedAccount());
     expect(text).toContain(STATUS_SPEND);

@@ -10,7 +10,7 @@ import { CursorClient, parseRetryAfter } from '../../src/api/client.js';
 import { ApiError, ConfigError, NotLoggedInError, ParseError, TimeoutError } from '../../src/errors.js';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 
-describe('CODEXBAR_CURSOR_BASE_URL (contract.md §2)', () => {
+describe('CODEXBAR_CURSOR_BASE_URL (docs/behaviour.md §10.1)', () => {
   it.each([
     [undefined, CURSOR_ORIGIN],
     ['', CURSOR_ORIGIN],

@@ -12,7 +12,7 @@ import { inspectAccessToken } from '../../src/auth/jwt.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 
-describe('cookieForToken (codexbar-core.md §1.6)', () => {
+describe('cookieForToken (docs/behaviour.md §8.5)', () => {
   it('sends WorkosCursorSessionToken=<userId>%3A%3A<jwt> for sub auth0|user_test', async () => {
     const jwt = await makeJwt({ sub: 'auth0|user_test', now: NOW });
     const inspection = inspectAccessToken(jwt, NOW);
@@ -30,7 +30,7 @@ describe('cookieForToken (codexbar-core.md §1.6)', () => {
   });
 });
 
-describe('normalizeCookieHeader: pasted forms (codexbar-core.md §1.7)', () => {
+describe('normalizeCookieHeader: pasted forms (docs/behaviour.md §7.5)', () => {
   const cases: Array<{ form: string; raw: string; expected: string | undefined }> = [
     {
       form: 'a bare header value',
@@ -96,7 +96,7 @@ describe('normalizeCookieHeader: pasted forms (codexbar-core.md §1.7)', () => {
   });
 });
 
-describe('session cookie parsing (codexbar-core.md §1.9 (i)/(ii))', () => {
+describe('session cookie parsing (docs/behaviour.md §7.12, §8.4)', () => {
   it('splits pairs on `;` and then on the first `=`', () => {
     expect(parseCookiePairs('a=1; b=x=y ;c')).toEqual([
       { name: 'a', value: '1' },

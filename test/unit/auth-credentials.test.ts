@@ -19,7 +19,7 @@ function accounts(activeIndex: number, tokens: string[]): CursorConfig['tokenAcc
   };
 }
 
-describe('Cursor credential precedence (codexbar-cli.md §5.3, contract.md §3)', () => {
+describe('Cursor credential precedence (docs/behaviour.md §6.4–6.5)', () => {
   const cases: Array<{
     rule: string;
     cursor: CursorConfig;

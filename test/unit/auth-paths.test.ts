@@ -13,7 +13,7 @@ function environment(
 
 const STATE = 'Cursor/User/globalStorage/state.vscdb';
 
-describe('authPaths on Linux (cursor-provider.md "Linux CLI", contract.md §2–3)', () => {
+describe('authPaths on Linux (docs/behaviour.md §7.10)', () => {
   const cases: Array<{
     rule: string;
     env: Record<string, string>;
@@ -100,7 +100,7 @@ describe('authPaths on Linux (cursor-provider.md "Linux CLI", contract.md §2–
   });
 });
 
-describe('authPaths on macOS (codexbar-core.md §1.2, §1.8)', () => {
+describe('authPaths on macOS (docs/behaviour.md §7.10)', () => {
   it('uses ~/Library/Application Support for the app and our data, ~/.config/cursor for cursor-agent', () => {
     const paths = authPaths(environment('darwin', { HOME: '/Users/me' }, '/Users/me'));
     expect(paths).toEqual({
@@ -122,7 +122,7 @@ describe('authPaths on macOS (codexbar-core.md §1.2, §1.8)', () => {
   });
 });
 
-describe('authPaths on Windows (contract.md §3)', () => {
+describe('authPaths on Windows (docs/behaviour.md §7.10)', () => {
   it('uses %APPDATA%\\Cursor for the app and cursor-agent, %LOCALAPPDATA% for our cache', () => {
     const env = { APPDATA: 'D:\\Roaming', LOCALAPPDATA: 'D:\\Local', XDG_CONFIG_HOME: '/ignored' };
     expect(authPaths(environment('win32', env, 'C:\\Users\\me'))).toEqual({
@@ -143,7 +143,7 @@ describe('authPaths on Windows (contract.md §3)', () => {
   });
 });
 
-describe('displayPath (contract.md §3: --verbose names files without the home prefix)', () => {
+describe('displayPath (docs/behaviour.md §7.11: --verbose names files without the home prefix)', () => {
   const linux = environment('linux', { HOME: '/home/me' }, '/home/me');
   it.each([
     { path: `/home/me/.config/${STATE}`, shown: `~/.config/${STATE}` },

@@ -4,7 +4,7 @@ import type { AuthSourceId, Session } from '../../src/auth/types.js';
 import { ApiError, NoSessionError, NotLoggedInError, TimeoutError } from '../../src/errors.js';
 import type { Platform } from '../../src/local/environment.js';
 
-describe('sourceOrder (contract.md §3)', () => {
+describe('sourceOrder (docs/behaviour.md §7.2)', () => {
   it.each<[Platform, 'auto' | 'web', AuthSourceId[]]>([
     ['linux', 'auto', ['manual', 'cached', 'stored', 'app', 'agent']],
     ['win32', 'auto', ['manual', 'cached', 'stored', 'app', 'agent']],
@@ -47,7 +47,7 @@ function ladder(script: Array<[AuthSourceId, Outcome, { final?: boolean }?]>) {
   return { loaders, perform, tried };
 }
 
-describe('withSession: only "not logged in" moves on (codexbar-core.md §1.9)', () => {
+describe('withSession: only "not logged in" moves on (docs/behaviour.md §7.4)', () => {
   it('uses the first source that works and logs the skipped ones', async () => {
     const { loaders, perform, tried } = ladder([
       ['cached', 'skip'],

@@ -46,7 +46,7 @@ async function sessionCookie(sub = 'auth0|user_test'): Promise<string> {
   return `WorkosCursorSessionToken=${sessionCookieValue(sub.split('|').at(-1)!, jwt)}`;
 }
 
-describe('manual source (codexbar-core.md §1.7, contract.md §3)', () => {
+describe('manual source (docs/behaviour.md §6.5, §7.5)', () => {
   it('sends the resolved header verbatim and is final (no fallback after a rejection)', async () => {
     const header = await sessionCookie();
     const result = await manual.load({ cookieSource: 'manual', manualHeader: header, origin: '--cookie' });
@@ -99,7 +99,7 @@ describe('manual source (codexbar-core.md §1.7, contract.md §3)', () => {
   });
 });
 
-describe('cached source: <data>/CodexBar/cursor-cookie.json (codexbar-core.md §1.8)', () => {
+describe('cached source: <data>/CodexBar/cursor-cookie.json (docs/behaviour.md §7.6)', () => {
   const entry = (fields: Record<string, unknown>) => ({
     cookieHeader: 'a=1',
     storedAt: '2026-07-19T10:00:00Z',
@@ -177,7 +177,7 @@ describe('cached source: <data>/CodexBar/cursor-cookie.json (codexbar-core.md §
   });
 });
 
-describe('stored source: <data>/CodexBar/cursor-session.json (codexbar-core.md §1.8)', () => {
+describe('stored source: <data>/CodexBar/cursor-session.json (docs/behaviour.md §7.7)', () => {
   const cookie = (name: string, value: string, extra: Record<string, unknown> = {}) => ({
     Name: name,
     Value: value,

@@ -47,7 +47,7 @@ function expectSkip(result: SourceResult, cause: string, reason: RegExp | string
   else expect(result.reason).toMatch(reason);
 }
 
-describe('Cursor app token source (codexbar-core.md §1.2–1.6)', () => {
+describe('Cursor app token source (docs/behaviour.md §7.8, §8)', () => {
   it('a usable token becomes the WorkosCursorSessionToken cookie with the database in the description', async () => {
     const token = await makeJwt({ sub: 'auth0|user_test', email: 'me@example.com', now: NOW });
     createStateVscdb(appDbPath(), { token });
@@ -123,7 +123,7 @@ describe('Cursor app token source (codexbar-core.md §1.2–1.6)', () => {
   });
 });
 
-describe('cursor-agent token source (cursor-provider.md "Linux CLI")', () => {
+describe('cursor-agent token source (docs/behaviour.md §7.9)', () => {
   it('a usable accessToken becomes the session cookie', async () => {
     const token = await makeJwt({ sub: 'github|Agent_User', now: NOW });
     writeAgentAuth({ accessToken: token, refreshToken: 'refresh-secret' });

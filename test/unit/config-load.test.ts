@@ -47,7 +47,7 @@ async function loadError(): Promise<ConfigError> {
   return error as ConfigError;
 }
 
-describe('loadConfig (codexbar-cli.md §5)', () => {
+describe('loadConfig (docs/behaviour.md §6)', () => {
   it('a missing file gives the defaults, not an error', async () => {
     expect(await loadConfig(environment())).toEqual({ path: file, exists: false, cursor: {} });
   });
@@ -116,7 +116,7 @@ describe('loadConfig (codexbar-cli.md §5)', () => {
   });
 });
 
-describe('loadConfig errors name the file and never echo a cookie (codexbar-cli.md §5.2)', () => {
+describe('loadConfig errors name the file and never echo a cookie (docs/behaviour.md §6.2)', () => {
   it('malformed JSON names the file', async () => {
     write(`{"version": 1, "providers": [{"id": "cursor", "cookieHeader": ${SECRET}}]}`);
     const error = await loadError();

@@ -59,7 +59,7 @@ const pagesOf =
     page(raw.slice((n - 1) * size, n * size), count);
 const serverError = (n: number) => new ApiError('POST /x', `HTTP 500 (page ${n})`, { status: 500 });
 
-describe('cost pagination (codexbar-core.md §2.5), sequential and concurrent alike', () => {
+describe('cost pagination (docs/behaviour.md §18), sequential and concurrent alike', () => {
   it('a clean multi-page window ends on its short last page', async () => {
     const all = rows(2500);
     const outcome = await both(pagesOf(all, 2500));

@@ -4,13 +4,13 @@ import { eventsPageSchema, usageEventSchema } from '../../src/api/schemas/events
 const decodeEvent = (raw: unknown) => usageEventSchema.parse(raw);
 const tokens = (raw: Record<string, unknown>) => decodeEvent({ tokenUsage: raw }).tokenUsage;
 
-describe('events page schema: integer token fields (codexbar-core.md §2.5)', () => {
+describe('events page schema: integer token fields (docs/behaviour.md §18.2)', () => {
   it.each([
     ['a JSON integer', 1532, 1532],
     ['an integral double', 12.0, 12],
     ['a numeric string', '1532', 1532],
     ['a string holding an integral double', '1e3', 1000],
-    ['a negative integer (decodes; §4.2 drops the event later)', -5, -5],
+    ['a negative integer (decodes; docs/behaviour.md §19.1 drops the event later)', -5, -5],
     ['a fractional double', 12.5, 0],
     ['a fractional string', '12.5', 0],
     ['text', 'many', 0],
@@ -56,7 +56,7 @@ describe('events page schema: double fields are a finite number or numeric strin
   });
 });
 
-describe('events page schema: totalCents keeps "invalid" apart from "absent" (cursor-provider.md)', () => {
+describe('events page schema: totalCents keeps "invalid" apart from "absent" (docs/behaviour.md §18.2, §20.1)', () => {
   it.each([
     ['missing', {}, undefined, false],
     ['null', { totalCents: null }, undefined, false],

@@ -3,7 +3,7 @@ import { type ColourContext, shouldUseColour } from '../../src/render/colour.js'
 
 const base: ColourContext = { format: 'text', noColorFlag: false, env: {}, isTTY: true };
 
-describe('shouldUseColour (contract.md §1, codexbar-cli.md §1.3)', () => {
+describe('shouldUseColour (docs/behaviour.md §2.8)', () => {
   it.each<[string, Partial<ColourContext>, boolean]>([
     ['text on a TTY', {}, true],
     ['text to a pipe', { isTTY: false }, false],
@@ -12,7 +12,7 @@ describe('shouldUseColour (contract.md §1, codexbar-cli.md §1.3)', () => {
     ['NO_COLOR=1', { env: { NO_COLOR: '1' } }, false],
     ['NO_COLOR=0 (any non-empty value)', { env: { NO_COLOR: '0' } }, false],
     [
-      'NO_COLOR set but empty still turns colour off (contract.md §1: any value)',
+      'NO_COLOR set but empty still turns colour off (docs/behaviour.md §2.8: any value)',
       { env: { NO_COLOR: '' } },
       false,
     ],

@@ -8,7 +8,7 @@ const WIDE: CostTextOptions = { colour: false, columns: 200, compact: false, bre
 const render = (report: CostReport, options: Partial<CostTextOptions> = {}) =>
   renderCostText(report, { ...WIDE, ...options });
 
-/** codexbar-cli.md §2.6's lines for the sample report. */
+/** docs/behaviour.md §21.1's lines for the sample report. */
 const SUMMARY = [
   'Cursor Cost (API-rate estimate)',
   'Today: $10.50 · 2.5M tokens',
@@ -73,7 +73,7 @@ const COMPACT_TABLE = [
 const page = (...blocks: string[][]) => blocks.map((block) => block.join('\n')).join('\n\n');
 
 describe('cost text: CodexBar lines, table and totals', () => {
-  it('prints the §2.6 lines, the full per-day table with a Total row, then by-kind and request totals', () => {
+  it('prints the docs/behaviour.md §21.1 lines, the full per-day table with a Total row, then by-kind and request totals', () => {
     expect(render(sampleCostReport())).toBe(page(SUMMARY, FULL_TABLE, TOTALS));
   });
 
@@ -106,7 +106,7 @@ describe('cost text: CodexBar lines, table and totals', () => {
   });
 });
 
-describe('cost text: unknown values (codexbar-cli.md §2.6)', () => {
+describe('cost text: unknown values (docs/behaviour.md §21.1–21.2)', () => {
   it('shows an unknown cost as an em dash, never $0.00', () => {
     const report = sampleCostReport();
     report.today = { tokens: 2_500_000, costUSD: null };

@@ -1,4 +1,4 @@
-/** The codexbar-cli.md §2.5 scenario as a hand-built snapshot (TZ=UTC, now 2026-07-20T15:00:00Z). */
+/** The docs/behaviour.md §23 scenario as a hand-built snapshot (TZ=UTC, now 2026-07-20T15:00:00Z). */
 
 import { DEFAULT_LABELS, type RateWindow, type UsageSnapshot } from '../../src/usage/types.js';
 
@@ -15,7 +15,10 @@ function cycleWindow(usedPercent: number): RateWindow {
   };
 }
 
-/** §2.5: Total 42 %, Cursor 35 %, Third Party 61 %, Grok Bot 20 % weekly; Pro plan, dev@example.com. */
+/**
+ * docs/behaviour.md §23: Total 42 %, Cursor 35 %, Third Party 61 %, Grok Bot 20 % weekly; Pro plan,
+ * dev@example.com.
+ */
 export function workedExampleSnapshot(options: { grokShowsPace?: boolean } = {}): UsageSnapshot {
   return {
     primary: cycleWindow(42),
@@ -47,7 +50,7 @@ export function workedExampleSnapshot(options: { grokShowsPace?: boolean } = {})
   };
 }
 
-/** §2.5's legacy request plan: 120/500 requests with the cycle known, Enterprise. */
+/** docs/behaviour.md §23.1's legacy request plan: 120/500 requests with the cycle known, Enterprise. */
 export function legacyRequestSnapshot(): UsageSnapshot {
   return {
     primary: { ...cycleWindow(24), resetDescription: '120 / 500 requests' },

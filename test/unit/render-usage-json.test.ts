@@ -5,7 +5,10 @@ import { cliErrorRow, usageErrorRow, usageRow } from '../../src/render/usage-jso
 import type { UsageSnapshot } from '../../src/usage/types.js';
 import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from './render-usage-fixture.js';
 
-/** codexbar-cli.md §3.2's `usage --provider cursor --json --pretty` example, verbatim. */
+/**
+ * CodexBar's documented `usage --provider cursor --json --pretty` example, verbatim (docs/behaviour.md
+ * §23.2).
+ */
 const SPEC_PRETTY_EXAMPLE = `[
   {
     "pace" : {
@@ -102,8 +105,8 @@ function specScenario(): UsageSnapshot {
 const compact = (snapshot: UsageSnapshot) => encodeJson([usageRow(snapshot, NOW)]);
 const parsed = (snapshot: UsageSnapshot) => JSON.parse(compact(snapshot))[0];
 
-describe('usage --json row (codexbar-cli.md §3.2)', () => {
-  it('matches the §3.2 pretty example byte for byte', () => {
+describe('usage --json row (docs/behaviour.md §16)', () => {
+  it('matches the pretty example of docs/behaviour.md §23.2 byte for byte', () => {
     expect(encodeJson([usageRow(specScenario(), NOW)], { pretty: true })).toBe(SPEC_PRETTY_EXAMPLE);
   });
 
@@ -203,7 +206,7 @@ describe('usage --json row (codexbar-cli.md §3.2)', () => {
   });
 });
 
-describe('usage --json error rows (codexbar-cli.md §3.2, §4)', () => {
+describe('usage --json error rows (docs/behaviour.md §3.9)', () => {
   it('writes a provider error with code, message and kind', () => {
     const row = usageErrorRow(new NoSessionError('No Cursor session found.'), 'auto');
     expect(encodeJson([row])).toBe(

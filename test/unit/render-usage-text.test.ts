@@ -21,8 +21,8 @@ function primaryLines(window: RateWindow): string[] {
   return plain(withPrimary(window)).split('\n').slice(1, -2);
 }
 
-describe('usage text: the codexbar-cli.md §2.5 worked example', () => {
-  it('prints the §2.5 section byte for byte (Grok Bot without pace, as upstream)', () => {
+describe('usage text: the worked example (docs/behaviour.md §23.1)', () => {
+  it('prints the docs/behaviour.md §23.1 section byte for byte (Grok Bot without pace, as upstream)', () => {
     expect(plain(workedExampleSnapshot())).toBe(
       [
         ...WORKED_MONTHLY_TEXT,
@@ -65,7 +65,7 @@ describe('usage text: the codexbar-cli.md §2.5 worked example', () => {
   });
 });
 
-describe('usage text: percent and bar (codexbar-cli.md §2.1)', () => {
+describe('usage text: percent and bar (docs/behaviour.md §15.2)', () => {
   it.each([
     [57.5, 'Total: 42% left [=====-------]'], // 42.5 left: %.0f ties to even
     [56.5, 'Total: 44% left [=====-------]'], // 43.5 left
@@ -80,7 +80,7 @@ describe('usage text: percent and bar (codexbar-cli.md §2.1)', () => {
   });
 });
 
-describe('usage text: reset lines (codexbar-cli.md §2.1–2.2)', () => {
+describe('usage text: reset lines (docs/behaviour.md §15.4)', () => {
   it('prints "Resets now" once the reset time has passed', () => {
     expect(primaryLines({ usedPercent: 10, resetsAt: new Date('2026-07-20T14:00:00Z') })).toEqual([
       'Total: 90% left [==========--]',
@@ -144,12 +144,12 @@ describe('usage text: detail rows and on-demand lines', () => {
     expect(plain(snapshot)).toContain('\nOn-demand: $1,234.50 / $5,000.00\nYour spend: $44.71\n');
   });
 
-  it('prints no on-demand line without providerCost (§2.5 output has none)', () => {
+  it('prints no on-demand line without providerCost (the worked example has none)', () => {
     expect(plain(workedExampleSnapshot())).not.toContain('On-demand');
   });
 });
 
-describe('usage text: colours (codexbar-cli.md §2.1)', () => {
+describe('usage text: colours (docs/behaviour.md §15.6)', () => {
   const coloured = (snapshot: UsageSnapshot) => renderUsageText(snapshot, { now: NOW, colour: true });
 
   it('emits no escape codes when colour is off', () => {

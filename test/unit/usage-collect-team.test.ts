@@ -12,7 +12,7 @@ import { WORKED_SAND } from './usage-helpers.js';
 
 closeFakeCursorAfterEach();
 
-describe('collectUsage: team member budgets (cursor-provider.md, newer-endpoints.md)', () => {
+describe('collectUsage: team member budgets (docs/behaviour.md §12.11)', () => {
   const TEAM_SUMMARY = {
     billingCycleStart: '2026-07-05T00:00:00.000Z',
     billingCycleEnd: '2026-08-05T00:00:00.000Z',

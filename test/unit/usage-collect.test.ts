@@ -13,7 +13,7 @@ import { WORKED_SAND, WORKED_SUMMARY } from './usage-helpers.js';
 
 closeFakeCursorAfterEach();
 
-describe('collectUsage: which requests go out (codexbar-core.md §2.3–2.4)', () => {
+describe('collectUsage: which requests go out (docs/behaviour.md §11.2–11.4)', () => {
   it('a plain cookie with a failed /auth/me makes exactly 3 requests and skips /api/usage', async () => {
     const { snapshot, requests } = await run({
       usageSummary: { json: WORKED_SUMMARY },
@@ -124,7 +124,7 @@ describe('collectUsage: best-effort lookups keep the summary', () => {
   });
 });
 
-describe('collectUsage: unified personal memberships (cursor-provider.md)', () => {
+describe('collectUsage: unified personal memberships (docs/behaviour.md §12.10)', () => {
   const UNIFIED_SAND = {
     usagePercent: 42,
     nextResetTimestampUtc: '2026-07-24T00:00:00.000Z',

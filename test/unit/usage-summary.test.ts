@@ -9,7 +9,7 @@ import { cycleMinutes, summarizeUsage } from '../../src/usage/summary.js';
 const summaryOf = (json: unknown) => usageSummarySchema.parse(json);
 const figuresOf = (json: unknown) => summarizeUsage({ summary: summaryOf(json) });
 
-describe('usage-summary decoding (codexbar-core.md §2.1)', () => {
+describe('usage-summary decoding (docs/behaviour.md §11.3)', () => {
   it('accepts an empty object as a valid summary with everything absent', () => {
     expect(usageSummarySchema.safeParse({}).success).toBe(true);
     expect(figuresOf({}).planPercentUsed).toBe(0);
@@ -37,7 +37,7 @@ describe('usage-summary decoding (codexbar-core.md §2.1)', () => {
   });
 });
 
-describe('headline percent: the first of eight rules that applies wins (codexbar-core.md §3.1)', () => {
+describe('headline percent: the first of eight rules that applies wins (docs/behaviour.md §12.2)', () => {
   it.each([
     [
       '1. totalPercentUsed wins even when used/limit disagree',
@@ -71,7 +71,7 @@ describe('headline percent: the first of eight rules that applies wins (codexbar
   });
 });
 
-describe('dollars (codexbar-core.md §3.1)', () => {
+describe('dollars (docs/behaviour.md §12.3–12.4)', () => {
   it.each([
     [
       'plan cents when a plan limit or spend exists',
@@ -107,7 +107,7 @@ describe('dollars (codexbar-core.md §3.1)', () => {
   });
 });
 
-describe('legacy request quota (codexbar-core.md §3.1)', () => {
+describe('legacy request quota (docs/behaviour.md §12.5)', () => {
   const withLegacy = (json: unknown) =>
     summarizeUsage({ summary: summaryOf({}), legacy: legacyUsageSchema.parse(json) });
 
@@ -131,7 +131,7 @@ describe('legacy request quota (codexbar-core.md §3.1)', () => {
   });
 });
 
-describe('identity (codexbar-core.md §3.1, §3.6)', () => {
+describe('identity (docs/behaviour.md §12.13)', () => {
   const jwt: JwtIdentity = {
     userId: 'app-user',
     subject: 'auth0|app-user',
@@ -165,7 +165,7 @@ describe('identity (codexbar-core.md §3.1, §3.6)', () => {
   });
 });
 
-describe('billing dates: ISO-8601 with fractional seconds, then without (codexbar-core.md §2.1)', () => {
+describe('billing dates: ISO-8601 with fractional seconds, then without (docs/behaviour.md §12.14)', () => {
   it.each([
     ['2026-03-18T20:45:42.000Z', '2026-03-18T20:45:42.000Z'],
     ['2026-03-18T20:45:42Z', '2026-03-18T20:45:42.000Z'],

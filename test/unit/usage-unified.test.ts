@@ -23,7 +23,7 @@ const POOL = {
   isUnified: true,
 };
 
-describe('unified Cursor/Grok weekly pool (cursor-provider.md "Snapshot mapping")', () => {
+describe('unified Cursor/Grok weekly pool (docs/behaviour.md §12.9)', () => {
   it('a usable pool with a current reset becomes the primary Weekly bar and replaces the monthly bars', () => {
     const snapshot = snapshotFrom({ summary: SUMMARY, sand: POOL, now: NOW });
     expect(snapshot.labels.primary).toBe('Weekly');
@@ -68,7 +68,7 @@ describe('unified Cursor/Grok weekly pool (cursor-provider.md "Snapshot mapping"
   });
 });
 
-describe('unified additional spend from v2/usage-status (cursor-provider.md "Unified Cursor/Grok additional spend")', () => {
+describe('unified additional spend from v2/usage-status (docs/behaviour.md §12.10)', () => {
   const VALID = {
     scope: 'user',
     limitType: 'user',

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { optionalField } from './lenient.js';
 
-/** GET /api/auth/me (codexbar-core.md §2.2): strict types; one wrongly typed field voids the whole answer. */
+/**
+ * GET /api/auth/me (docs/behaviour.md §11.4): strict types; one wrongly typed field voids the whole answer.
+ */
 export const authMeSchema = z.object({
   email: optionalField(z.string()),
   email_verified: optionalField(z.boolean()),

@@ -1,6 +1,6 @@
 /**
  * `POST /api/dashboard/get-filtered-usage-events`: one page of usage events, decoded with
- * codexbar-core.md §2.5's lenient number rules. A bad number never fails its event; a page that is not
+ * the lenient number rules of docs/behaviour.md §18.2. A bad number never fails its event; a page that is not
  * the documented envelope (missing array with other content, a non-array, a non-object event, a
  * negative count) or a field of the wrong JSON type (schema drift) fails as a whole.
  *
@@ -14,7 +14,7 @@ const NUMERIC_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 // Swift's Int64 bounds: an integral double outside them is not an integer.
 const INT64_LIMIT = 2 ** 63;
 
-/** A finite number, or text holding one; anything else is undefined (§2.5 double fields). */
+/** A finite number, or text holding one; anything else is undefined (docs/behaviour.md §18.2). */
 function lenientNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && NUMERIC_TEXT.test(value)) {
@@ -24,7 +24,7 @@ function lenientNumber(value: unknown): number | undefined {
   return undefined;
 }
 
-/** An integer, an integral double, or text holding one; anything else is undefined (§2.5). */
+/** An integer, an integral double, or text holding one; anything else is undefined (docs/behaviour.md §18.2). */
 function lenientInteger(value: unknown): number | undefined {
   const parsed = lenientNumber(value);
   return parsed !== undefined && Number.isInteger(parsed) && Math.abs(parsed) < INT64_LIMIT
@@ -33,7 +33,7 @@ function lenientInteger(value: unknown): number | undefined {
 }
 
 export interface DecodedTokenUsage {
-  /** §2.5: token counts that are not integers decode as 0. */
+  /** docs/behaviour.md §18.2: token counts that are not integers decode as 0. */
   inputTokens: number;
   outputTokens: number;
   cacheWriteTokens: number;
@@ -42,7 +42,8 @@ export interface DecodedTokenUsage {
   totalCents: number | undefined;
   /**
    * totalCents was present (not missing, not null) but unusable: text, "NaN", non-finite or negative.
-   * cursor-provider.md: such a value fails the model's sum closed, while a missing one may be list-priced.
+   * docs/behaviour.md §20.1: such a value fails the model's sum closed, while a missing one may be
+   * list-priced.
    */
   totalCentsInvalid: boolean;
 }
@@ -135,8 +136,8 @@ function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): Decoded
 }
 
 /**
- * Decodes one `usageEventsDisplay` element (cursor-api-notes.md §7.1), or returns the reasons it fails
- * its page: a non-object element (§2.5) or a field of the wrong JSON type.
+ * Decodes one `usageEventsDisplay` element, or returns the reasons it fails its page: a non-object element
+ * or a field of the wrong JSON type (docs/behaviour.md §18.2).
  */
 function decodeElement(value: unknown, issues: Issues): DecodedUsageEvent | undefined {
   if (!isRecord(value)) {
@@ -181,7 +182,8 @@ const eventCount = z
   .unknown()
   .transform((value, ctx) => {
     const count = lenientNumber(value);
-    // §2.5: "Infinity" and non-integral counts are treated as absent; a negative count is a decode error.
+    // docs/behaviour.md §18.2: "Infinity" and non-integral counts are treated as absent; a negative count is
+    // a decode error.
     if (count === undefined || !Number.isInteger(count)) return undefined;
     if (count < 0) {
       ctx.addIssue({ code: 'custom', message: `totalUsageEventsCount is negative (${count})` });
@@ -199,8 +201,8 @@ export const eventsPageSchema = z
     usageEventsDisplay: usageEventsArray.optional(),
   })
   .superRefine((page, ctx) => {
-    // cursor-provider.md: only `{}` (empty window) and `{totalUsageEventsCount}` (empty terminal page) may
-    // omit the array; an envelope that omits it while carrying anything else is ambiguous.
+    // docs/behaviour.md §18.2: only `{}` (empty window) and `{totalUsageEventsCount}` (empty terminal page)
+    // may omit the array; an envelope that omits it while carrying anything else is ambiguous.
     if (page.usageEventsDisplay !== undefined) return;
     const unexpected = Object.keys(page).filter((key) => !ENVELOPE_KEYS.has(key));
     if (unexpected.length > 0) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Field decoders for the endpoints newer-endpoints.md describes: unknown fields are ignored, numbers may
+ * Field decoders for the newer endpoints (docs/behaviour.md §11.5): unknown fields are ignored, numbers may
  * arrive as numeric strings, every field is optional, and a field of the wrong type reads as absent (the
  * mapping rules then treat the response as unavailable where that field matters).
  */
@@ -25,7 +25,7 @@ export const lenientId = z
   .catch(undefined);
 
 /**
- * codexbar-core.md §2.1: strict about types, lenient about presence. Swift's `decodeIfPresent` reads
+ * docs/behaviour.md §11.3: strict about types, lenient about presence. Swift's `decodeIfPresent` reads
  * JSON null as absent, so null is accepted and normalised to undefined.
  */
 export function optionalField<T extends z.ZodType>(schema: T) {

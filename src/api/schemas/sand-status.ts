@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { lenientBoolean, lenientNumber, lenientString } from './lenient.js';
 
 /**
- * POST /api/dashboard/get-sand-usage-status, the full field set of newer-endpoints.md (Grok Bot weekly
- * allowance and the unified Cursor/Grok pool), decoded leniently.
+ * POST /api/dashboard/get-sand-usage-status, its full field set (Grok Bot weekly allowance and the unified
+ * Cursor/Grok pool), decoded leniently (docs/behaviour.md §11.5).
  */
 export const sandStatusSchema = z.object({
   usagePercent: lenientNumber,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { optionalField } from './lenient.js';
 
 /**
- * GET /api/usage-summary (codexbar-core.md §2.1): every field optional (`{}` is valid), but a field of the
+ * GET /api/usage-summary (docs/behaviour.md §11.3): every field optional (`{}` is valid), but a field of the
  * wrong type fails the decode. Cents are integers; the `*PercentUsed` fields are percent-unit doubles.
  */
 

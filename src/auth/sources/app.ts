@@ -9,7 +9,7 @@ const LABEL = 'Cursor app token';
 
 /**
  * The Cursor app's access token from `state.vscdb` (key `cursorAuth/accessToken`, read-only via app-db.ts),
- * used only while its JWT is valid and more than 60 s from expiry (codexbar-core.md §1.5; never refreshed).
+ * used only while its JWT is valid and more than 60 s from expiry (docs/behaviour.md §7.8, §8.3).
  */
 export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const dbPath = authPaths(env).appDb;
@@ -25,7 +25,7 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
         reason: `${LABEL} is malformed (${read.reason})`,
       };
     case 'error':
-      // codexbar-core.md §1.3 step 5: a read failure is reported and the app session treated as absent.
+      // docs/behaviour.md §7.8, §9.1: a read failure is reported and the app source skipped.
       return { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.message})` };
     case 'token':
       return sessionFromAccessToken(read.token, {

@@ -5,10 +5,10 @@ import { authPaths } from '../paths.js';
 import type { SourceResult } from '../types.js';
 import { cookieSession, readStoreFile } from './store-file.js';
 
-/** codexbar-core.md §1.8: the label CodexBar gives a header it derived from the Cursor app's token. */
+/** docs/behaviour.md §7.6: the label CodexBar gives a header it derived from the Cursor app's token. */
 export const APP_SESSION_LABEL = 'Cursor.app local auth';
 
-/** codexbar-core.md §1.8 cached cookie header (legacy file form). Unknown keys are ignored. */
+/** docs/behaviour.md §7.6: the cached cookie header (legacy file form). Unknown keys are ignored. */
 export const cachedCookieFileSchema = z.object({
   cookieHeader: z.string(),
   storedAt: z.string(),
@@ -19,8 +19,9 @@ export const cachedCookieFileSchema = z.object({
 export type CachedCookieFile = z.infer<typeof cachedCookieFileSchema>;
 
 /**
- * Reads `<data>/CodexBar/cursor-cookie.json` read-only (we never rewrite or clear it in this version).
- * A `stopFallback` entry is a selected account: its session is `final`, so a 401 ends the run (§1.9 step 3).
+ * Reads `<data>/CodexBar/cursor-cookie.json` read-only (we never rewrite or clear it in this version). A
+ * `stopFallback` entry is a selected account: its session is `final`, so a 401 ends the run
+ * (docs/behaviour.md §7.4).
  */
 export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const read = await readStoreFile(authPaths(env).cachedCookie, env, cachedCookieFileSchema, {
@@ -29,7 +30,7 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
   });
   if (!read.ok) return read.skip;
   const { value: entry, shown } = read;
-  // §1.9 step 3: an app-derived header is never reused as a browser cookie; the app token is read directly.
+  // docs/behaviour.md §7.6: an app-derived header is never reused as a browser cookie; the app token is read directly.
   if (entry.sourceLabel === APP_SESSION_LABEL) {
     return {
       kind: 'skip',

@@ -3,8 +3,8 @@ import type { SourceResult } from '../types.js';
 import { cookieSession } from './store-file.js';
 
 /**
- * codexbar-core.md §1.7: the manual header (from `--cookie`, `CODEXBAR_CURSOR_COOKIE`, a token account or
- * the config file) is sent verbatim and is final: a rejection never falls back to another source.
+ * docs/behaviour.md §6.5, §7.4: the manual header (from `--cookie`, `CODEXBAR_CURSOR_COOKIE`, a token account
+ * or the config file) is sent verbatim and is final: a rejection never falls back to another source.
  */
 export async function load(credentials: CursorCredentialsConfig): Promise<SourceResult> {
   if (credentials.cookieSource !== 'manual') {

@@ -5,7 +5,7 @@ import type { SourceResult } from '../types.js';
 import { cookieSession, readStoreFile } from './store-file.js';
 
 /**
- * codexbar-core.md §1.8: one Foundation `HTTPCookie` property dictionary. Which keys appear depends on
+ * docs/behaviour.md §7.7: one Foundation `HTTPCookie` property dictionary. Which keys appear depends on
  * Foundation, so only what we use is checked and everything else is ignored.
  */
 const storedCookieSchema = z.object({
@@ -32,7 +32,7 @@ export function liveStoredCookies(json: unknown[], now: Date): { cookies: Stored
     if (!parsed.success) continue;
     const cookie: StoredCookie = { name: parsed.data.Name, value: parsed.data.Value };
     const expiresAt = expiryOf(parsed.data.Expires);
-    // §1.8: a cookie whose Expires is at or before now is dropped.
+    // docs/behaviour.md §7.7: a cookie whose Expires is at or before now is dropped.
     if (expiresAt !== undefined) {
       if (expiresAt.getTime() <= now.getTime()) {
         expired += 1;
@@ -72,7 +72,7 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
       ? { kind: 'skip', cause: 'expired', reason: `every cookie in ${shown} has expired` }
       : { kind: 'skip', cause: 'absent', reason: `${shown} holds no cookies` };
   }
-  // §1.8: `name=value` pairs joined with "; ", in stored order.
+  // docs/behaviour.md §7.7: `name=value` pairs joined with "; ", in stored order.
   const header = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
   return cookieSession('stored', `stored session cookies (${shown})`, header);
 }

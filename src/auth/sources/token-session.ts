@@ -15,7 +15,7 @@ export interface AccessTokenSource {
 }
 
 /**
- * codexbar-core.md §1.5–1.6, shared by the app and cursor-agent tokens: a usable JWT becomes the session
+ * docs/behaviour.md §8.1–8.5, shared by the app and cursor-agent tokens: a usable JWT becomes the session
  * cookie; an expired or malformed one is skipped with a reason that names the problem, never the token.
  */
 export function sessionFromAccessToken(token: string, from: AccessTokenSource): SourceResult {

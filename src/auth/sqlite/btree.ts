@@ -100,7 +100,7 @@ export function indexCellPayload(pager: Pager, page: BtreePage, index: number): 
 const MAX_PAYLOAD = 0x7fff_ffff;
 
 /**
- * The full payload of a cell: the local part, then the overflow chain (§1.6, "cell payload
+ * The full payload of a cell: the local part, then the overflow chain (fileformat2 §1.6, "cell payload
  * overflow"). `maxLocal` is X in the format's formula: U-35 for table leaves, ((U-12)*64/255)-23
  * for index cells.
  */

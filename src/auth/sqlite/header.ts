@@ -15,7 +15,7 @@ export interface DatabaseHeader {
   /** Header bytes 18/19 == 2: the database is in WAL mode. */
   walMode: boolean;
   textEncoding: TextEncoding;
-  /** The in-header page count, or undefined when SQLite would not trust it (§1.3.7). */
+  /** The in-header page count, or undefined when SQLite would not trust it (fileformat2 §1.3.7). */
   pageCount: number | undefined;
 }
 
@@ -24,7 +24,7 @@ export function readPageSize(header: Uint8Array): number {
   if (header.length < DATABASE_HEADER_SIZE) unreadable('file is not a database (too short)');
   if (!MAGIC.equals(header.subarray(0, 16))) unreadable('file is not a database (bad header magic)');
   const raw = (header[16]! << 8) | header[17]!;
-  // §1.3.2: the value 1 means 65536, which does not fit the two-byte field.
+  // fileformat2 §1.3.2: the value 1 means 65536, which does not fit the two-byte field.
   const pageSize = raw === 1 ? 65_536 : raw;
   if (pageSize < 512 || pageSize > 65_536 || (pageSize & (pageSize - 1)) !== 0) {
     corrupt(`invalid page size ${raw}`);
@@ -48,7 +48,7 @@ export function parseDatabaseHeader(header: Uint8Array): DatabaseHeader {
   const pageSize = readPageSize(header);
   const writeVersion = header[18]!;
   const readVersion = header[19]!;
-  // §1.3.3: a read version above 2 means a format this reader (like SQLite) must not read.
+  // fileformat2 §1.3.3: a read version above 2 means a format this reader (like SQLite) must not read.
   if (readVersion < 1 || readVersion > 2) unreadable(`unsupported file format (read version ${readVersion})`);
   const usableSize = pageSize - header[20]!;
   if (usableSize < 480) corrupt('reserved space leaves a usable page size below 480');

@@ -1,6 +1,6 @@
 /**
- * Reads `ItemTable` values straight from a state.vscdb file without SQLite (codexbar-core.md §1.3,
- * contract.md §3): opens only `dbPath` (and `walPath` when given) with flag 'r', reads the few pages a
+ * Reads `ItemTable` values straight from a state.vscdb file without SQLite (docs/behaviour.md §9.2–9.4):
+ * opens only `dbPath` (and `walPath` when given) with flag 'r', reads the few pages a
  * lookup needs, and so creates, changes and leaves nothing, however large the file is.
  */
 import { corrupt } from './format-error.js';

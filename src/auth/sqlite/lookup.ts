@@ -51,7 +51,7 @@ function rowidOf(value: ReturnType<typeof decodeRecord>[number] | undefined): bi
   return value.value;
 }
 
-/** Finds the row with `rowid`: interior keys K send rowids <= K to the left child (§1.6). */
+/** Finds the row with `rowid`: interior keys K send rowids <= K to the left child (fileformat2 §1.6). */
 export function seekTableRow(pager: Pager, root: number, rowid: bigint): LeafTableCell | undefined {
   let pgno = root;
   for (let depth = 0; ; depth++) {

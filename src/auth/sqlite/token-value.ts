@@ -1,6 +1,6 @@
 /**
- * Turns the stored `cursorAuth/accessToken` value into a token (codexbar-core.md §1.4 as amended by
- * cursor-provider.md "1. Cursor.app local auth"). Pure; shared by both read paths of app-db.ts.
+ * Turns the stored `cursorAuth/accessToken` value into a token (docs/behaviour.md §9.6). Pure; shared by both
+ * read paths of app-db.ts.
  */
 import { decodeText, type TextEncoding } from './header.js';
 
@@ -14,7 +14,7 @@ export type DecodedToken =
   | { kind: 'token'; token: string }
   | { kind: 'malformed'; reason: string };
 
-/** cursor-provider.md: BOM-less ASCII UTF-16LE (every odd byte 0, every even byte non-zero ASCII). */
+/** docs/behaviour.md §9.6: BOM-less ASCII UTF-16LE (every odd byte 0, every even byte non-zero ASCII). */
 function isAsciiUtf16le(bytes: Uint8Array): boolean {
   if (bytes.length === 0 || bytes.length % 2 !== 0) return false;
   for (let i = 0; i < bytes.length; i += 2) {
@@ -27,14 +27,17 @@ function isAsciiUtf16le(bytes: Uint8Array): boolean {
 function strictDecode(bytes: Uint8Array, encoding: 'utf-8' | 'utf-16le'): string | undefined {
   if (encoding === 'utf-16le' && bytes.length % 2 !== 0) return undefined;
   try {
-    // ignoreBOM keeps a leading BOM as a character: §1.4 sniffs no BOM.
+    // ignoreBOM keeps a leading BOM as a character: docs/behaviour.md §9.6 sniffs no BOM.
     return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return undefined;
   }
 }
 
-/** §1.4: TEXT is read like a C string (up to the first NUL), invalid sequences replaced, never rejected. */
+/**
+ * docs/behaviour.md §9.6: TEXT is read like a C string (up to the first NUL), invalid sequences replaced,
+ * never rejected.
+ */
 function decodeStoredText(bytes: Uint8Array, encoding: TextEncoding): string {
   if (encoding === 'utf-8') {
     const nul = bytes.indexOf(0);
@@ -60,7 +63,7 @@ export function decodeTokenValue(value: StoredValue | undefined): DecodedToken {
       };
     }
   }
-  // §1.4: empty or whitespace-only is no token; anything else is kept untrimmed.
+  // docs/behaviour.md §9.6: empty or whitespace-only is no token; anything else is kept untrimmed.
   if (token === undefined || token.trim() === '') return { kind: 'absent' };
   return { kind: 'token', token };
 }

@@ -20,7 +20,7 @@ export interface WalSnapshot {
 
 type Checksum = [number, number];
 
-/** The WAL checksum: pairs of 32-bit words in the byte order the magic number names (§4.1). */
+/** The WAL checksum: pairs of 32-bit words in the byte order the magic number names (fileformat2 §4.1). */
 function addChecksum(view: DataView, start: number, end: number, bigEndian: boolean, sum: Checksum): void {
   let [s1, s2] = sum;
   const littleEndian = !bigEndian;
