@@ -2,6 +2,7 @@ import type { CursorCredentialsConfig } from '../config/credentials.js';
 import { type SourceLoader, type SourceMode, sourceOrder } from './resolver.js';
 import * as agent from './sources/agent.js';
 import * as app from './sources/app.js';
+import { type BrowserImportOptions, load as loadBrowser } from './sources/browser/source.js';
 import * as cached from './sources/cached.js';
 import * as manual from './sources/manual.js';
 import * as stored from './sources/stored.js';
@@ -13,6 +14,7 @@ const NAMES: Record<AuthSourceId, string> = {
   stored: 'stored session',
   app: 'Cursor app token',
   agent: 'cursor-agent token',
+  browser: 'browser cookie',
 };
 
 /**
@@ -23,6 +25,7 @@ export function buildLadder(
   env: AuthEnvironment,
   mode: SourceMode,
   credentials: CursorCredentialsConfig,
+  browser: BrowserImportOptions = { allowKeychainPrompt: false },
 ): SourceLoader[] {
   const loaders: Record<AuthSourceId, () => Promise<SourceResult>> = {
     manual: () => manual.load(credentials),
@@ -30,6 +33,7 @@ export function buildLadder(
     stored: () => stored.load(env),
     app: () => app.load(env),
     agent: () => agent.load(env),
+    browser: () => loadBrowser(env, browser),
   };
   const ids =
     credentials.cookieSource === 'manual' ? (['manual'] as const) : sourceOrder(env.platform, mode).slice(1);

@@ -11,7 +11,7 @@ export interface AuthEnvironment {
   now: () => Date;
 }
 
-export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent';
+export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent' | 'browser';
 
 /** Identity decoded from a Cursor access token (codexbar-core.md §1.5). */
 export interface JwtIdentity {
@@ -44,7 +44,16 @@ export interface Session {
  */
 export type SkipCause = 'absent' | 'unreadable' | 'malformed' | 'expired' | 'not-applicable';
 
-/** One source's answer: a session, or why it was skipped (for `--verbose`). Never holds a credential. */
+/**
+ * One source's answer: a session, or why it was skipped (for `--verbose`). Only `session.cookieHeader` holds
+ * a credential. `notes` are `--verbose` lines printed before it (e.g. each browser profile passed over); `next`
+ * resumes a source that has more than one candidate (browser profiles) after this session is rejected.
+ */
 export type SourceResult =
-  | { kind: 'session'; session: Session }
-  | { kind: 'skip'; reason: string; cause?: SkipCause; hint?: string };
+  | {
+      kind: 'session';
+      session: Session;
+      notes?: readonly string[];
+      next?: () => Promise<SourceResult>;
+    }
+  | { kind: 'skip'; reason: string; cause?: SkipCause; hint?: string; notes?: readonly string[] };
