@@ -5,7 +5,7 @@ import { displayPath } from '../auth/paths.js';
 import { type Resolved, withSession } from '../auth/resolver.js';
 import type { AuthEnvironment, Session } from '../auth/types.js';
 import { loadConfig } from '../config/config.js';
-import { resolveCursorCredentialsConfig } from '../config/credentials.js';
+import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../config/credentials.js';
 import { UnsupportedError } from '../errors.js';
 import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
@@ -57,7 +57,16 @@ export async function runWithCursorSession<T>(
   try {
     return await withSession(
       {
-        ladder: buildLadder(authEnv, options.sourceMode, credentials),
+        ladder: buildLadder(
+          authEnv,
+          options.sourceMode,
+          credentials,
+          resolveBrowserImport({
+            config,
+            browserFlag: options.browserFlag,
+            allowKeychainPromptFlag: options.allowKeychainPrompt,
+          }),
+        ),
         log,
         noSessionHint: noSessionHint(options.sourceMode, configShown),
       },

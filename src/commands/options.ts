@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
+import { BROWSER_IDS, type BrowserId } from '../auth/sources/browser/catalog.js';
 import { ArgumentError } from '../errors.js';
 
 /** Flags every command shares (codexbar-cli.md §1.3, contract.md §1). Defined once, added to each command. */
@@ -9,6 +10,12 @@ export function addSharedOptions(command: Command): Command {
     .option('--source <mode>', 'auth source: auto, web (cookies only, never local Cursor tokens) or cli')
     .addOption(new Option('--web', 'same as --source web').hideHelp())
     .option('--cookie <header>', 'a Cookie header copied from cursor.com (beats the config file)')
+    .addOption(
+      new Option('--browser <name>', 'read the cursor.com cookie from this browser only').choices(
+        BROWSER_IDS,
+      ),
+    )
+    .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key')
     .option('--format <format>', 'output format: text or json')
     .option('--json', 'same as --format json')
     .option('--json-only', 'JSON on stdout and nothing on stderr')
@@ -23,6 +30,8 @@ const sharedSchema = z.object({
   source: z.string().optional(),
   web: z.boolean().optional(),
   cookie: z.string().optional(),
+  browser: z.enum(BROWSER_IDS).optional(),
+  allowKeychainPrompt: z.boolean().optional(),
   format: z.string().optional(),
   json: z.boolean().optional(),
   jsonOnly: z.boolean().optional(),
@@ -47,6 +56,10 @@ export interface SharedOptions {
   /** `oauth`/`api` are valid values Cursor does not support: a row error, not an argument error. */
   unsupportedSource?: string;
   cookieFlag?: string;
+  /** `--browser`: search only this browser for the cursor.com cookie. */
+  browserFlag?: BrowserId;
+  /** `--allow-keychain-prompt`. */
+  allowKeychainPrompt: boolean;
 }
 
 const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
@@ -71,6 +84,8 @@ export function parseSharedOptions(raw: unknown): SharedOptions {
     sourceLabel: source,
     unsupportedSource: source === 'oauth' || source === 'api' ? source : undefined,
     cookieFlag: options.cookie,
+    browserFlag: options.browser,
+    allowKeychainPrompt: options.allowKeychainPrompt === true,
   };
 }
 

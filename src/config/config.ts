@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import type { z } from 'zod';
 import { normalizeCookieHeader, stripWrappingQuotes } from '../auth/cookie.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../auth/paths.js';
+import type { BrowserId } from '../auth/sources/browser/catalog.js';
 import { parseJson, readTextFile } from '../auth/sources/files.js';
 import type { AuthEnvironment } from '../auth/types.js';
 import { ConfigError } from '../errors.js';
@@ -22,6 +23,8 @@ export interface CursorConfig {
   cookieHeader?: string;
   /** As stored; tokens are cleaned when an account is selected (see credentials.ts). Never print tokens. */
   tokenAccounts?: TokenAccounts;
+  browser?: BrowserId;
+  allowKeychainPrompt?: boolean;
 }
 
 export interface LoadedConfig {
@@ -110,6 +113,8 @@ function cursorConfigFrom(file: ConfigFile): CursorConfig {
   const cookieHeader = cleanCookieHeader(entry.cookieHeader ?? undefined);
   if (cookieHeader !== undefined) cursor.cookieHeader = cookieHeader;
   if (entry.tokenAccounts != null) cursor.tokenAccounts = entry.tokenAccounts;
+  if (entry.browser != null) cursor.browser = entry.browser;
+  if (entry.allowKeychainPrompt != null) cursor.allowKeychainPrompt = entry.allowKeychainPrompt;
   return cursor;
 }
 

@@ -1,3 +1,5 @@
+import type { BrowserId } from '../auth/sources/browser/catalog.js';
+import type { BrowserImportOptions } from '../auth/sources/browser/source.js';
 import type { LoadedConfig } from './config.js';
 import { cleanCookieHeader } from './config.js';
 import type { CookieSource } from './schema.js';
@@ -52,4 +54,23 @@ function manual(raw: string | undefined, origin: ManualHeaderOrigin): CursorCred
   const header = cleanCookieHeader(raw);
   if (header !== undefined) resolved.manualHeader = header;
   return resolved;
+}
+
+export interface BrowserImportInputs {
+  config: LoadedConfig;
+  /** `--browser`, which beats the config's `browser`. */
+  browserFlag?: BrowserId | undefined;
+  /** `--allow-keychain-prompt`; the config's `allowKeychainPrompt: true` gives the same consent. */
+  allowKeychainPromptFlag?: boolean;
+}
+
+/** docs/behaviour.md §Browser: which browser to read and whether the macOS Keychain may be asked. */
+export function resolveBrowserImport(inputs: BrowserImportInputs): BrowserImportOptions {
+  const options: BrowserImportOptions = {
+    allowKeychainPrompt:
+      inputs.allowKeychainPromptFlag === true || inputs.config.cursor.allowKeychainPrompt === true,
+  };
+  const browser = inputs.browserFlag ?? inputs.config.cursor.browser;
+  if (browser !== undefined) options.browser = browser;
+  return options;
 }

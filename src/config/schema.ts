@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BROWSER_IDS } from '../auth/sources/browser/catalog.js';
 
 // codexbar-cli.md §5.2. CodexBar decodes optionals with `decodeIfPresent`, so `null` means absent; unknown
 // keys are kept (loose objects) so a config written by CodexBar is read as it is.
@@ -30,6 +31,10 @@ export const providerEntrySchema = z.looseObject({
   cookieSource: cookieSourceSchema.nullish(),
   cookieHeader: z.string().nullish(),
   tokenAccounts: tokenAccountsSchema.nullish(),
+  /** codexbar's own: the one browser to read the cursor.com cookie from (docs/behaviour.md §Browser). */
+  browser: z.enum(BROWSER_IDS).nullish(),
+  /** codexbar's own: consent to the macOS Keychain prompt for a browser's cookie key. */
+  allowKeychainPrompt: z.boolean().nullish(),
 });
 
 export const configFileSchema = z.looseObject({
