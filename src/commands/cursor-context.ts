@@ -79,6 +79,7 @@ export async function runWithCursorSession<T>(
 
 function noSessionHint(mode: 'auto' | 'web', configShown: string): string {
   const cookie = `paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown} (or pass --cookie / set CODEXBAR_CURSOR_COOKIE)`;
-  if (mode === 'web') return `--source web uses cookies only: ${cookie}.`;
-  return `Sign in to the Cursor app or run \`cursor-agent login\` on this machine, or ${cookie}.`;
+  if (mode === 'web')
+    return `--source web uses cookies only: sign in to cursor.com in a browser, or ${cookie}.`;
+  return `Sign in to cursor.com in a browser or to the Cursor app, or run \`cursor-agent login\` on this machine, or ${cookie}.`;
 }
