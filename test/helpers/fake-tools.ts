@@ -77,11 +77,12 @@ if (tool === 'secret-tool') {
 
 const TOOLS = ['secret-tool', 'kwallet-query', 'security', 'powershell.exe'] as const;
 
-export function installFakeTools(config: FakeToolConfig, only: readonly string[] = TOOLS): FakeTools {
-  const binDir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-fake-tools-'));
+/** `parent`: where the bin dir goes (not a TMPDIR whose emptiness a test checks). */
+export function installFakeTools(config: FakeToolConfig, parent: string = os.tmpdir()): FakeTools {
+  const binDir = fs.mkdtempSync(path.join(parent, 'codexbar-fake-tools-'));
   const stored = { ...config, dpapiUserKey: config.dpapiUserKey ?? FAKE_DPAPI_USER_KEY.toString('hex') };
   fs.writeFileSync(path.join(binDir, 'fake-tools.json'), JSON.stringify(stored));
-  for (const tool of only) {
+  for (const tool of TOOLS) {
     // An absolute interpreter path, so the fakes run with a PATH that holds nothing else.
     fs.writeFileSync(path.join(binDir, tool), `#!${process.execPath}\n${SCRIPT}`, { mode: 0o755 });
   }

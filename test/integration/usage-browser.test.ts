@@ -327,9 +327,7 @@ describe('Windows: the Local State key through DPAPI, and app-bound cookies name
     const root = addChromium(box.home, 'win32', 'chrome', [
       { profile: 'Default', encrypt: () => appBoundValue(), session: 'x' },
     ]);
-    writeLocalState(root, localStateEncryptedKey(randomBytes(32)), {
-      os_crypt: { app_bound_encrypted_key: 'QVBQQg==' },
-    });
+    writeLocalState(root, localStateEncryptedKey(randomBytes(32)));
 
     const result = await usage('win32', [proAccount(['nobody'])], { args: ['--format', 'text'] });
 
