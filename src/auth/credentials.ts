@@ -1,6 +1,7 @@
 import type { LoadedConfig } from '../config/config.js';
-import type { CookieSource } from '../config/schema.js';
+import type { BrowserId, CookieSource } from '../config/schema.js';
 import { cleanCookieHeader } from './cookie.js';
+import type { BrowserImportOptions } from './sources/browser/source.js';
 
 /** Where a manual header came from, named as `--verbose` shows it. */
 export type ManualHeaderOrigin = '--cookie' | 'CODEXBAR_CURSOR_COOKIE' | 'config file' | 'token account';
@@ -53,4 +54,23 @@ function manual(raw: string | undefined, origin: ManualHeaderOrigin): CursorCred
   const header = cleanCookieHeader(raw);
   if (header !== undefined) resolved.manualHeader = header;
   return resolved;
+}
+
+export interface BrowserImportInputs {
+  config: LoadedConfig;
+  /** `--browser`, which beats the config's `browser`. */
+  browserFlag?: BrowserId | undefined;
+  /** `--allow-keychain-prompt`; the config's `allowKeychainPrompt: true` gives the same consent. */
+  allowKeychainPromptFlag?: boolean;
+}
+
+/** docs/behaviour.md §24: which browser to read and whether the macOS Keychain may be asked. */
+export function resolveBrowserImport(inputs: BrowserImportInputs): BrowserImportOptions {
+  const options: BrowserImportOptions = {
+    allowKeychainPrompt:
+      inputs.allowKeychainPromptFlag === true || inputs.config.cursor.allowKeychainPrompt === true,
+  };
+  const browser = inputs.browserFlag ?? inputs.config.cursor.browser;
+  if (browser !== undefined) options.browser = browser;
+  return options;
 }

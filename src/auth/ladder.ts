@@ -3,6 +3,7 @@ import type { CursorCredentialsConfig } from './credentials.js';
 import { type SourceLoader, type SourceMode, sourceOrder } from './resolver.js';
 import * as agent from './sources/agent.js';
 import * as app from './sources/app.js';
+import { type BrowserImportOptions, load as loadBrowser } from './sources/browser/source.js';
 import * as cached from './sources/cached.js';
 import * as manual from './sources/manual.js';
 import * as stored from './sources/stored.js';
@@ -14,6 +15,7 @@ const NAMES: Record<AuthSourceId, string> = {
   stored: 'stored session',
   app: 'Cursor app token',
   agent: 'cursor-agent token',
+  browser: 'browser cookie',
 };
 
 /**
@@ -24,6 +26,7 @@ export function buildLadder(
   env: LocalEnvironment,
   mode: SourceMode,
   credentials: CursorCredentialsConfig,
+  browser: BrowserImportOptions = { allowKeychainPrompt: false },
 ): SourceLoader[] {
   const loaders: Record<AuthSourceId, () => Promise<SourceResult>> = {
     manual: () => manual.load(credentials),
@@ -31,6 +34,7 @@ export function buildLadder(
     stored: () => stored.load(env),
     app: () => app.load(env),
     agent: () => agent.load(env),
+    browser: () => loadBrowser(env, browser),
   };
   const ids =
     credentials.cookieSource === 'manual' ? (['manual'] as const) : sourceOrder(env.platform, mode).slice(1);

@@ -12,12 +12,15 @@ export interface SourceLoader {
 
 export type SourceMode = 'auto' | 'web';
 
-/** docs/behaviour.md §7.2: the automatic order per platform. `web` keeps only the cookie ladder. */
+/**
+ * docs/behaviour.md §7.2: the automatic order per platform; browser import sits between the cached and stored cookies
+ * on macOS and comes last elsewhere (docs/behaviour.md §24). `web` keeps only the cookie ladder.
+ */
 export function sourceOrder(platform: Platform, mode: SourceMode): AuthSourceId[] {
   const auto: AuthSourceId[] =
     platform === 'darwin'
-      ? ['manual', 'app', 'cached', 'stored', 'agent']
-      : ['manual', 'cached', 'stored', 'app', 'agent'];
+      ? ['manual', 'app', 'cached', 'browser', 'stored', 'agent']
+      : ['manual', 'cached', 'stored', 'app', 'agent', 'browser'];
   return mode === 'web' ? auto.filter((id) => id !== 'app' && id !== 'agent') : auto;
 }
 
@@ -49,30 +52,36 @@ export async function withSession<T>(
   let rejected: NotLoggedInError | undefined;
 
   for (const source of options.ladder) {
-    const result = await source.load();
-    if (result.kind === 'skip') {
-      log(`[cursor] Skipped ${source.name}: ${result.reason}`);
-      looked.push(`${source.name} (${result.reason})`);
-      if (result.hint) hints.push(result.hint);
-      continue;
-    }
-    const { session } = result;
-    log(`[cursor] Using ${session.description}`);
-    try {
-      return { value: await perform(session), session };
-    } catch (error) {
-      if (!(error instanceof NotLoggedInError)) throw error;
-      if (session.final) {
-        throw new NotLoggedInError(
-          error.endpoint,
-          error.status,
-          `Not logged in to Cursor: cursor.com rejected the ${session.description} (HTTP ${error.status}).`,
-          'Copy a fresh Cookie header from a signed-in cursor.com tab; a manual header never falls back to other sources.',
-        );
+    let result: SourceResult | undefined = await source.load();
+    while (result !== undefined) {
+      for (const note of result.notes ?? []) log(`[cursor] ${note}`);
+      if (result.kind === 'skip') {
+        log(`[cursor] Skipped ${source.name}: ${result.reason}`);
+        looked.push(`${source.name} (${result.reason})`);
+        if (result.hint) hints.push(result.hint);
+        break;
       }
-      rejected = error;
-      log(`[cursor] ${capitalise(source.name)} was rejected (HTTP ${error.status}); trying the next source`);
-      looked.push(`${source.name} (rejected by cursor.com with HTTP ${error.status})`);
+      const { session } = result;
+      const next: (() => Promise<SourceResult>) | undefined = result.next;
+      log(`[cursor] Using ${session.description}`);
+      try {
+        return { value: await perform(session), session };
+      } catch (error) {
+        if (!(error instanceof NotLoggedInError)) throw error;
+        if (session.final) {
+          throw new NotLoggedInError(
+            error.endpoint,
+            error.status,
+            `Not logged in to Cursor: cursor.com rejected the ${session.description} (HTTP ${error.status}).`,
+            'Copy a fresh Cookie header from a signed-in cursor.com tab; a manual header never falls back to other sources.',
+          );
+        }
+        rejected = error;
+        const then = next ? `trying the next ${source.name}` : 'trying the next source';
+        log(`[cursor] ${capitalise(source.name)} was rejected (HTTP ${error.status}); ${then}`);
+        looked.push(`${source.name} (rejected by cursor.com with HTTP ${error.status})`);
+        result = next ? await next() : undefined;
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 /** Shared shapes for credential sources and the resolver (docs/behaviour.md §7). */
 
-export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent';
+export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent' | 'browser';
 
 /** Identity decoded from a Cursor access token (docs/behaviour.md §8.2–8.4). */
 export interface JwtIdentity {
@@ -33,7 +33,16 @@ export interface Session {
  */
 export type SkipCause = 'absent' | 'unreadable' | 'malformed' | 'expired' | 'not-applicable';
 
-/** One source's answer: a session, or why it was skipped (for `--verbose`). Never holds a credential. */
+/**
+ * One source's answer: a session, or why it was skipped (for `--verbose`). Only `session.cookieHeader` holds
+ * a credential. `notes` are `--verbose` lines printed before it (e.g. each browser profile passed over); `next`
+ * resumes a source that has more than one candidate (browser profiles) after this session is rejected.
+ */
 export type SourceResult =
-  | { kind: 'session'; session: Session }
-  | { kind: 'skip'; reason: string; cause?: SkipCause; hint?: string };
+  | {
+      kind: 'session';
+      session: Session;
+      notes?: readonly string[];
+      next?: () => Promise<SourceResult>;
+    }
+  | { kind: 'skip'; reason: string; cause?: SkipCause; hint?: string; notes?: readonly string[] };

@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
-import { resolveCursorCredentialsConfig } from '../auth/credentials.js';
+import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
 import { buildLadder } from '../auth/ladder.js';
 import { type Resolved, withSession } from '../auth/resolver.js';
 import type { Session } from '../auth/types.js';
@@ -58,7 +58,16 @@ export async function runWithCursorSession<T>(
   try {
     return await withSession(
       {
-        ladder: buildLadder(authEnv, options.sourceMode, credentials),
+        ladder: buildLadder(
+          authEnv,
+          options.sourceMode,
+          credentials,
+          resolveBrowserImport({
+            config,
+            browserFlag: options.browserFlag,
+            allowKeychainPromptFlag: options.allowKeychainPrompt,
+          }),
+        ),
         log,
         noSessionHint: noSessionHint(options.sourceMode, configShown),
       },
@@ -71,6 +80,7 @@ export async function runWithCursorSession<T>(
 
 function noSessionHint(mode: 'auto' | 'web', configShown: string): string {
   const cookie = `paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown} (or pass --cookie / set CODEXBAR_CURSOR_COOKIE)`;
-  if (mode === 'web') return `--source web uses cookies only: ${cookie}.`;
-  return `Sign in to the Cursor app or run \`cursor-agent login\` on this machine, or ${cookie}.`;
+  if (mode === 'web')
+    return `--source web uses cookies only: sign in to cursor.com in a browser, or ${cookie}.`;
+  return `Sign in to cursor.com in a browser or to the Cursor app, or run \`cursor-agent login\` on this machine, or ${cookie}.`;
 }

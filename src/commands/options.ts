@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { BROWSER_IDS, type BrowserId } from '../config/schema.js';
 import { choiceOption } from './parsers.js';
 
 /**
@@ -25,6 +26,10 @@ export function addSharedOptions(command: Command): Command {
     )
     .addOption(new Option('--web', 'same as --source web').hideHelp())
     .option('--cookie <header>', 'a Cookie header copied from cursor.com (beats the config file)')
+    .addOption(
+      choiceOption('--browser <name>', 'read the cursor.com cookie from this browser only', BROWSER_IDS),
+    )
+    .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key')
     .addOption(choiceOption('--format <format>', 'output format', FORMATS))
     .option('--json', 'same as --format json')
     .option('--json-only', 'JSON on stdout and nothing on stderr')
@@ -51,6 +56,8 @@ export interface SharedFlags {
   source?: (typeof SOURCES)[number];
   web?: boolean;
   cookie?: string;
+  browser?: BrowserId;
+  allowKeychainPrompt?: boolean;
   format?: OutputFormat;
   json?: boolean;
   jsonOnly?: boolean;
@@ -75,6 +82,10 @@ export interface SharedOptions {
   /** `oauth`/`api` are valid values Cursor does not support: a row error, not an argument error. */
   unsupportedSource?: string;
   cookieFlag?: string;
+  /** `--browser`: search only this browser for the cursor.com cookie. */
+  browserFlag?: BrowserId;
+  /** `--allow-keychain-prompt`. */
+  allowKeychainPrompt: boolean;
 }
 
 /** Settings derived from the parsed flags: --web beats --source, an explicit --format beats --json. */
@@ -91,6 +102,8 @@ export function sharedOptions(flags: SharedFlags): SharedOptions {
     sourceLabel: source,
     unsupportedSource: source === 'oauth' || source === 'api' ? source : undefined,
     cookieFlag: flags.cookie,
+    browserFlag: flags.browser,
+    allowKeychainPrompt: flags.allowKeychainPrompt === true,
   };
 }
 

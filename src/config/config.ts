@@ -6,6 +6,7 @@ import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/pa
 import { readJsonFile } from '../local/read-file.js';
 import { cleanValue } from './clean.js';
 import {
+  type BrowserId,
   type ConfigFile,
   type CookieSource,
   configFileSchema,
@@ -22,6 +23,8 @@ export interface CursorConfig {
   cookieHeader?: string;
   /** As stored; tokens are cleaned when an account is selected (see credentials.ts). Never print tokens. */
   tokenAccounts?: TokenAccounts;
+  browser?: BrowserId;
+  allowKeychainPrompt?: boolean;
 }
 
 export interface LoadedConfig {
@@ -113,6 +116,8 @@ function cursorConfigFrom(file: ConfigFile): CursorConfig {
   const cookieHeader = cleanValue(entry.cookieHeader ?? undefined);
   if (cookieHeader !== undefined) cursor.cookieHeader = cookieHeader;
   if (entry.tokenAccounts != null) cursor.tokenAccounts = entry.tokenAccounts;
+  if (entry.browser != null) cursor.browser = entry.browser;
+  if (entry.allowKeychainPrompt != null) cursor.allowKeychainPrompt = entry.allowKeychainPrompt;
   return cursor;
 }
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** The browsers codexbar reads the cursor.com cookie from: the values of config `browser` and `--browser`. */
+export const BROWSER_IDS = ['firefox', 'chrome', 'chromium', 'brave', 'edge', 'vivaldi', 'arc'] as const;
+export type BrowserId = (typeof BROWSER_IDS)[number];
+
 // docs/behaviour.md §6.2. CodexBar decodes optionals with `decodeIfPresent`, so `null` means absent; unknown
 // keys are kept (loose objects) so a config written by CodexBar is read as it is.
 
@@ -30,6 +34,10 @@ const providerEntrySchema = z.looseObject({
   cookieSource: cookieSourceSchema.nullish(),
   cookieHeader: z.string().nullish(),
   tokenAccounts: tokenAccountsSchema.nullish(),
+  /** codexbar's own: the one browser to read the cursor.com cookie from (docs/behaviour.md §24). */
+  browser: z.enum(BROWSER_IDS).nullish(),
+  /** codexbar's own: consent to the macOS Keychain prompt for a browser's cookie key. */
+  allowKeychainPrompt: z.boolean().nullish(),
 });
 
 export const configFileSchema = z.looseObject({

@@ -24,7 +24,7 @@ export type JsonFileRead<T> =
  * balloon the run, and it stops at `limit` bytes. Symlinks are followed; a dangling one counts as missing.
  * A UTF-8 byte-order mark is dropped.
  */
-async function readTextFile(filePath: string, limit = JSON_FILE_LIMIT): Promise<TextFileRead> {
+export async function readTextFile(filePath: string, limit = JSON_FILE_LIMIT): Promise<TextFileRead> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever (not defined on Windows).
@@ -91,7 +91,7 @@ function parseJson(text: string): JsonParse {
   }
 }
 
-function errorCode(error: unknown): string | undefined {
+export function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 

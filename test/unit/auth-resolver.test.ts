@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { type SourceLoader, sourceOrder, withSession } from '../../src/auth/resolver.js';
-import type { AuthSourceId, Session } from '../../src/auth/types.js';
+import type { AuthSourceId, Session, SourceResult } from '../../src/auth/types.js';
 import { ApiError, NoSessionError, NotLoggedInError, TimeoutError } from '../../src/errors.js';
 import type { Platform } from '../../src/local/environment.js';
 
 describe('sourceOrder (docs/behaviour.md §7.2)', () => {
   it.each<[Platform, 'auto' | 'web', AuthSourceId[]]>([
-    ['linux', 'auto', ['manual', 'cached', 'stored', 'app', 'agent']],
-    ['win32', 'auto', ['manual', 'cached', 'stored', 'app', 'agent']],
-    ['darwin', 'auto', ['manual', 'app', 'cached', 'stored', 'agent']],
-    ['linux', 'web', ['manual', 'cached', 'stored']],
-    ['darwin', 'web', ['manual', 'cached', 'stored']],
+    ['linux', 'auto', ['manual', 'cached', 'stored', 'app', 'agent', 'browser']],
+    ['win32', 'auto', ['manual', 'cached', 'stored', 'app', 'agent', 'browser']],
+    ['darwin', 'auto', ['manual', 'app', 'cached', 'browser', 'stored', 'agent']],
+    ['linux', 'web', ['manual', 'cached', 'stored', 'browser']],
+    ['win32', 'web', ['manual', 'cached', 'stored', 'browser']],
+    ['darwin', 'web', ['manual', 'cached', 'browser', 'stored']],
   ])('%s --source %s tries %j', (platform, mode, expected) => {
     expect(sourceOrder(platform, mode)).toEqual(expected);
   });
@@ -118,5 +119,75 @@ describe('withSession: only "not logged in" moves on (docs/behaviour.md §7.4)',
     await expect(withSession({ ladder: loaders, noSessionHint: 'h' }, perform)).rejects.toThrow(
       /^Not logged in to Cursor: every session was rejected\. Tried: app source \(rejected by cursor\.com with HTTP 401\); agent source/,
     );
+  });
+});
+
+describe('withSession: a source with several candidates (browser profiles)', () => {
+  /** A source whose candidates are tried one after another; each one's notes come first. */
+  function browserLoader(cookies: string[]): SourceLoader {
+    const answer = (index: number): SourceResult => {
+      const cookie = cookies[index];
+      if (cookie === undefined) {
+        return {
+          kind: 'skip',
+          reason: 'no other browser profile has a usable cookie',
+          notes: [`note before end`],
+        };
+      }
+      return {
+        kind: 'session',
+        session: { source: 'browser', description: `browser cookie ${cookie}`, cookieHeader: `c=${cookie}` },
+        notes: [`note before ${cookie}`],
+        next: async () => answer(index + 1),
+      };
+    };
+    return { id: 'browser', name: 'browser cookie', load: async () => answer(0) };
+  }
+
+  it('a rejected candidate moves on to the next one of the same source, then to the next source', async () => {
+    const sent: string[] = [];
+    const log: string[] = [];
+    const agent: SourceLoader = {
+      id: 'agent',
+      name: 'agent source',
+      load: async () => ({
+        kind: 'session',
+        session: { source: 'agent', description: 'agent', cookieHeader: 'c=agent' },
+      }),
+    };
+    const result = await withSession(
+      { ladder: [browserLoader(['one', 'two']), agent], log: (line) => log.push(line), noSessionHint: 'h' },
+      async (session) => {
+        sent.push(session.cookieHeader);
+        if (session.source === 'browser') throw new NotLoggedInError('GET /api/usage-summary', 401);
+        return session.source;
+      },
+    );
+    expect(result.value).toBe('agent');
+    expect(sent).toEqual(['c=one', 'c=two', 'c=agent']);
+    expect(log).toEqual([
+      '[cursor] note before one',
+      '[cursor] Using browser cookie one',
+      '[cursor] Browser cookie was rejected (HTTP 401); trying the next browser cookie',
+      '[cursor] note before two',
+      '[cursor] Using browser cookie two',
+      '[cursor] Browser cookie was rejected (HTTP 401); trying the next browser cookie',
+      '[cursor] note before end',
+      '[cursor] Skipped browser cookie: no other browser profile has a usable cookie',
+      '[cursor] Using agent',
+    ]);
+  });
+
+  it('a candidate that fails otherwise (HTTP 500) ends the run: no other profile is tried', async () => {
+    const sent: string[] = [];
+    const failure = withSession(
+      { ladder: [browserLoader(['one', 'two'])], noSessionHint: 'h' },
+      async (session) => {
+        sent.push(session.cookieHeader);
+        throw new ApiError('GET /api/usage-summary', 'HTTP 500', { status: 500 });
+      },
+    );
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    expect(sent).toEqual(['c=one']);
   });
 });

@@ -1,0 +1,96 @@
+import { isoSeconds } from '../../../iso-date.js';
+import { sessionTokenFromCookie } from '../../cookie.js';
+import { inspectAccessToken } from '../../jwt.js';
+import { SESSION_COOKIE_NAMES, TEAM_COOKIE_NAMES } from './catalog.js';
+import type { CookieRow } from './cookie-rows.js';
+import { type BrowserSkip, type Outcome, ok, type SkipKind, skip } from './outcome.js';
+
+/** A stored cookie whose value is read (or decrypted) only when it is the one being considered. */
+export interface CandidateCookie extends CookieRow {
+  read: () => Promise<Outcome<string>>;
+}
+
+/** Which failure to report when no cookie could be used: the one the user can act on first. */
+const FAILURE_ORDER: readonly SkipKind[] = [
+  'app-bound',
+  'consent-needed',
+  'missing-local-state',
+  'key-unavailable',
+  'unreadable',
+  'undecryptable',
+];
+
+/**
+ * docs/behaviour.md §24: among one profile's cursor.com session cookies the newest unexpired one wins
+ * (by creation time). A value that does not decrypt, or whose session token has expired, passes the turn to
+ * the next newest. The team-selection cookies of the same profile ride along when they are readable. The
+ * answer is the Cookie header to send, or why there is none.
+ */
+export async function pickSessionHeader(
+  cookies: readonly CandidateCookie[],
+  now: Date,
+): Promise<Outcome<string>> {
+  const sessions = cookies.filter((cookie) =>
+    (SESSION_COOKIE_NAMES as readonly string[]).includes(cookie.name),
+  );
+  if (sessions.length === 0) return skip('no-cookie', 'no cursor.com session cookie');
+  const live = newestFirst(sessions.filter((cookie) => isLive(cookie, now)));
+  if (live.length === 0) {
+    const latest = Math.max(...sessions.map((cookie) => cookie.expiresMs ?? 0));
+    return skip('expired', `its cursor.com session cookie expired ${isoSeconds(new Date(latest))}`);
+  }
+
+  const failures: BrowserSkip[] = [];
+  let expiredToken = false;
+  for (const cookie of live) {
+    const value = await cookie.read();
+    if (!value.ok) {
+      failures.push(value.skip);
+      continue;
+    }
+    const pair = `${cookie.name}=${value.value}`;
+    if (tokenExpired(pair, now)) {
+      expiredToken = true;
+      continue;
+    }
+    return ok([pair, ...(await teamPairs(cookies, now))].join('; '));
+  }
+  const failure = [...failures].sort(
+    (a, b) => FAILURE_ORDER.indexOf(a.kind) - FAILURE_ORDER.indexOf(b.kind),
+  )[0];
+  if (failure !== undefined && !(expiredToken && failure.kind === 'undecryptable'))
+    return { ok: false, skip: failure };
+  return skip('expired', 'the session token in its cursor.com cookie has expired');
+}
+
+function isLive(cookie: CookieRow, now: Date): boolean {
+  return cookie.expiresMs === undefined || cookie.expiresMs > now.getTime();
+}
+
+function newestFirst<T extends CookieRow>(cookies: T[]): T[] {
+  const rank = (name: string) => (SESSION_COOKIE_NAMES as readonly string[]).indexOf(name);
+  return [...cookies].sort((a, b) => b.createdMs - a.createdMs || rank(a.name) - rank(b.name));
+}
+
+/**
+ * The same rule as for the Cursor app's token (docs/behaviour.md §24): a `WorkosCursorSessionToken`
+ * whose JWT expires within 60 s is not sent. A value that does not parse is left for cursor.com to judge.
+ */
+function tokenExpired(pair: string, now: Date): boolean {
+  const parsed = sessionTokenFromCookie(pair);
+  return parsed !== undefined && inspectAccessToken(parsed.token, now).kind === 'expired';
+}
+
+async function teamPairs(cookies: readonly CandidateCookie[], now: Date): Promise<string[]> {
+  const pairs: string[] = [];
+  for (const name of TEAM_COOKIE_NAMES) {
+    for (const cookie of newestFirst(cookies.filter((c) => c.name === name && isLive(c, now)))) {
+      const value = await cookie.read();
+      if (value.ok) {
+        pairs.push(`${name}=${value.value}`);
+        break;
+      }
+    }
+  }
+  return pairs;
+}

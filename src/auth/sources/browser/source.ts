@@ -1,0 +1,240 @@
+import type { BrowserId } from '../../../config/schema.js';
+import type { LocalEnvironment } from '../../../local/environment.js';
+import { displayPath } from '../../../local/paths.js';
+import { errorCode } from '../../../local/read-file.js';
+import { sessionTokenIdentityFromCookie } from '../../cookie.js';
+import type { Session, SourceResult } from '../../types.js';
+import {
+  BROWSER_NAMES,
+  type BrowserInstall,
+  browsersToSearch,
+  type ChromiumInstall,
+  installLocations,
+} from './catalog.js';
+import { plainCookieText } from './chromium-crypto.js';
+import { readChromiumCookies } from './chromium-reader.js';
+import { decryptChromiumValue } from './decrypt.js';
+import { readFirefoxCookies } from './firefox-reader.js';
+import { type InstallKeys, installKeys, type KeyProviders, systemKeyProviders } from './key-providers.js';
+import { type BrowserSkip, type Outcome, ok, skip } from './outcome.js';
+import { type BrowserProfile, fileState, listProfiles } from './profiles.js';
+import { type CandidateCookie, pickSessionHeader } from './select.js';
+
+export interface BrowserImportOptions {
+  /** `--browser` or config `browser`: search only this one. */
+  browser?: BrowserId;
+  /** `--allow-keychain-prompt` or config `allowKeychainPrompt` (macOS). */
+  allowKeychainPrompt: boolean;
+}
+
+export interface BrowserSourceDeps {
+  /** The OS key stores; the real ones unless a test stands in for them. */
+  providers?: KeyProviders;
+}
+
+type Step =
+  | { kind: 'found'; where: string; dbPath: string; header: string }
+  | { kind: 'skip'; browser: string; where: string; skip: BrowserSkip; installed: boolean };
+
+interface Context {
+  env: LocalEnvironment;
+  options: BrowserImportOptions;
+  providers: KeyProviders;
+  show: (filePath: string) => string;
+}
+
+const PLATFORM_NAMES = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' } as const;
+
+/**
+ * The browser cookie source (docs/behaviour.md §24): Firefox, then the Chromium family, every profile in
+ * order, until one has a usable cursor.com session cookie. The session it returns carries `next`, which resumes
+ * the search after that profile, so a cookie cursor.com rejects moves on to the next browser profile. Every
+ * profile passed over becomes a `--verbose` note; nothing is cached and no value is ever part of a note.
+ */
+export function load(
+  env: LocalEnvironment,
+  options: BrowserImportOptions,
+  deps: BrowserSourceDeps = {},
+): Promise<SourceResult> {
+  const context: Context = {
+    env,
+    options,
+    providers: deps.providers ?? systemKeyProviders(env),
+    show: (filePath) => displayPath(filePath, env),
+  };
+  return advance(walk(context), context, new Tally());
+}
+
+async function advance(steps: AsyncGenerator<Step>, context: Context, tally: Tally): Promise<SourceResult> {
+  const notes: string[] = [];
+  for (let next = await steps.next(); !next.done; next = await steps.next()) {
+    const step = next.value;
+    if (step.kind === 'skip') {
+      tally.add(step);
+      notes.push(`Skipped ${step.where}: ${step.skip.reason}`);
+      continue;
+    }
+    tally.found += 1;
+    const session: Session = {
+      source: 'browser',
+      description: `browser cookie from ${step.where} (${context.show(step.dbPath)})`,
+      cookieHeader: step.header,
+    };
+    const jwt = sessionTokenIdentityFromCookie(step.header);
+    if (jwt !== undefined) session.jwt = jwt;
+    return { kind: 'session', session, notes, next: () => advance(steps, context, tally) };
+  }
+  return { ...tally.result(context), notes };
+}
+
+async function* walk(context: Context): AsyncGenerator<Step> {
+  const { env } = context;
+  for (const browser of browsersToSearch(env, context.options.browser)) {
+    const name = BROWSER_NAMES[browser];
+    const installs = installLocations(env, browser);
+    if (installs.length === 0) {
+      yield notInstalled(name, `not available on ${PLATFORM_NAMES[env.platform]}`);
+      continue;
+    }
+    let found = false;
+    for (const install of installs) {
+      const profiles = await listProfiles(install, context.show);
+      if (!profiles.ok) {
+        if (profiles.skip.kind === 'not-installed') continue;
+        found = true;
+        yield {
+          kind: 'skip',
+          browser: install.label,
+          where: install.label,
+          skip: profiles.skip,
+          installed: true,
+        };
+        continue;
+      }
+      found = true;
+      const keys = install.kind === 'chromium' ? keysFor(install, context) : undefined;
+      for (const profile of profiles.value) {
+        const where = `${install.label} profile "${profile.name}"`;
+        const header = await readProfileSafely(install, profile, keys, context);
+        yield header.ok
+          ? { kind: 'found', where, dbPath: profile.dbPath, header: header.value }
+          : { kind: 'skip', browser: install.label, where, skip: header.skip, installed: true };
+      }
+    }
+    if (!found) yield notInstalled(name, 'not installed');
+  }
+}
+
+function notInstalled(where: string, reason: string): Step {
+  return { kind: 'skip', browser: where, where, skip: { kind: 'not-installed', reason }, installed: false };
+}
+
+function keysFor(install: ChromiumInstall, context: Context): InstallKeys {
+  return installKeys(install, {
+    env: context.env,
+    providers: context.providers,
+    allowKeychainPrompt: context.options.allowKeychainPrompt,
+    show: context.show,
+  });
+}
+
+/** A profile that fails in a way nobody foresaw is skipped with its error code, never a crash. */
+async function readProfileSafely(
+  install: BrowserInstall,
+  profile: BrowserProfile,
+  keys: InstallKeys | undefined,
+  context: Context,
+): Promise<Outcome<string>> {
+  try {
+    return await readProfile(install, profile, keys, context);
+  } catch (error) {
+    return skip(
+      'unreadable',
+      `cannot read ${context.show(profile.dbPath)} (${errorCode(error) ?? 'unexpected error'})`,
+    );
+  }
+}
+
+/** One profile's Cookie header, or why it has none. The database is read from a private copy. */
+async function readProfile(
+  install: BrowserInstall,
+  profile: BrowserProfile,
+  keys: InstallKeys | undefined,
+  context: Context,
+): Promise<Outcome<string>> {
+  const shown = context.show(profile.dbPath);
+  const state = await fileState(profile.dbPath);
+  if (state === 'absent') return skip('no-cookie', `no cookie database (${shown})`);
+  if (state === 'unreadable') return skip('unreadable', `cannot read ${shown} (permission denied)`);
+
+  let candidates: CandidateCookie[];
+  if (install.kind === 'firefox') {
+    const read = await readFirefoxCookies(profile.dbPath, shown);
+    if (!read.ok) return read;
+    candidates = read.value.map((cookie) => ({ ...cookie, read: async () => plainValue(cookie.value) }));
+  } else {
+    const read = await readChromiumCookies(profile.dbPath, shown);
+    if (!read.ok) return read;
+    const { metaVersion, cookies } = read.value;
+    candidates = cookies.map((cookie) => ({
+      ...cookie,
+      read: async () =>
+        // Only very old profiles keep a value in plain text; everything else is in `encrypted_value`.
+        cookie.value !== '' || cookie.encrypted.length === 0
+          ? plainValue(cookie.value)
+          : decryptChromiumValue(
+              context.env.platform,
+              { blob: cookie.encrypted, hostKey: cookie.host, metaVersion },
+              keys!,
+              install.label,
+            ),
+    }));
+  }
+  return pickSessionHeader(candidates, context.env.now());
+}
+
+function plainValue(value: string): Outcome<string> {
+  const text = plainCookieText(value);
+  return text === undefined
+    ? skip('undecryptable', 'its cursor.com cookie is not a valid header value')
+    : ok(text);
+}
+
+/** What the source says when no profile gave a session that worked. */
+class Tally {
+  found = 0;
+  private readonly installed = new Set<string>();
+  private readonly searched: string[] = [];
+  private readonly kinds = new Set<string>();
+  private readonly hints: string[] = [];
+
+  add(step: Extract<Step, { kind: 'skip' }>): void {
+    const { browser } = step;
+    if (!this.searched.includes(browser)) this.searched.push(browser);
+    if (step.installed) this.installed.add(browser);
+    this.kinds.add(step.skip.kind);
+    if (step.skip.hint !== undefined && !this.hints.includes(step.skip.hint)) this.hints.push(step.skip.hint);
+  }
+
+  result(context: Context): Extract<SourceResult, { kind: 'skip' }> {
+    const hint = this.hints.length > 0 ? { hint: this.hints.join(' ') } : {};
+    if (this.found > 0) {
+      return {
+        kind: 'skip',
+        cause: 'absent',
+        reason: 'no other browser profile has a usable cursor.com session cookie',
+        ...hint,
+      };
+    }
+    if (this.installed.size === 0) {
+      const only = context.options.browser;
+      const reason = only
+        ? `${BROWSER_NAMES[only]} is not installed`
+        : `no supported browser found (looked for ${this.searched.join(', ')})`;
+      return { kind: 'skip', cause: 'absent', reason };
+    }
+    const cause = this.kinds.has('expired') && !this.kinds.has('no-cookie') ? 'expired' : 'absent';
+    const where = this.searched.filter((browser) => this.installed.has(browser)).join(', ');
+    return { kind: 'skip', cause, reason: `no usable cursor.com session cookie in ${where}`, ...hint };
+  }
+}

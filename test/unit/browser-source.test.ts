@@ -1,0 +1,379 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  appBoundValue,
+  chromiumPlaintext,
+  encryptLinuxV10,
+  encryptLinuxV11,
+  encryptMacV10,
+} from '../../fixtures/builders/browser-crypto.js';
+import { createChromiumCookies, createFirefoxCookies } from '../../fixtures/builders/browser-db.js';
+import {
+  chromiumProfileDb,
+  chromiumRoot,
+  firefoxRoot,
+  writeFirefoxProfiles,
+} from '../../fixtures/builders/browser-tree.js';
+import type { KeyProviders } from '../../src/auth/sources/browser/key-providers.js';
+import { type Outcome, ok, skip } from '../../src/auth/sources/browser/outcome.js';
+import { type BrowserImportOptions, load } from '../../src/auth/sources/browser/source.js';
+import type { SourceResult } from '../../src/auth/types.js';
+import type { LocalEnvironment, Platform } from '../../src/local/environment.js';
+import {
+  addChromium,
+  addFirefox,
+  type BrowserHome,
+  makeBrowserHome,
+  sessionToken,
+  snapshotBrowsers,
+} from '../helpers/browser-home.js';
+
+const NOW = new Date('2026-11-20T12:00:00Z');
+let box: BrowserHome;
+let savedTmp: string | undefined;
+
+beforeEach(() => {
+  box = makeBrowserHome();
+  savedTmp = process.env.TMPDIR;
+  // os.tmpdir() follows TMPDIR: the private copies must appear (and vanish) here.
+  process.env.TMPDIR = box.tmp;
+});
+afterEach(() => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+  box.cleanup();
+});
+
+function environment(platform: Platform): LocalEnvironment {
+  return { platform, env: { HOME: box.home }, homeDir: box.home, now: () => NOW };
+}
+
+/** Key stores that answer from memory and record what was asked. */
+function providers(answers: { linux?: Outcome<string[]>; mac?: Outcome<string> } = {}) {
+  const asked: string[] = [];
+  const fake: KeyProviders = {
+    linuxPasswords: async (names) => {
+      asked.push(`keyring:${names.secretApplications.join(',')}`);
+      return answers.linux ?? skip('key-unavailable', 'the keyring is locked', 'Unlock your keyring.');
+    },
+    keychainPassword: async (names) => {
+      asked.push(`keychain:${names.keychainService}`);
+      return answers.mac ?? skip('key-unavailable', 'no item');
+    },
+    dpapiUnprotect: async () => {
+      asked.push('dpapi');
+      return skip('key-unavailable', 'no DPAPI here');
+    },
+  };
+  return { fake, asked };
+}
+
+async function run(
+  platform: Platform,
+  options: Partial<BrowserImportOptions> = {},
+  keys = providers().fake,
+): Promise<SourceResult> {
+  const before = snapshotBrowsers(box.home);
+  const result = await load(
+    environment(platform),
+    { allowKeychainPrompt: false, ...options },
+    { providers: keys },
+  );
+  // Whatever happened: the browser files are byte-for-byte as they were, and no copy is left behind.
+  expect(snapshotBrowsers(box.home)).toEqual(before);
+  expect(fs.readdirSync(box.tmp)).toEqual([]);
+  return result;
+}
+
+/** A Linux Firefox with one profile; its cookie database is left to the test. */
+function oneFirefoxProfile(): string {
+  const root = firefoxRoot(box.home, 'linux');
+  return writeFirefoxProfiles(root, 'linux', [{ name: 'default', folder: 'd.default' }], 'default').default!;
+}
+
+function session(result: SourceResult) {
+  if (result.kind !== 'session') throw new Error(`expected a session, got: ${result.reason}`);
+  return result;
+}
+
+describe('the browser source finds the cookie and says why it passed over the others (docs/behaviour.md §24)', () => {
+  it('Linux: Firefox profiles first (default first), then Chrome; notes name each profile passed over', async () => {
+    const firefoxUser = await sessionToken('firefox_user');
+    const chromeUser = await sessionToken('chrome_user');
+    addFirefox(box.home, 'linux', [
+      { name: 'default-release', folder: 'r.default-release' },
+      { name: 'work', folder: 'w.work', session: firefoxUser.cookieValue },
+    ]);
+    addChromium(box.home, 'linux', 'chrome', [
+      { profile: 'Default', encrypt: encryptLinuxV10, session: chromeUser.cookieValue },
+    ]);
+
+    const found = session(await run('linux'));
+
+    expect(found.session).toMatchObject({
+      source: 'browser',
+      description: 'browser cookie from Firefox profile "work" (~/.mozilla/firefox/w.work/cookies.sqlite)',
+      cookieHeader: `WorkosCursorSessionToken=${firefoxUser.cookieValue}`,
+      jwt: { userId: 'firefox_user' },
+    });
+    expect(found.session.final).toBeUndefined();
+    expect(found.notes).toEqual(['Skipped Firefox profile "default-release": no cursor.com session cookie']);
+
+    // A rejected cookie resumes the search after that profile.
+    const next = session(await found.next!());
+    expect(next.session.cookieHeader).toBe(`WorkosCursorSessionToken=${chromeUser.cookieValue}`);
+    expect(next.session.description).toBe(
+      'browser cookie from Chrome profile "Default" (~/.config/google-chrome/Default/Network/Cookies)',
+    );
+    const end = await next.next!();
+    expect(end).toMatchObject({
+      kind: 'skip',
+      reason: 'no other browser profile has a usable cursor.com session cookie',
+    });
+    expect(end.notes).toEqual([
+      'Skipped Chromium: not installed',
+      'Skipped Brave: not installed',
+      'Skipped Edge: not installed',
+      'Skipped Vivaldi: not installed',
+    ]);
+  });
+
+  it('nothing installed: one note per browser and a reason that lists them', async () => {
+    const result = await run('darwin');
+    expect(result).toMatchObject({
+      kind: 'skip',
+      cause: 'absent',
+      reason: 'no supported browser found (looked for Firefox, Chrome, Chromium, Brave, Edge, Vivaldi, Arc)',
+    });
+    expect(result.notes).toHaveLength(7);
+  });
+
+  it('--browser searches that browser only', async () => {
+    addFirefox(box.home, 'linux', [
+      { name: 'default', folder: 'd.default', session: (await sessionToken('u')).cookieValue },
+    ]);
+    const result = await run('linux', { browser: 'chrome' });
+    expect(result).toMatchObject({ kind: 'skip', reason: 'Chrome is not installed' });
+    expect(result.notes).toEqual(['Skipped Chrome: not installed']);
+    expect((await run('linux', { browser: 'arc' })).notes).toEqual(['Skipped Arc: not available on Linux']);
+  });
+
+  it('reads a running Firefox: rows that exist only in its -wal, with the -wal and -shm left as they were', async () => {
+    const user = await sessionToken('wal_user');
+    const dbPath = oneFirefoxProfile();
+    const created = new Date('2026-11-10T00:00:00Z');
+    const running = createFirefoxCookies(
+      dbPath,
+      [
+        {
+          name: 'WorkosCursorSessionToken',
+          value: user.cookieValue,
+          expires: new Date('2027-01-01T00:00:00Z'),
+          created,
+        },
+      ],
+      { keepOpen: true, expiryInMs: true },
+    );
+    try {
+      expect(fs.existsSync(`${dbPath}-wal`)).toBe(true);
+      const found = session(await run('linux', { browser: 'firefox' }));
+      expect(found.session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+      expect(fs.readdirSync(path.dirname(dbPath)).sort()).toEqual([
+        'cookies.sqlite',
+        'cookies.sqlite-shm',
+        'cookies.sqlite-wal',
+      ]);
+    } finally {
+      running?.close();
+    }
+  });
+
+  it('Firefox: only cursor.com and .cursor.com, never partitioned or cursor.sh cookies', async () => {
+    const dbPath = oneFirefoxProfile();
+    const created = new Date('2026-11-10T00:00:00Z');
+    const expires = new Date('2027-01-01T00:00:00Z');
+    createFirefoxCookies(dbPath, [
+      { name: 'WorkosCursorSessionToken', value: 'from-cursor-sh', host: '.cursor.sh', expires, created },
+      {
+        name: 'WorkosCursorSessionToken',
+        value: 'partitioned',
+        expires,
+        created,
+        originAttributes: '^partitionKey=%28https%2Cexample.com%29',
+      },
+      { name: 'WorkosCursorSessionToken', value: 'www-only', host: 'www.cursor.com', expires, created },
+    ]);
+    expect(await run('linux')).toMatchObject({
+      kind: 'skip',
+      reason: 'no usable cursor.com session cookie in Firefox',
+    });
+  });
+
+  it('a corrupt database is skipped with a reason and the next profile is used', async () => {
+    const user = await sessionToken('profile1_user');
+    const root = addChromium(box.home, 'linux', 'chrome', [
+      { profile: 'Profile 1', encrypt: encryptLinuxV10, session: user.cookieValue },
+    ]);
+    fs.writeFileSync(chromiumProfileDb(root, 'Default'), 'this is not a database, just 40 bytes....');
+    const found = session(await run('linux'));
+    expect(found.session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+    expect(found.notes).toContain(
+      'Skipped Chrome profile "Default": ~/.config/google-chrome/Default/Network/Cookies is not a readable SQLite database (SQLITE_NOTADB)',
+    );
+  });
+
+  it('a database with the wrong tables is skipped, not a crash', async () => {
+    const root = chromiumRoot(box.home, 'linux', 'chrome');
+    createFirefoxCookies(chromiumProfileDb(root, 'Default'), []);
+    expect((await run('linux')).notes).toContain(
+      'Skipped Chrome profile "Default": ~/.config/google-chrome/Default/Network/Cookies does not have Chromium\'s cookies table',
+    );
+  });
+
+  it('a cookie database that is a directory is skipped with its error code', async () => {
+    fs.mkdirSync(chromiumProfileDb(chromiumRoot(box.home, 'linux', 'chrome'), 'Default'), {
+      recursive: true,
+    });
+    expect((await run('linux')).notes).toContain(
+      'Skipped Chrome profile "Default": cannot read ~/.config/google-chrome/Default/Network/Cookies (EISDIR)',
+    );
+  });
+
+  it.skipIf(process.getuid?.() === 0)(
+    'a profile on a path we may not read is skipped (not testable as root)',
+    async () => {
+      const root = addChromium(box.home, 'linux', 'chrome', [
+        { profile: 'Default', encrypt: encryptLinuxV10, session: 'x' },
+      ]);
+      fs.chmodSync(path.join(root, 'Default'), 0o000);
+      try {
+        expect((await run('linux')).notes?.[1]).toMatch(
+          /Skipped Chrome profile "Default": cannot read .*permission denied/,
+        );
+      } finally {
+        fs.chmodSync(path.join(root, 'Default'), 0o755);
+      }
+    },
+  );
+
+  it('no usable temp directory: skipped with a reason, never a crash', async () => {
+    addChromium(box.home, 'linux', 'chrome', [
+      { profile: 'Default', encrypt: encryptLinuxV10, session: 'x' },
+    ]);
+    process.env.TMPDIR = path.join(box.base, 'no-such-tmp');
+    const result = await load(
+      environment('linux'),
+      { allowKeychainPrompt: false },
+      { providers: providers().fake },
+    );
+    expect(result.notes?.[1]).toMatch(
+      /Skipped Chrome profile "Default": cannot make a private copy of .* no temp directory/,
+    );
+  });
+
+  it('an old profile that keeps the value in plain text, at meta version 23, is read as is', async () => {
+    const user = await sessionToken('plain_user');
+    const root = chromiumRoot(box.home, 'linux', 'chromium');
+    createChromiumCookies(chromiumProfileDb(root, 'Default', true), 23, [
+      {
+        name: 'WorkosCursorSessionToken',
+        host: 'cursor.com',
+        value: user.cookieValue,
+        created: new Date('2026-11-01T00:00:00Z'),
+      },
+    ]);
+    const found = session(await run('linux'));
+    expect(found.session.description).toBe(
+      'browser cookie from Chromium profile "Default" (~/.config/chromium/Default/Cookies)',
+    );
+    expect(found.session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+  });
+});
+
+describe('keys are fetched only when a cursor.com cookie needs one', () => {
+  it('Linux v11: a locked keyring is "key unavailable", with the hint kept for the final error', async () => {
+    addChromium(box.home, 'linux', 'chrome', [
+      { profile: 'Default', encrypt: (p) => encryptLinuxV11('keyring-pw', p), session: 'x' },
+      { profile: 'Profile 1', encrypt: (p) => encryptLinuxV11('keyring-pw', p), session: 'y' },
+    ]);
+    const { fake, asked } = providers();
+    const result = await run('linux', {}, fake);
+    expect(result).toMatchObject({
+      kind: 'skip',
+      reason: 'no usable cursor.com session cookie in Chrome',
+      hint: 'Unlock your keyring.',
+    });
+    expect(result.notes).toContain('Skipped Chrome profile "Default": the keyring is locked');
+    expect(asked).toEqual(['keyring:chrome']);
+  });
+
+  it('Linux v11 with the keyring password decrypts; profiles without the cookie never ask', async () => {
+    const user = await sessionToken('keyring_user');
+    addChromium(box.home, 'linux', 'brave', [
+      { profile: 'Default', encrypt: (p) => encryptLinuxV11('pw', p) },
+      { profile: 'Profile 1', encrypt: (p) => encryptLinuxV11('pw', p), session: user.cookieValue },
+    ]);
+    const { fake, asked } = providers({ linux: ok(['pw']) });
+    const found = session(await run('linux', {}, fake));
+    expect(found.session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+    expect(asked).toEqual(['keyring:brave,chromium']);
+  });
+
+  it('macOS without consent: the Keychain is not asked and the hint names --allow-keychain-prompt', async () => {
+    addChromium(box.home, 'darwin', 'arc', [
+      { profile: 'Default', encrypt: (p) => encryptMacV10('mac-pw', p), session: 'x' },
+    ]);
+    const { fake, asked } = providers({ mac: ok('mac-pw') });
+    const result = await run('darwin', {}, fake);
+    expect(result).toMatchObject({ kind: 'skip', hint: expect.stringContaining('--allow-keychain-prompt') });
+    expect(result.notes).toContain(
+      'Skipped Arc profile "Default": its key is in the macOS Keychain (“Arc Safe Storage”), and reading it shows a prompt',
+    );
+    expect(asked).toEqual([]);
+  });
+
+  it('macOS with consent: the Keychain password opens the cookie', async () => {
+    const user = await sessionToken('mac_user');
+    addChromium(box.home, 'darwin', 'arc', [
+      { profile: 'Default', encrypt: (p) => encryptMacV10('mac-pw', p), session: user.cookieValue },
+    ]);
+    const { fake, asked } = providers({ mac: ok('mac-pw') });
+    const found = session(await run('darwin', { allowKeychainPrompt: true }, fake));
+    expect(found.session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+    expect(asked).toEqual(['keychain:Arc Safe Storage']);
+  });
+
+  it('Windows: v20 is app-bound, the missing Local State is named, and neither leaks a value', async () => {
+    const root = chromiumRoot(box.home, 'win32', 'chrome');
+    createChromiumCookies(chromiumProfileDb(root, 'Default'), 24, [
+      {
+        name: 'WorkosCursorSessionToken',
+        host: 'cursor.com',
+        encrypted: appBoundValue(),
+        created: new Date('2026-11-01T00:00:00Z'),
+      },
+    ]);
+    createChromiumCookies(chromiumProfileDb(root, 'Profile 1'), 24, [
+      {
+        name: 'WorkosCursorSessionToken',
+        host: '.cursor.com',
+        encrypted: Buffer.concat([
+          Buffer.from('v10'),
+          encryptLinuxV10(chromiumPlaintext('x', '.cursor.com', 24)),
+        ]),
+        created: new Date('2026-11-01T00:00:00Z'),
+      },
+    ]);
+    const { fake, asked } = providers();
+    const result = await run('win32', {}, fake);
+    expect(result.notes).toContain(
+      'Skipped Chrome profile "Default": its cursor.com cookie uses app-bound encryption (v20), which cannot be decrypted outside Chrome',
+    );
+    expect(result.notes?.find((note) => note.startsWith('Skipped Chrome profile "Profile 1"'))).toMatch(
+      /its cookie key would be in .*Local State, which is missing$/,
+    );
+    expect(result).toMatchObject({ kind: 'skip', hint: expect.stringContaining('`codexbar login`') });
+    expect(asked).toEqual([]);
+  });
+});
