@@ -10,8 +10,6 @@ export interface AuthPaths {
   agentAuth: string;
   /** CodexBar's data directory, `<data>/CodexBar` (docs/behaviour.md §7.10). */
   dataDir: string;
-  /** Our cache directory, `<cache>/codexbar` (docs/behaviour.md §7.10). */
-  cacheDir: string;
   /** CodexBar's cached cookie header file (docs/behaviour.md §7.6). */
   cachedCookie: string;
   /** CodexBar's stored session cookies (docs/behaviour.md §7.7). */
@@ -26,7 +24,6 @@ export function authPaths(env: LocalEnvironment): AuthPaths {
     appDb: join(dirs.cursorApp, 'User', 'globalStorage', 'state.vscdb'),
     agentAuth: dirs.agentAuth,
     dataDir,
-    cacheDir: join(dirs.cache, 'codexbar'),
     cachedCookie: join(dataDir, 'cursor-cookie.json'),
     storedSession: join(dataDir, 'cursor-session.json'),
   };
@@ -38,8 +35,6 @@ interface PlatformDirs {
   agentAuth: string;
   /** Parent of our `CodexBar` data directory. */
   data: string;
-  /** Parent of our `codexbar` cache directory. */
-  cache: string;
 }
 
 function platformDirs(env: LocalEnvironment): PlatformDirs {
@@ -47,14 +42,12 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
   if (env.platform === 'win32') {
     const { join } = path.win32;
     const appData = absoluteEnvDir(env, 'APPDATA') ?? join(home, 'AppData', 'Roaming');
-    const localAppData = absoluteEnvDir(env, 'LOCALAPPDATA') ?? join(home, 'AppData', 'Local');
     // docs/behaviour.md §7.10: Windows keeps both the app database and cursor-agent's auth.json under
     // %APPDATA%\Cursor.
     return {
       cursorApp: join(appData, 'Cursor'),
       agentAuth: join(appData, 'Cursor', 'auth.json'),
       data: appData,
-      cache: localAppData,
     };
   }
   const { join } = path.posix;
@@ -68,14 +61,12 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
       cursorApp: join(appSupport, 'Cursor'),
       agentAuth,
       data: appSupport,
-      cache: join(home, 'Library', 'Caches'),
     };
   }
   return {
     cursorApp: join(configHome(env), 'Cursor'),
     agentAuth,
-    // docs/behaviour.md §7.10: the XDG data and cache homes, when absolute.
+    // docs/behaviour.md §7.10: the XDG data home, when absolute.
     data: absoluteEnvDir(env, 'XDG_DATA_HOME') ?? join(home, '.local', 'share'),
-    cache: absoluteEnvDir(env, 'XDG_CACHE_HOME') ?? join(home, '.cache'),
   };
 }

@@ -74,27 +74,23 @@ describe('authPaths on Linux (docs/behaviour.md §7.10)', () => {
 
   it.each([
     {
-      rule: 'absolute XDG_DATA_HOME and XDG_CACHE_HOME are used',
-      env: { HOME: '/home/me', XDG_DATA_HOME: '/xdg/data', XDG_CACHE_HOME: '/xdg/cache' },
+      rule: 'an absolute XDG_DATA_HOME is used',
+      env: { HOME: '/home/me', XDG_DATA_HOME: '/xdg/data' },
       data: '/xdg/data/CodexBar',
-      cache: '/xdg/cache/codexbar',
     },
     {
-      rule: 'relative XDG_DATA_HOME and XDG_CACHE_HOME are ignored',
-      env: { HOME: '/home/me', XDG_DATA_HOME: 'data', XDG_CACHE_HOME: 'cache' },
+      rule: 'a relative XDG_DATA_HOME is ignored',
+      env: { HOME: '/home/me', XDG_DATA_HOME: 'data' },
       data: '/home/me/.local/share/CodexBar',
-      cache: '/home/me/.cache/codexbar',
     },
     {
-      rule: 'the defaults are ~/.local/share and ~/.cache',
+      rule: 'the default is ~/.local/share',
       env: { HOME: '/home/me' },
       data: '/home/me/.local/share/CodexBar',
-      cache: '/home/me/.cache/codexbar',
     },
-  ])('$rule', ({ env, data, cache }) => {
+  ])('$rule', ({ env, data }) => {
     const paths = authPaths(environment('linux', env, '/home/other'));
     expect(paths.dataDir).toBe(data);
-    expect(paths.cacheDir).toBe(cache);
     expect(paths.cachedCookie).toBe(`${data}/cursor-cookie.json`);
     expect(paths.storedSession).toBe(`${data}/cursor-session.json`);
   });
@@ -107,7 +103,6 @@ describe('authPaths on macOS (docs/behaviour.md §7.10)', () => {
       appDb: `/Users/me/Library/Application Support/${STATE}`,
       agentAuth: '/Users/me/.config/cursor/auth.json',
       dataDir: '/Users/me/Library/Application Support/CodexBar',
-      cacheDir: '/Users/me/Library/Caches/codexbar',
       cachedCookie: '/Users/me/Library/Application Support/CodexBar/cursor-cookie.json',
       storedSession: '/Users/me/Library/Application Support/CodexBar/cursor-session.json',
     });
@@ -123,23 +118,21 @@ describe('authPaths on macOS (docs/behaviour.md §7.10)', () => {
 });
 
 describe('authPaths on Windows (docs/behaviour.md §7.10)', () => {
-  it('uses %APPDATA%\\Cursor for the app and cursor-agent, %LOCALAPPDATA% for our cache', () => {
+  it('uses %APPDATA%\\Cursor for the app and cursor-agent', () => {
     const env = { APPDATA: 'D:\\Roaming', LOCALAPPDATA: 'D:\\Local', XDG_CONFIG_HOME: '/ignored' };
     expect(authPaths(environment('win32', env, 'C:\\Users\\me'))).toEqual({
       appDb: 'D:\\Roaming\\Cursor\\User\\globalStorage\\state.vscdb',
       agentAuth: 'D:\\Roaming\\Cursor\\auth.json',
       dataDir: 'D:\\Roaming\\CodexBar',
-      cacheDir: 'D:\\Local\\codexbar',
       cachedCookie: 'D:\\Roaming\\CodexBar\\cursor-cookie.json',
       storedSession: 'D:\\Roaming\\CodexBar\\cursor-session.json',
     });
   });
 
-  it('falls back to the account home when APPDATA and LOCALAPPDATA are unset', () => {
+  it('falls back to the account home when APPDATA is unset', () => {
     const paths = authPaths(environment('win32', {}, 'C:\\Users\\me'));
     expect(paths.appDb).toBe('C:\\Users\\me\\AppData\\Roaming\\Cursor\\User\\globalStorage\\state.vscdb');
     expect(paths.agentAuth).toBe('C:\\Users\\me\\AppData\\Roaming\\Cursor\\auth.json');
-    expect(paths.cacheDir).toBe('C:\\Users\\me\\AppData\\Local\\codexbar');
   });
 });
 

@@ -1,0 +1,19 @@
+import { createHash } from 'node:crypto';
+
+/** Who a cached figure belongs to: never a token, only the account's identity. */
+export interface AccountIdentity {
+  /** The cursor.com user id: the JWT `sub`'s last segment, or the user-id part of the session cookie. */
+  userId: string;
+  /** The token-account label, when a token account supplied the session. */
+  label?: string;
+}
+
+/**
+ * The file-name key of an account's cache entries (docs/behaviour.md §25.2): a SHA-256 of the identity,
+ * so a file name reveals neither the user id nor the label, and two accounts never share a file. The
+ * user id is compared case-sensitively (cursor.com's ids are), the label trimmed and case-insensitively.
+ */
+export function accountKey(identity: AccountIdentity): string {
+  const label = identity.label?.trim().toLowerCase() ?? '';
+  return createHash('sha256').update(`cursor\0${identity.userId}\0${label}`).digest('hex').slice(0, 32);
+}

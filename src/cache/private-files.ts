@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Owner-only: directories 0700, files 0600 (docs/behaviour.md §25.1). */
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
+export class CacheWriteError extends Error {
+  constructor(
+    readonly target: string,
+    reason: string,
+  ) {
+    super(`cannot write ${target}: ${reason}`);
+  }
+}
+
+/**
+ * Makes `dir` (and missing parents) owner-only. An existing directory must be a real directory owned by us
+ * (not a symlink) with no group or other access; anything else is refused, so nothing is ever written
+ * through a link or into a directory others can read.
+ */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: DIR_MODE });
+  const stat = await lstat(dir);
+  if (stat.isSymbolicLink() || !stat.isDirectory()) throw new CacheWriteError(dir, 'not a directory');
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
+    throw new CacheWriteError(dir, 'owned by another user');
+  }
+  if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+    throw new CacheWriteError(dir, `its mode is ${(stat.mode & 0o777).toString(8)}, not 700`);
+  }
+}
+
+/**
+ * Writes `data` to `target` atomically: a fresh temporary file beside it (created exclusively, never
+ * through a symlink, mode 0600), flushed, then renamed over the target. A reader sees the old file or
+ * the new one, never a torn one, and concurrent writers never interleave. The directory must exist
+ * (ensurePrivateDir).
+ */
+export async function writePrivateFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+  const temp = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`,
+  );
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  const handle = await open(temp, flags, FILE_MODE);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  await handle.close();
+  try {
+    // rename replaces the directory entry itself: a symlink at `target` is replaced, never followed.
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensurePrivateDir, writePrivateFileAtomic } from '../../src/cache/private-files.js';
+
+let root: string;
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-private-'));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const mode = (file: string) => fs.lstatSync(file).mode & 0o777;
+
+describe('ensurePrivateDir: owner-only directories, never through a link (docs/behaviour.md §25.1)', () => {
+  it('creates missing directories with mode 0700', async () => {
+    const dir = path.join(root, 'a', 'codexbar');
+    await ensurePrivateDir(dir);
+    expect(mode(dir)).toBe(0o700);
+  });
+
+  it('refuses a symlink in place of the directory', async () => {
+    const elsewhere = path.join(root, 'elsewhere');
+    fs.mkdirSync(elsewhere, { mode: 0o700 });
+    const dir = path.join(root, 'codexbar');
+    fs.symlinkSync(elsewhere, dir);
+    await expect(ensurePrivateDir(dir)).rejects.toThrow(/not a directory/);
+  });
+
+  it('refuses an existing directory others can read', async () => {
+    const dir = path.join(root, 'open');
+    fs.mkdirSync(dir);
+    fs.chmodSync(dir, 0o755);
+    await expect(ensurePrivateDir(dir)).rejects.toThrow(/mode is 755, not 700/);
+  });
+});
+
+describe('writePrivateFileAtomic (docs/behaviour.md §25.1)', () => {
+  it('writes mode 0600 and leaves no temporary file', async () => {
+    const file = path.join(root, 'snapshot.json');
+    await writePrivateFileAtomic(file, '{"a":1}');
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"a":1}');
+    expect(mode(file)).toBe(0o600);
+    expect(fs.readdirSync(root)).toEqual(['snapshot.json']);
+  });
+
+  it('replaces a symlink at the target instead of writing through it', async () => {
+    const victim = path.join(root, 'victim.txt');
+    fs.writeFileSync(victim, 'untouched');
+    const file = path.join(root, 'snapshot.json');
+    fs.symlinkSync(victim, file);
+    await writePrivateFileAtomic(file, 'new');
+    expect(fs.readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(file, 'utf8')).toBe('new');
+  });
+
+  it('concurrent writers leave one whole file, never a mix', async () => {
+    const file = path.join(root, 'snapshot.json');
+    const bodies = Array.from({ length: 20 }, (_, i) =>
+      JSON.stringify({ writer: i, fill: 'x'.repeat(50_000) }),
+    );
+    await Promise.all(bodies.map((body) => writePrivateFileAtomic(file, body)));
+    expect(bodies).toContain(fs.readFileSync(file, 'utf8'));
+    expect(fs.readdirSync(root)).toEqual(['snapshot.json']);
+  });
+});
