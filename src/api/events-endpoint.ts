@@ -1,4 +1,4 @@
-import type { CursorRequest } from './client.js';
+import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
 import { type EventsPage, eventsPageSchema } from './schemas/events.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
@@ -47,6 +47,7 @@ export function fetchEventsPage(
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
     schema: eventsPageSchema,
+    maxBytes: EVENTS_PAGE_LIMIT,
     notLoggedInStatuses: [401],
   });
 }

@@ -1,5 +1,6 @@
 import { resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
+import { proxySettings } from '../api/transport.js';
 import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
 import { buildLadder } from '../auth/ladder.js';
 import { type Resolved, withSession } from '../auth/resolver.js';
@@ -54,7 +55,7 @@ export async function runWithCursorSession<T>(
     );
   }
 
-  const client = new CursorClient({ baseUrl });
+  const client = new CursorClient({ baseUrl, proxy: proxySettings(io.env) });
   try {
     return await withSession(
       {
