@@ -114,7 +114,11 @@ export class CursorClient {
  * The body, read while it streams and abandoned at `limit` bytes, so an endless or huge answer costs at
  * most the limit in memory (docs/behaviour.md §10.5).
  */
-async function readCapped(response: Dispatcher.ResponseData, limit: number, endpoint: string): Promise<Buffer> {
+async function readCapped(
+  response: Dispatcher.ResponseData,
+  limit: number,
+  endpoint: string,
+): Promise<Buffer> {
   const tooLarge = () => new ApiError(endpoint, `response larger than ${describeBytes(limit)}`);
   const declared = Number(headerValue(response.headers['content-length']));
   if (Number.isFinite(declared) && declared > limit) {

@@ -1,12 +1,13 @@
 import { resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
+import { cookieHeaderProblem } from '../api/header-value.js';
 import { proxySettings } from '../api/transport.js';
 import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
 import { buildLadder } from '../auth/ladder.js';
 import { type Resolved, withSession } from '../auth/resolver.js';
 import type { Session } from '../auth/types.js';
 import { loadConfig } from '../config/config.js';
-import { UnsupportedError } from '../errors.js';
+import { ArgumentError, UnsupportedError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
 import type { CliIo } from './io.js';
@@ -52,6 +53,15 @@ export async function runWithCursorSession<T>(
         ? 'Cursor cost requires a non-empty Manual cookie header.'
         : 'Cursor usage requires a non-empty Manual cookie header.',
       `Paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown}, or set "cookieSource" to "auto".`,
+    );
+  }
+
+  const refused = credentials.manualHeader && cookieHeaderProblem(credentials.manualHeader);
+  if (refused) {
+    // docs/behaviour.md §7.13: a manual header is final, so a value that cannot be sent is the user's to fix.
+    throw new ArgumentError(
+      `The manual Cookie header (${credentials.origin ?? 'config file'}) cannot be sent: ${refused}.`,
+      'Copy the Cookie header again from a signed-in cursor.com tab, as one line.',
     );
   }
 

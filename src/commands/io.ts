@@ -22,6 +22,8 @@ export interface Timing {
   teamDeadlineMs: number;
   /** The wait before a retry of an events page (backoff or Retry-After). */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** A signal that aborts when a whole run's deadline has passed (`cost --timeout`). */
+  deadline: (ms: number) => AbortSignal;
 }
 
 export const DEFAULT_TIMING: Timing = {
@@ -29,6 +31,7 @@ export const DEFAULT_TIMING: Timing = {
   optionalTimeoutMs: OPTIONAL_TIMEOUT_MS,
   teamDeadlineMs: TEAM_DEADLINE_MS,
   sleep: DEFAULT_RETRY_POLICY.sleep,
+  deadline: (ms) => AbortSignal.timeout(ms),
 };
 
 /** Everything a command touches outside the process: injected so tests can run commands in-process. */

@@ -4,6 +4,7 @@
  */
 
 import { type EventsRequester, fetchEventsPage } from '../api/events-endpoint.js';
+import { DeadlineError } from '../errors.js';
 import { createCostAggregator } from './aggregate.js';
 import { type PageProgress, pageUsageEvents } from './pager.js';
 import { createListPricer, type ListPricer } from './pricing.js';
@@ -25,6 +26,8 @@ export interface CollectCostOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   signal?: AbortSignal;
+  /** The whole run's deadline: its signal aborts the paging when `ms` have passed. */
+  deadline?: { signal: AbortSignal; ms: number };
   /** Clock for "Today" and `generatedAt`; default the real one. */
   now?: () => Date;
 }
@@ -37,10 +40,16 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
     pricing: options.pricing === undefined ? createListPricer() : options.pricing,
     today: now(),
   });
-  const result = await pageUsageEvents({
+  const { deadline } = options;
+  const signals = [options.signal, deadline?.signal].filter((signal) => signal !== undefined);
+  let last: PageProgress | undefined;
+  const paging = pageUsageEvents({
     concurrency: options.concurrency,
-    onProgress: options.onProgress,
-    signal: options.signal,
+    onProgress: (progress) => {
+      last = progress;
+      options.onProgress?.(progress);
+    },
+    signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
     onEvent: (event) => aggregator.add(event),
     fetchPage: (page, signal) =>
       withRetry(
@@ -57,8 +66,26 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
         signal,
       ),
   });
+  const result = await paging.catch((error: unknown) => {
+    if (deadline?.signal.aborted) throw deadlinePassed(deadline.ms, last);
+    throw error;
+  });
   return aggregator.finish(
     { ...options.window, timeZone },
     { generatedAt: now(), reportedEventCount: result.expected },
   );
+}
+
+/** docs/behaviour.md §18.12: how far the run got, and no total. */
+function deadlinePassed(ms: number, last: PageProgress | undefined): DeadlineError {
+  const pages = last === undefined ? 'before the first page arrived' : `after ${describePages(last)}`;
+  return new DeadlineError(
+    `Cursor cost refresh ran past its ${ms / 1000} s deadline ${pages}; no total is shown.`,
+    'Run it again with a longer --timeout, or narrow the window with --days or --since.',
+  );
+}
+
+function describePages(progress: PageProgress): string {
+  const of = progress.pagesKnown === null ? '' : ` of ${progress.pagesKnown}`;
+  return `${progress.page}${of} page${progress.page === 1 && of === '' ? '' : 's'} (${progress.eventsReceived} events)`;
 }

@@ -98,6 +98,12 @@ function requestLine(report: CostReport): string {
 function noteLines(report: CostReport): string[] {
   const { estimated, unpriced } = report.requestCounts;
   const notes: string[] = [];
+  if (report.skippedEvents > 0) {
+    notes.push(
+      `Note: ${plural(report.skippedEvents, 'event')} skipped: invalid timestamp or token counts; ` +
+        `${report.skippedEvents === 1 ? 'it is' : 'they are'} left out of every figure above.`,
+    );
+  }
   if (estimated > 0) {
     notes.push(
       `Note: ${plural(estimated, 'request')} had no cost from Cursor and ${estimated === 1 ? 'was' : 'were'} ` +
