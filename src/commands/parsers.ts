@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { formatDuration, parseDurationSeconds } from '../duration.js';
 
 /**
  * Value parsers for commander options. Each throws commander's InvalidArgumentError with one complete
@@ -14,6 +15,34 @@ export function wholeNumber(flag: string, min: number, max: number): (value: str
       throw new InvalidArgumentError(
         `${flag} must be a whole number from ${min} to ${max} (got '${value}').`,
       );
+    }
+    return number;
+  };
+}
+
+/**
+ * `--flag <duration>`: whole seconds or a whole number with `s`, `m` or `h` (docs/behaviour.md §26.1), from
+ * `min` to `max` seconds. Returns seconds. Anything else is refused, never clamped.
+ */
+export function duration(flag: string, range: { min: number; max: number }): (value: string) => number {
+  return (value) => {
+    const seconds = parseDurationSeconds(value);
+    if (seconds === undefined || seconds < range.min || seconds > range.max) {
+      throw new InvalidArgumentError(
+        `${flag} must be a duration from ${formatDuration(range.min)} to ${formatDuration(range.max)}: ` +
+          `whole seconds or a number with s, m or h, e.g. 45s, 5m, 1h (got '${value}').`,
+      );
+    }
+    return seconds;
+  };
+}
+
+/** `--flag <n>`: a number from `min` to `max`, fractions allowed (a percentage such as 2.5). */
+export function numberInRange(flag: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const number = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+    if (!(number >= min && number <= max)) {
+      throw new InvalidArgumentError(`${flag} must be a number from ${min} to ${max} (got '${value}').`);
     }
     return number;
   };
