@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+
+/**
+ * One background refresh per account at a time (docs/behaviour.md §26.5). The lock is a file holding
+ * `{pid, nonce, startedAt}`, created with `link()` from a finished temporary file, so it never exists
+ * half-written. A lock is stale, and taken over, when its process is gone or it is older than
+ * LOCK_MAX_AGE_MS, so a crashed or killed refresh cannot hold it forever. A failed refresh leaves a lock with
+ * `holdUntil` instead: nobody retries before then, so a prompt does not hammer cursor.com while logged out.
+ *
+ * Takeover is a compare-and-swap: the taker creates `<lock>.claim` exclusively (only one process can),
+ * checks that the lock is still the one it judged stale, and renames its own file over it.
+ * Written here rather than taken from a library: proper-lockfile, the usual choice, keeps a timer running
+ * to refresh its lock and is unmaintained; this needs 100 lines and no timer.
+ */
+
+/** Longer than any refresh can run (its requests are bounded far below this). */
+export const LOCK_MAX_AGE_MS = 2 * 60_000;
+/** A claim left by a process that died mid-takeover. */
+const CLAIM_MAX_AGE_MS = 10_000;
+
+interface LockContent {
+  pid: number;
+  nonce: string;
+  startedAt: number;
+  holdUntil?: number;
+}
+
+export type LockAttempt = { kind: 'acquired'; nonce: string } | { kind: 'busy' };
+
+export interface LockClock {
+  now: number;
+  /** Whether a process id is running; injected by tests. */
+  isAlive?: (pid: number) => boolean;
+}
+
+export async function acquireRefreshLock(
+  lockPath: string,
+  clock: LockClock,
+  pid = process.pid,
+): Promise<LockAttempt> {
+  const nonce = randomBytes(8).toString('hex');
+  const temp = await writeTemp(lockPath, { pid, nonce, startedAt: clock.now });
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await link(temp, lockPath);
+        return { kind: 'acquired', nonce };
+      } catch (error) {
+        if (code(error) !== 'EEXIST') throw error;
+      }
+      const held = await readText(lockPath);
+      if (held === undefined) continue; // released meanwhile: try again
+      if (!isStale(parse(held), clock)) return { kind: 'busy' };
+      const taken = await takeOver(lockPath, held, temp, clock);
+      if (taken === 'taken') return { kind: 'acquired', nonce };
+      if (taken === 'busy') return { kind: 'busy' };
+    }
+    return { kind: 'busy' };
+  } finally {
+    await unlink(temp).catch(() => {});
+  }
+}
+
+/** Gives the lock to another process (the detached refresh), keeping the nonce; only while we hold it. */
+export async function handOverRefreshLock(lockPath: string, nonce: string, pid: number): Promise<void> {
+  const held = parse((await readText(lockPath)) ?? '');
+  if (held?.nonce !== nonce) return;
+  await replace(lockPath, { ...held, pid });
+}
+
+/** Done: the lock goes, if it is still ours. */
+export async function releaseRefreshLock(lockPath: string, nonce: string): Promise<void> {
+  const held = parse((await readText(lockPath)) ?? '');
+  if (held?.nonce === nonce) await unlink(lockPath).catch(() => {});
+}
+
+/** Failed: keep the lock until `until`, so no other refresh starts before then. */
+export async function holdRefreshLock(lockPath: string, nonce: string, until: number): Promise<void> {
+  const held = parse((await readText(lockPath)) ?? '');
+  if (held?.nonce === nonce) await replace(lockPath, { ...held, holdUntil: until });
+}
+
+/** Whether a lock file names this nonce (a refresh checks that it was handed the lock). */
+export async function holdsRefreshLock(lockPath: string, nonce: string): Promise<boolean> {
+  return parse((await readText(lockPath)) ?? '')?.nonce === nonce;
+}
+
+function isStale(held: LockContent | undefined, clock: LockClock): boolean {
+  if (held === undefined) return true; // unreadable content cannot name a live owner
+  if (held.holdUntil !== undefined) return clock.now >= held.holdUntil;
+  if (Math.abs(clock.now - held.startedAt) > LOCK_MAX_AGE_MS) return true;
+  return !(clock.isAlive ?? processIsAlive)(held.pid);
+}
+
+async function takeOver(
+  lockPath: string,
+  judged: string,
+  temp: string,
+  clock: LockClock,
+): Promise<'taken' | 'busy' | 'retry'> {
+  const claim = `${lockPath}.claim`;
+  const mine = await writeTemp(claim, { pid: process.pid, nonce: 'claim', startedAt: clock.now });
+  try {
+    await link(mine, claim);
+  } catch (error) {
+    if (code(error) !== 'EEXIST') throw error;
+    // Someone else is taking over. A claim left by a process that died mid-takeover is cleared for the
+    // next run.
+    const claimed = parse((await readText(claim)) ?? '');
+    const abandoned =
+      claimed === undefined ||
+      Math.abs(clock.now - claimed.startedAt) > CLAIM_MAX_AGE_MS ||
+      !(clock.isAlive ?? processIsAlive)(claimed.pid);
+    if (abandoned) await unlink(claim).catch(() => {});
+    return 'busy';
+  } finally {
+    await unlink(mine).catch(() => {});
+  }
+  try {
+    // Compare and swap: only the claim holder replaces a lock, and only the one it judged stale.
+    if ((await readText(lockPath)) !== judged) return 'retry';
+    await rename(temp, lockPath);
+    return 'taken';
+  } finally {
+    await unlink(claim).catch(() => {});
+  }
+}
+
+async function replace(lockPath: string, content: LockContent): Promise<void> {
+  const temp = await writeTemp(lockPath, content);
+  try {
+    await rename(temp, lockPath);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+}
+
+async function writeTemp(lockPath: string, content: LockContent): Promise<string> {
+  const temp = `${lockPath}.${randomBytes(6).toString('hex')}.tmp`;
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  const handle = await open(temp, flags, 0o600);
+  try {
+    await handle.writeFile(JSON.stringify(content));
+  } finally {
+    await handle.close();
+  }
+  return temp;
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (code(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function parse(text: string): LockContent | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockContent> | null;
+    if (
+      typeof value?.pid === 'number' &&
+      typeof value.nonce === 'string' &&
+      typeof value.startedAt === 'number' &&
+      (value.holdUntil === undefined || typeof value.holdUntil === 'number')
+    ) {
+      return value as LockContent;
+    }
+  } catch {}
+  return undefined;
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return code(error) === 'EPERM';
+  }
+}
+
+function code(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
