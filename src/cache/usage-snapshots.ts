@@ -1,3 +1,4 @@
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { LocalEnvironment } from '../local/environment.js';
 import { readTextFile } from '../local/read-file.js';
@@ -16,7 +17,7 @@ export function usageCacheDir(env: LocalEnvironment): string {
   return path.join(codexbarCacheDir(env), 'usage');
 }
 
-export function snapshotPath(dir: string, account: string): string {
+function snapshotPath(dir: string, account: string): string {
   return path.join(dir, `${account}.json`);
 }
 
@@ -51,4 +52,21 @@ export async function writeSnapshot(dir: string, file: SnapshotFile): Promise<vo
   await ensurePrivateDir(path.dirname(dir));
   await ensurePrivateDir(dir);
   await writePrivateFileAtomic(snapshotPath(dir, file.account), `${JSON.stringify(file)}\n`);
+  await sweepTempFiles(dir, Date.now());
+}
+
+/** A temporary file this old was left by a writer that was killed; a live writer renames within seconds. */
+const ABANDONED_TEMP_MS = 10 * 60_000;
+
+/**
+ * Removes temporary files (`*.tmp`) that killed writers left in the usage directory. Only old ones: a
+ * concurrent writer's fresh temporary file is never touched. Best effort.
+ */
+async function sweepTempFiles(dir: string, nowMs: number): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.filter((entry) => entry.endsWith('.tmp'))) {
+    const file = path.join(dir, name);
+    const info = await lstat(file).catch(() => undefined);
+    if (info?.isFile() && nowMs - info.mtimeMs > ABANDONED_TEMP_MS) await unlink(file).catch(() => {});
+  }
 }

@@ -1,39 +1,34 @@
-import { localTimeZone } from '../cost/time-zone.js';
+import { formatDuration } from '../duration.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
 import { renderUsageText } from '../render/usage-text.js';
-import { collectUsage } from '../usage/collect.js';
-import { runWithCursorSession } from './cursor-context.js';
 import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
 import { Reporter } from './report.js';
+import { obtainUsage } from './usage-source.js';
+
+export interface UsageFlags extends SharedFlags {
+  /** `--max-age`, in seconds; 0 (the default) means always live. */
+  maxAge: number;
+}
 
 /** `codexbar usage`: resolve a session, fetch and map, then print text or CodexBar's JSON row. */
-export async function usageCommand(flags: SharedFlags, io: CliIo): Promise<number> {
+export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number> {
   const options = sharedOptions(flags);
   const reporter = new Reporter(io, options);
   try {
-    const { value: snapshot } = await runWithCursorSession(
-      io,
-      options,
-      'usage',
-      reporter.verbose,
-      (client, session) =>
-        collectUsage({
-          client,
-          session,
-          now: io.now(),
-          timeZone: localTimeZone(io.env),
-          log: reporter.verbose,
-          timeouts: {
-            requestMs: io.timing.requestTimeoutMs,
-            optionalMs: io.timing.optionalTimeoutMs,
-            teamDeadlineMs: io.timing.teamDeadlineMs,
-          },
-        }),
-    );
+    const usage = await obtainUsage(io, options, reporter.verbose, { maxAgeSeconds: flags.maxAge });
     const now = io.now();
-    if (reporter.json) reporter.printJson([usageRow(snapshot, now)]);
-    else reporter.printText(renderUsageText(snapshot, { now, colour: reporter.colour }));
+    if (reporter.json) {
+      reporter.printJson([usageRow(usage.snapshot, now)]);
+      return 0;
+    }
+    let text = renderUsageText(usage.snapshot, { now, colour: reporter.colour });
+    // docs/behaviour.md §26.3: a figure from the cache says so, and how old it is.
+    if (usage.fromCache) {
+      const age = Math.max(0, Math.floor((now.getTime() - usage.fetchedAt.getTime()) / 1000));
+      text += `\nFrom the cache, fetched ${formatDuration(age)} ago`;
+    }
+    reporter.printText(text);
     return 0;
   } catch (error) {
     return reporter.fail(error, (failure) => usageErrorRow(failure, options.sourceLabel));
