@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS, TEAM_DEADLINE_MS } from '../api/timeouts.js';
+import type { RefreshSpawner } from '../cache/background-refresh.js';
 import { DEFAULT_RETRY_POLICY } from '../cost/retry.js';
 import type { Platform } from '../local/environment.js';
 
@@ -43,6 +44,11 @@ export interface CliIo {
   homeDir: string;
   now: () => Date;
   timing: Timing;
+  /**
+   * Starts the detached background refresh of a stale snapshot (docs/behaviour.md §26.5) and returns its
+   * pid; the real one spawns this CLI again. Tests record the request instead.
+   */
+  spawnRefresh?: RefreshSpawner;
 }
 
 export function processIo(): CliIo {

@@ -35,6 +35,11 @@ export interface RunOptions {
   stderrTTY?: boolean;
   /** Shorter budgets for a test; retry waits never sleep unless a test passes its own `sleep`. */
   timing?: Partial<Timing>;
+  /**
+   * Receives the detached refresh a stale statusline would start (its argv, without node and the script).
+   * In-process runs never spawn: by default nothing starts and the run sees a refresh that failed to start.
+   */
+  spawnRefresh?: CliIo['spawnRefresh'];
 }
 
 /** A stream that collects what the CLI writes. */
@@ -77,6 +82,7 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
     now: () =>
       fixed === undefined ? new Date() : new Date(options.frozen ? fixed : fixed + (Date.now() - startedAt)),
     timing: { ...DEFAULT_TIMING, sleep: noSleep, ...options.timing },
+    spawnRefresh: options.spawnRefresh ?? (() => undefined),
   };
   const code = await run(args, io);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
