@@ -13,11 +13,18 @@ if (argv.includes('--version') || argv.includes('-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`codexbar ${pkg.version}\n`);
 } else {
-  // undici parses HTTP with a WebAssembly module. V8 recompiles it in the background with its optimising
-  // tier, and a process cannot exit until that compile finishes: ~150 ms added to every short run.
-  // The baseline tier parses our few requests just as well.
-  const v8 = await import('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  const { run } = await import('../dist/cli.js');
-  process.exitCode = await run(argv);
+  // `statusline` runs in prompts: a small bundle answers from the cache without loading the CLI, and says
+  // (undefined) when the full CLI must take over (docs/behaviour.md §26.7).
+  let code;
+  if (argv[0] === 'statusline') code = await (await import('../dist/statusline.js')).fastStatusline(argv);
+  if (code === undefined) {
+    // undici parses HTTP with a WebAssembly module. V8 recompiles it in the background with its
+    // optimising tier, and a process cannot exit until that compile finishes: ~150 ms added to every
+    // short run. The baseline tier parses our few requests just as well.
+    const v8 = await import('node:v8');
+    v8.setFlagsFromString('--liftoff-only');
+    const { run } = await import('../dist/cli.js');
+    code = await run(argv);
+  }
+  process.exitCode = code;
 }

@@ -1,0 +1,178 @@
+/**
+ * The statusline fast path (docs/behaviour.md §26.7): bin/codexbar.js loads this small bundle, not the CLI,
+ * when the command is `statusline`. It answers from the account's snapshot (fresh, or stale plus one
+ * background refresh) without loading commander, zod, the HTTP client or the table renderer. Whatever it
+ * cannot answer — a flag it does not know, a bad value, no snapshot, an account it cannot vouch for —
+ * returns undefined, and the full CLI takes the same argv from the start.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { resolveBaseUrl } from '../api/base-url.js';
+import { cleanCookieHeader, sessionTokenIdentityFromCookie } from '../auth/cookie.js';
+import type { SourceMode } from '../auth/resolver.js';
+import { authInputs, recordedAccount } from '../cache/account-record.js';
+import { type RefreshSpawner, startBackgroundRefresh } from '../cache/background-refresh.js';
+import { sessionAccountKey } from '../cache/session-account.js';
+import { isSnapshotFile } from '../cache/snapshot-check.js';
+import { readSnapshot, usageCacheDir } from '../cache/usage-snapshots.js';
+import type { OutputStream } from '../commands/io.js';
+import {
+  MAX_AGE_RANGE,
+  printStatusline,
+  STATUSLINE_DEFAULT_MAX_AGE,
+  STATUSLINE_TIMEOUT_RANGE,
+  type StatuslineSettings,
+} from '../commands/statusline-output.js';
+import { parseDurationSeconds } from '../duration.js';
+import type { LocalEnvironment, Platform } from '../local/environment.js';
+import { DEFAULT_TEMPLATE, unknownTokens } from '../render/statusline.js';
+
+export interface FastIo {
+  stdout: OutputStream;
+  env: Readonly<Record<string, string | undefined>>;
+  platform: Platform;
+  homeDir: string;
+  now: () => Date;
+  spawnRefresh?: RefreshSpawner;
+}
+
+interface FastFlags extends StatuslineSettings {
+  maxAgeSeconds: number;
+  mode: SourceMode;
+  sourceArgs: string[];
+}
+
+/** The exit code, or undefined: "not here, run the full CLI". */
+export async function fastStatusline(
+  argv: readonly string[],
+  io: FastIo = processFastIo(),
+): Promise<number | undefined> {
+  const flags = parseFlags(argv);
+  if (flags === undefined) return undefined;
+  const local: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+  let baseUrl: string;
+  try {
+    baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+  } catch {
+    return undefined; // the full CLI explains the refusal
+  }
+  const usageDir = usageCacheDir(local);
+  if (!path.isAbsolute(usageDir)) return undefined;
+  const account = await currentAccount(local, flags.mode, usageDir);
+  if (account === undefined) return undefined;
+  const read = await readSnapshot(usageDir, account, isSnapshotFile);
+  if (read.kind !== 'ok' || read.cached.baseUrl !== baseUrl) return undefined;
+
+  const now = io.now();
+  const { snapshot, fetchedAt } = read.cached;
+  const ageSeconds = (now.getTime() - fetchedAt.getTime()) / 1000;
+  const stale = !(ageSeconds >= 0 && ageSeconds <= flags.maxAgeSeconds);
+  printStatusline(io.stdout, flags, io.env, { snapshot, fetchedAt, now, stale });
+  if (stale) {
+    await startBackgroundRefresh(
+      { usageDir, account, maxAgeSeconds: flags.maxAgeSeconds, now, sourceArgs: flags.sourceArgs },
+      io.spawnRefresh,
+    ).catch(() => undefined);
+  }
+  return 0;
+}
+
+/**
+ * The account the full CLI would resolve: a manual header from the environment names it directly
+ * (docs/behaviour.md §6.5: it beats everything else); otherwise the account record vouches for it.
+ */
+async function currentAccount(local: LocalEnvironment, mode: SourceMode, usageDir: string) {
+  const fromEnv = local.env.CODEXBAR_CURSOR_COOKIE;
+  if (fromEnv !== undefined && fromEnv.trim() !== '') {
+    const header = cleanCookieHeader(fromEnv);
+    if (header === undefined) return undefined;
+    return sessionAccountKey(
+      { cookieHeader: header, jwt: sessionTokenIdentityFromCookie(header) },
+      undefined,
+    );
+  }
+  return recordedAccount(local, mode, authInputs(local, mode, usageDir));
+}
+
+/** Only the flags the fast path fully understands, with commander's rule that the last value wins. */
+function parseFlags(argv: readonly string[]): FastFlags | undefined {
+  if (argv[0] !== 'statusline') return undefined;
+  const flags: FastFlags = {
+    template: DEFAULT_TEMPLATE,
+    json: false,
+    pretty: false,
+    strict: false,
+    maxAgeSeconds: STATUSLINE_DEFAULT_MAX_AGE,
+    mode: 'auto',
+    sourceArgs: [],
+  };
+  let source = 'auto';
+  let web = false;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = equals === -1 ? arg : arg.slice(0, equals);
+    const takesValue = ['--template', '--max-age', '--timeout', '--provider', '--source'].includes(name);
+    let value: string | undefined;
+    if (takesValue) {
+      value = equals === -1 ? argv[++i] : arg.slice(equals + 1);
+      if (value === undefined) return undefined;
+    } else if (equals !== -1) return undefined;
+    switch (name) {
+      case '--json':
+        flags.json = true;
+        break;
+      case '--pretty':
+        flags.pretty = true;
+        break;
+      case '--strict':
+        flags.strict = true;
+        break;
+      case '--color':
+        flags.colorFlag = true;
+        break;
+      case '--no-color':
+        flags.colorFlag = false;
+        break;
+      case '--web':
+        web = true;
+        break;
+      case '--template':
+        if (unknownTokens(value!).length > 0) return undefined;
+        flags.template = value!;
+        break;
+      case '--max-age': {
+        const seconds = durationIn(value!, MAX_AGE_RANGE);
+        if (seconds === undefined) return undefined;
+        flags.maxAgeSeconds = seconds;
+        break;
+      }
+      case '--timeout':
+        if (durationIn(value!, STATUSLINE_TIMEOUT_RANGE) === undefined) return undefined;
+        break;
+      case '--provider':
+        if (!['cursor', 'all', 'both'].includes(value!.trim().toLowerCase())) return undefined;
+        break;
+      case '--source':
+        source = value!.trim().toLowerCase();
+        if (!['auto', 'cli', 'web'].includes(source)) return undefined;
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (web) source = 'web';
+  flags.mode = source === 'web' ? 'web' : 'auto';
+  flags.sourceArgs = ['--source', source];
+  return flags;
+}
+
+function durationIn(value: string, range: { min: number; max: number }): number | undefined {
+  const seconds = parseDurationSeconds(value);
+  return seconds !== undefined && seconds >= range.min && seconds <= range.max ? seconds : undefined;
+}
+
+function processFastIo(): FastIo {
+  const platform = process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'linux';
+  return { stdout: process.stdout, env: process.env, platform, homeDir: os.homedir(), now: () => new Date() };
+}
