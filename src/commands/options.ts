@@ -45,8 +45,8 @@ export function addSharedOptions(command: Command): Command {
     );
 }
 
-const PROVIDERS = ['cursor', 'all', 'both'] as const;
-const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+export const PROVIDERS = ['cursor', 'all', 'both'] as const;
+export const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
 const FORMATS = ['text', 'json'] as const;
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'] as const;
 
