@@ -15,7 +15,8 @@ import { readSnapshot } from './usage-snapshots.js';
 export interface RefreshRequest {
   usageDir: string;
   account: string;
-  maxAgeSeconds: number;
+  /** When the stale snapshot we printed was fetched. */
+  seenFetchedAt: Date;
   now: Date;
   /** `--source` and `--browser`, as given, so the child walks the same ladder. */
   sourceArgs: readonly string[];
@@ -38,14 +39,12 @@ export async function startBackgroundRefresh(
   const attempt = await acquireRefreshLock(lockPath, { now: request.now.getTime() });
   if (attempt.kind === 'busy') return 'busy';
   const { nonce } = attempt;
-  // Another refresh may have finished between our read and the lock: then there is nothing to do.
+  // Another refresh may have finished between our read and the lock: a newer snapshot than the one we
+  // printed means there is nothing left to do (whatever the clocks say).
   const read = await readSnapshot(request.usageDir, request.account, isSnapshotFile);
-  if (read.kind === 'ok') {
-    const age = (request.now.getTime() - read.cached.fetchedAt.getTime()) / 1000;
-    if (age >= 0 && age <= request.maxAgeSeconds) {
-      await releaseRefreshLock(lockPath, nonce);
-      return 'fresh';
-    }
+  if (read.kind === 'ok' && read.cached.fetchedAt.getTime() > request.seenFetchedAt.getTime()) {
+    await releaseRefreshLock(lockPath, nonce);
+    return 'fresh';
   }
   const pid = spawnRefresh([
     '__refresh',

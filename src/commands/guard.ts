@@ -22,9 +22,9 @@ export interface GuardFlags {
   provider: SharedFlags['provider'];
   minRemaining: number;
   window: 'session' | 'weekly';
-  /** Seconds. */
+  /** Milliseconds. */
   timeout: number;
-  /** Seconds; 0 (the default) means always live. */
+  /** Milliseconds; 0 (the default) means always live. */
   maxAge: number;
   failOpen?: boolean;
   json?: boolean;
@@ -58,8 +58,8 @@ export async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number
   let failure: unknown;
   try {
     const { snapshot } = await obtainUsage(io, options, log, {
-      maxAgeSeconds: flags.maxAge,
-      deadlineMs: flags.timeout * 1000,
+      maxAgeMs: flags.maxAge,
+      deadlineMs: flags.timeout,
     });
     // docs/behaviour.md §26.8: for Cursor the session window is the primary one, weekly the secondary.
     const window = flags.window === 'session' ? snapshot.primary : snapshot.secondary;

@@ -1,22 +1,22 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { BROWSER_IDS } from '../config/schema.js';
-import { formatDuration } from '../duration.js';
 import { DEFAULT_TEMPLATE, STATUSLINE_TOKENS, unknownTokens } from '../render/statusline.js';
 import { PROVIDERS, SOURCES } from './options.js';
 import { choiceOption, duration, numberInRange } from './parsers.js';
 import {
   MAX_AGE_RANGE,
-  STATUSLINE_DEFAULT_MAX_AGE,
-  STATUSLINE_DEFAULT_TIMEOUT,
+  STATUSLINE_DEFAULT_MAX_AGE_MS,
+  STATUSLINE_DEFAULT_TIMEOUT_MS,
   STATUSLINE_TIMEOUT_RANGE,
 } from './statusline-output.js';
 
 /** The flags of `statusline`, `guard` and `cache clear`, and usage's `--max-age` (docs/behaviour.md §26). */
 
-export function maxAgeOption(defaultSeconds: number, meaning: string): Option {
+/** `--max-age <duration>`, in milliseconds once parsed. */
+export function maxAgeOption(defaultMs: number, meaning: string): Option {
   return new Option('--max-age <duration>', meaning)
     .argParser(duration('--max-age', MAX_AGE_RANGE))
-    .default(defaultSeconds, formatDuration(defaultSeconds));
+    .default(defaultMs, `${defaultMs / 1000}s`);
 }
 
 function providerOption(): Option {
@@ -52,12 +52,12 @@ export function addStatuslineOptions(command: Command): Command {
         .default(DEFAULT_TEMPLATE),
     )
     .addOption(
-      maxAgeOption(STATUSLINE_DEFAULT_MAX_AGE, 'a snapshot older than this is shown stale and refreshed'),
+      maxAgeOption(STATUSLINE_DEFAULT_MAX_AGE_MS, 'a snapshot older than this is shown stale and refreshed'),
     )
     .addOption(
       new Option('--timeout <duration>', 'how long to wait for cursor.com when there is no snapshot at all')
         .argParser(duration('--timeout', STATUSLINE_TIMEOUT_RANGE))
-        .default(STATUSLINE_DEFAULT_TIMEOUT, formatDuration(STATUSLINE_DEFAULT_TIMEOUT)),
+        .default(STATUSLINE_DEFAULT_TIMEOUT_MS, `${STATUSLINE_DEFAULT_TIMEOUT_MS / 1000}s`),
     )
     .option('--strict', 'exit 1 (4 on a timeout) when there is nothing to show, instead of 0')
     .option('--json', 'one JSON object instead of the line')
@@ -84,7 +84,7 @@ export function addGuardOptions(command: Command): Command {
     .addOption(
       new Option('--timeout <duration>', 'how long to wait for cursor.com, 0-86400 s')
         .argParser(duration('--timeout', { min: 0, max: 86_400 }))
-        .default(60, formatDuration(60)),
+        .default(60_000, '60s'),
     )
     .addOption(maxAgeOption(0, 'use a cached snapshot at most this old (0: always live)'))
     .option('--fail-open', 'exit 0 instead of 69 when the quota is unavailable')

@@ -35,7 +35,7 @@ export async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<nu
     color: false,
   });
   try {
-    await obtainUsage(io, options, () => {}, { maxAgeSeconds: 0, deadlineMs: REFRESH_DEADLINE_MS });
+    await obtainUsage(io, options, () => {}, { maxAgeMs: 0, deadlineMs: REFRESH_DEADLINE_MS });
     await releaseRefreshLock(lockPath, flags.lock);
     return 0;
   } catch {

@@ -14,12 +14,12 @@ import type { OutputStream } from './io.js';
  * so both print the same bytes. Nothing here loads commander or zod.
  */
 
-/** `--max-age` (statusline, usage, guard): from 0 s to a day. */
+/** `--max-age` (statusline, usage, guard), in seconds: from 0 s to a day. */
 export const MAX_AGE_RANGE = { min: 0, max: 86_400 };
-/** statusline's `--timeout`: from 1 s to 10 min. */
+/** statusline's `--timeout`, in seconds: from 1 s to 10 min. */
 export const STATUSLINE_TIMEOUT_RANGE = { min: 1, max: 600 };
-export const STATUSLINE_DEFAULT_MAX_AGE = 60;
-export const STATUSLINE_DEFAULT_TIMEOUT = 3;
+export const STATUSLINE_DEFAULT_MAX_AGE_MS = 60_000;
+export const STATUSLINE_DEFAULT_TIMEOUT_MS = 3000;
 
 export interface StatuslineSettings {
   template: string;

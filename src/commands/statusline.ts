@@ -17,9 +17,9 @@ export interface StatuslineFlags {
   color?: boolean;
   verbose?: boolean;
   template: string;
-  /** Seconds. */
+  /** Milliseconds. */
   maxAge: number;
-  /** Seconds. */
+  /** Milliseconds. */
   timeout: number;
   strict?: boolean;
 }
@@ -51,9 +51,9 @@ export async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Prom
   };
   try {
     const usage = await obtainUsage(io, options, log, {
-      maxAgeSeconds: flags.maxAge,
+      maxAgeMs: flags.maxAge,
       acceptStale: true,
-      deadlineMs: flags.timeout * 1000,
+      deadlineMs: flags.timeout,
     });
     const now = io.now();
     printStatusline(io.stdout, settings, io.env, { ...usage, now });
@@ -62,7 +62,7 @@ export async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Prom
         {
           usageDir: usage.cacheDir,
           account: usage.account,
-          maxAgeSeconds: flags.maxAge,
+          seenFetchedAt: usage.fetchedAt,
           now,
           sourceArgs: [
             '--source',

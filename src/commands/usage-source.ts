@@ -6,7 +6,6 @@ import type { SnapshotFile } from '../cache/snapshot-format.js';
 import { snapshotFileSchema } from '../cache/snapshot-schema.js';
 import { readSnapshot, usageCacheDir, writeSnapshot } from '../cache/usage-snapshots.js';
 import { localTimeZone } from '../cost/time-zone.js';
-import { formatDuration } from '../duration.js';
 import { TimeoutError } from '../errors.js';
 import { displayPath } from '../local/paths.js';
 import { collectUsage } from '../usage/collect.js';
@@ -22,8 +21,8 @@ import type { SharedOptions } from './options.js';
  */
 
 export interface UsagePolicy {
-  /** A snapshot at most this old (seconds) is used without a request; 0 means always live. */
-  maxAgeSeconds: number;
+  /** A snapshot at most this old (milliseconds) is used without a request; 0 means always live. */
+  maxAgeMs: number;
   /** statusline: an older snapshot is returned as well, marked stale (the caller refreshes it). */
   acceptStale?: boolean;
   /** One deadline for the whole live fetch, in milliseconds; it also caps every request's own timeout. */
@@ -56,7 +55,7 @@ export async function obtainUsage(
   // Fingerprints first: a file that changes while the ladder reads it then fails the record's check.
   const inputs = cacheDir ? authInputs(setup.authEnv, options.sourceMode, cacheDir) : undefined;
 
-  if (cacheDir && (policy.maxAgeSeconds > 0 || policy.acceptStale)) {
+  if (cacheDir && (policy.maxAgeMs > 0 || policy.acceptStale)) {
     const cached = await cachedUsage(setup, cacheDir, timeZone, policy, io.now(), log);
     if (cached) return { ...cached, cacheDir };
   }
@@ -95,12 +94,12 @@ async function cachedUsage(
     log('[cache] The snapshot was fetched from another base URL or time zone; fetching');
     return undefined;
   }
-  const ageSeconds = (now.getTime() - cached.fetchedAt.getTime()) / 1000;
+  const ageMs = now.getTime() - cached.fetchedAt.getTime();
   // A snapshot from the future (a clock set back) is as good as stale.
-  const fresh = ageSeconds >= 0 && ageSeconds <= policy.maxAgeSeconds;
-  const age = formatDuration(Math.max(0, Math.floor(ageSeconds)));
+  const fresh = ageMs >= 0 && ageMs <= policy.maxAgeMs;
+  const age = `${Math.max(0, Math.floor(ageMs / 1000))}s`;
   if (!fresh && !policy.acceptStale) {
-    log(`[cache] The snapshot is ${age} old, older than ${formatDuration(policy.maxAgeSeconds)}; fetching`);
+    log(`[cache] The snapshot is ${age} old, older than --max-age ${policy.maxAgeMs / 1000}s; fetching`);
     return undefined;
   }
   for (const line of local?.lines ?? []) log(line);
@@ -117,11 +116,13 @@ async function liveUsage(
   deadlineMs: number | undefined,
   log: (line: string) => void,
 ) {
+  // The deadline's signal comes from io.timing, so a test passes one instead of waiting; its abort
+  // becomes a TimeoutError that names the budget.
   const deadline = new AbortController();
-  const timer =
-    deadlineMs === undefined
-      ? undefined
-      : setTimeout(() => deadline.abort(new TimeoutError('cursor.com', deadlineMs)), deadlineMs);
+  const passed = deadlineMs === undefined ? undefined : io.timing.deadline(deadlineMs);
+  const onPassed = () => deadline.abort(new TimeoutError('cursor.com', deadlineMs ?? 0));
+  if (passed?.aborted) onPassed();
+  else passed?.addEventListener('abort', onPassed, { once: true });
   const cap = (ms: number) => (deadlineMs === undefined ? ms : Math.min(ms, deadlineMs));
   try {
     const { value, session } = await setup.run((client, session) =>
@@ -141,7 +142,7 @@ async function liveUsage(
     );
     return { snapshot: value, session };
   } finally {
-    clearTimeout(timer);
+    passed?.removeEventListener('abort', onPassed);
   }
 }
 

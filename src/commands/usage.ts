@@ -7,7 +7,7 @@ import { Reporter } from './report.js';
 import { obtainUsage } from './usage-source.js';
 
 export interface UsageFlags extends SharedFlags {
-  /** `--max-age`, in seconds; 0 (the default) means always live. */
+  /** `--max-age`, in milliseconds; 0 (the default) means always live. */
   maxAge: number;
 }
 
@@ -16,7 +16,7 @@ export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number
   const options = sharedOptions(flags);
   const reporter = new Reporter(io, options);
   try {
-    const usage = await obtainUsage(io, options, reporter.verbose, { maxAgeSeconds: flags.maxAge });
+    const usage = await obtainUsage(io, options, reporter.verbose, { maxAgeMs: flags.maxAge });
     const now = io.now();
     if (reporter.json) {
       reporter.printJson([usageRow(usage.snapshot, now)]);

@@ -19,11 +19,11 @@ import type { OutputStream } from '../commands/io.js';
 import {
   MAX_AGE_RANGE,
   printStatusline,
-  STATUSLINE_DEFAULT_MAX_AGE,
+  STATUSLINE_DEFAULT_MAX_AGE_MS,
   STATUSLINE_TIMEOUT_RANGE,
   type StatuslineSettings,
 } from '../commands/statusline-output.js';
-import { parseDurationSeconds } from '../duration.js';
+import { parseDurationMs } from '../duration.js';
 import type { LocalEnvironment, Platform } from '../local/environment.js';
 import { DEFAULT_TEMPLATE, unknownTokens } from '../render/statusline.js';
 
@@ -37,7 +37,7 @@ export interface FastIo {
 }
 
 interface FastFlags extends StatuslineSettings {
-  maxAgeSeconds: number;
+  maxAgeMs: number;
   mode: SourceMode;
   sourceArgs: string[];
 }
@@ -65,12 +65,12 @@ export async function fastStatusline(
 
   const now = io.now();
   const { snapshot, fetchedAt } = read.cached;
-  const ageSeconds = (now.getTime() - fetchedAt.getTime()) / 1000;
-  const stale = !(ageSeconds >= 0 && ageSeconds <= flags.maxAgeSeconds);
+  const ageMs = now.getTime() - fetchedAt.getTime();
+  const stale = !(ageMs >= 0 && ageMs <= flags.maxAgeMs);
   printStatusline(io.stdout, flags, io.env, { snapshot, fetchedAt, now, stale });
   if (stale) {
     await startBackgroundRefresh(
-      { usageDir, account, maxAgeSeconds: flags.maxAgeSeconds, now, sourceArgs: flags.sourceArgs },
+      { usageDir, account, seenFetchedAt: fetchedAt, now, sourceArgs: flags.sourceArgs },
       io.spawnRefresh,
     ).catch(() => undefined);
   }
@@ -102,7 +102,7 @@ function parseFlags(argv: readonly string[]): FastFlags | undefined {
     json: false,
     pretty: false,
     strict: false,
-    maxAgeSeconds: STATUSLINE_DEFAULT_MAX_AGE,
+    maxAgeMs: STATUSLINE_DEFAULT_MAX_AGE_MS,
     mode: 'auto',
     sourceArgs: [],
   };
@@ -142,9 +142,9 @@ function parseFlags(argv: readonly string[]): FastFlags | undefined {
         flags.template = value!;
         break;
       case '--max-age': {
-        const seconds = durationIn(value!, MAX_AGE_RANGE);
-        if (seconds === undefined) return undefined;
-        flags.maxAgeSeconds = seconds;
+        const ms = durationIn(value!, MAX_AGE_RANGE);
+        if (ms === undefined) return undefined;
+        flags.maxAgeMs = ms;
         break;
       }
       case '--timeout':
@@ -167,9 +167,10 @@ function parseFlags(argv: readonly string[]): FastFlags | undefined {
   return flags;
 }
 
+/** The value in milliseconds, when commander's duration() would accept it within `range` (seconds). */
 function durationIn(value: string, range: { min: number; max: number }): number | undefined {
-  const seconds = parseDurationSeconds(value);
-  return seconds !== undefined && seconds >= range.min && seconds <= range.max ? seconds : undefined;
+  const ms = parseDurationMs(value);
+  return ms !== undefined && ms >= range.min * 1000 && ms <= range.max * 1000 ? ms : undefined;
 }
 
 function processFastIo(): FastIo {

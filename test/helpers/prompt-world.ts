@@ -25,6 +25,11 @@ export interface PromptWorld {
   usageDir: string;
   /** The CLI in-process at `now` (default PROMPT_NOW), with the fake's URL and any extra environment. */
   run(args: readonly string[], options?: Partial<RunOptions> & { now?: Date }): Promise<CliResult>;
+  /**
+   * A run whose deadline passes while cursor.com is still answering: the fake holds its answers and the
+   * injected deadline signal aborts once usage-summary has been asked. Returns the deadlines asked for.
+   */
+  runPastDeadline(args: readonly string[]): Promise<{ result: CliResult; deadlines: number[] }>;
   /** Requests to usage-summary so far: one per live usage fetch. */
   summaryRequests(): number;
   /** Every file under the cache's usage directory (names only). */
@@ -62,7 +67,26 @@ export function usePromptWorld(accounts?: (a: TestToken, b: TestToken) => FakeAc
           ...options,
           env: { CODEXBAR_CURSOR_BASE_URL: fake.url, ...options.env },
         }),
-      summaryRequests: () => fake.requests.filter((request) => request.path === '/api/usage-summary').length,
+      summaryRequests: () => summaryRequests(fake),
+      async runPastDeadline(args) {
+        const budget = new AbortController();
+        const deadlines: number[] = [];
+        const before = summaryRequests(fake);
+        fake.setLatency(25_000);
+        const running = world!.run(args, {
+          timing: {
+            deadline: (ms) => {
+              deadlines.push(ms);
+              return budget.signal;
+            },
+          },
+        });
+        while (summaryRequests(fake) === before) await new Promise((resolve) => setTimeout(resolve, 5));
+        budget.abort();
+        const result = await running;
+        fake.setLatency(0);
+        return { result, deadlines };
+      },
       usageFiles: () => (fs.existsSync(usageDir) ? fs.readdirSync(usageDir).sort() : []),
     };
   });
@@ -72,6 +96,10 @@ export function usePromptWorld(accounts?: (a: TestToken, b: TestToken) => FakeAc
     world = undefined;
   });
   return () => world!;
+}
+
+function summaryRequests(fake: FakeCursor): number {
+  return fake.requests.filter((request) => request.path === '/api/usage-summary').length;
 }
 
 /** A Pro usage-summary whose Total (primary) window is `percent` used. */

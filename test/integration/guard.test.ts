@@ -94,10 +94,10 @@ describe('unavailable: 69, or 0 with --fail-open', () => {
     expect(result.code).toBe(69);
   });
 
-  it('cursor.com too slow: timeout', async () => {
+  it('cursor.com too slow: timeout (default 60 s)', async () => {
     const w = world();
-    w.fake.setLatency(25_000);
-    const result = await w.run(['guard', '--json', '--timeout', '1']);
+    const { result, deadlines } = await w.runPastDeadline(['guard', '--json']);
+    expect(deadlines).toEqual([60_000]);
     expect(json(result.stdout)).toMatchObject({
       decision: 'unknown',
       unavailableReason: 'timeout',
@@ -130,12 +130,12 @@ describe('bad arguments exit 64', () => {
     [['--min-remaining', '-5'], "--min-remaining must be a number from 0 to 100 (got '-5')."],
     [
       ['--timeout', '86401'],
-      "--timeout must be a duration from 0s to 24h: whole seconds or a number with s, m or h, e.g. 45s, 5m, 1h (got '86401').",
+      "--timeout must be a duration from 0 s to 86400 s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got '86401').",
     ],
     [['--window', 'daily'], "--window must be one of session, weekly (got 'daily')."],
     [
       ['--max-age', 'x'],
-      "--max-age must be a duration from 0s to 24h: whole seconds or a number with s, m or h, e.g. 45s, 5m, 1h (got 'x').",
+      "--max-age must be a duration from 0 s to 86400 s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got 'x').",
     ],
     [['--provider', 'claude'], "unknown provider 'claude' (supported: cursor)"],
     [['--bogus'], "unknown option '--bogus'"],

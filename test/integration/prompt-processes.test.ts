@@ -103,8 +103,7 @@ describe('the fast path bundle', () => {
     const imports = [...bundle.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((match) => match[1]);
     const lazy = [...bundle.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1]);
     expect(imports.length).toBeGreaterThan(0);
-    // Only a live (WAL) Cursor database loads the native SQLite addon, and only then.
-    expect(lazy).toEqual(['better-sqlite3']);
+    expect(lazy).toEqual([]);
     const builtin = (specifier = '') => builtinModules.includes(specifier.replace(/^node:/, ''));
     expect(imports.filter((specifier) => !builtin(specifier))).toEqual([]);
     for (const marker of ['ZodError', 'undici', 'CommanderError', 'cli-table3', 'llhttp']) {

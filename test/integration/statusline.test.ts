@@ -191,14 +191,19 @@ describe('failures never break a prompt', () => {
     expect(result).toEqual({ code: 0, stdout: 'Cursor: not logged in\n', stderr: '' });
   });
 
-  it('no snapshot and cursor.com too slow: the fetch gives up at --timeout', async () => {
+  it('no snapshot and cursor.com too slow: the fetch gives up at --timeout (default 3 s)', async () => {
     const w = world();
-    w.fake.setLatency(25_000);
+    const strict = await w.runPastDeadline(['statusline', '--timeout', '1.5s', '--strict']);
+    const quiet = await w.runPastDeadline(['statusline']);
 
-    const result = await w.run(['statusline', '--timeout', '1s', '--strict']);
-
-    expect(result.stdout).toBe('Cursor: timed out\n');
-    expect(result.code).toBe(4);
+    expect(strict.deadlines).toEqual([1500]);
+    expect(strict.result).toEqual({
+      code: 4,
+      stdout: 'Cursor: timed out\n',
+      stderr: 'Error: Cursor API error: cursor.com timed out after 1.5 s\n',
+    });
+    expect(quiet.deadlines).toEqual([3000]);
+    expect(quiet.result).toEqual({ code: 0, stdout: 'Cursor: timed out\n', stderr: '' });
   });
 });
 
@@ -247,11 +252,11 @@ describe('argument errors: one line naming the flag and the accepted form, exit 
     ],
     [
       ['--max-age', '1w'],
-      "--max-age must be a duration from 0s to 24h: whole seconds or a number with s, m or h, e.g. 45s, 5m, 1h (got '1w').",
+      "--max-age must be a duration from 0 s to 86400 s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got '1w').",
     ],
     [
       ['--timeout', '0'],
-      "--timeout must be a duration from 1s to 10m: whole seconds or a number with s, m or h, e.g. 45s, 5m, 1h (got '0').",
+      "--timeout must be a duration from 1 s to 600 s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got '0').",
     ],
   ])('%j', async (args, message) => {
     const w = world();
