@@ -20,7 +20,16 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = path.join(ROOT, '.test-node');
-const MIRRORED = ['package.json', 'tsconfig.json', 'vitest.config.ts', 'src', 'test', 'fixtures', 'bin', 'dist'];
+const MIRRORED = [
+  'package.json',
+  'tsconfig.json',
+  'vitest.config.ts',
+  'src',
+  'test',
+  'fixtures',
+  'bin',
+  'dist',
+];
 
 function fail(message: string): never {
   console.error(`test:node: ${message}`);
@@ -38,9 +47,13 @@ function installNode(major: string): string {
   if (found) return found;
   log(`installing node@${major} from the npm registry into ${path.relative(ROOT, prefix)}`);
   fs.mkdirSync(prefix, { recursive: true });
-  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node@${major}`], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node@${major}`],
+    {
+      stdio: 'inherit',
+    },
+  );
   return findNodeDist(prefix) ?? fail(`node@${major} installed no binary under ${prefix}`);
 }
 
@@ -50,7 +63,8 @@ function findNodeDist(prefix: string): string | undefined {
   for (const name of fs.readdirSync(packages).filter((entry) => entry.startsWith('node-'))) {
     const dist = path.join(packages, name);
     const binary = path.join(dist, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-    if (fs.existsSync(binary) && fs.existsSync(path.join(dist, 'include', 'node', 'node_version.h'))) return dist;
+    if (fs.existsSync(binary) && fs.existsSync(path.join(dist, 'include', 'node', 'node_version.h')))
+      return dist;
   }
   return undefined;
 }
@@ -59,12 +73,16 @@ function findNodeDist(prefix: string): string | undefined {
 function buildSqlite(node: string, nodeDist: string): string {
   const abi = execFileSync(node, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
   const source = path.join(ROOT, 'node_modules', 'better-sqlite3');
-  const { version, dependencies = {} } = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
+  const { version, dependencies = {} } = JSON.parse(
+    fs.readFileSync(path.join(source, 'package.json'), 'utf8'),
+  );
   const modules = path.join(WORK, `sqlite-${version}-abi${abi}`, 'node_modules');
   const target = path.join(modules, 'better-sqlite3');
   if (fs.existsSync(path.join(target, 'build', 'Release', 'better_sqlite3.node'))) return target;
 
-  log(`building better-sqlite3 ${version} for ABI ${abi} (once; a few minutes) in ${path.relative(ROOT, target)}`);
+  log(
+    `building better-sqlite3 ${version} for ABI ${abi} (once; a few minutes) in ${path.relative(ROOT, target)}`,
+  );
   fs.rmSync(target, { recursive: true, force: true });
   fs.mkdirSync(target, { recursive: true });
   for (const entry of fs.readdirSync(source).filter((name) => name !== 'build')) {
@@ -75,14 +93,32 @@ function buildSqlite(node: string, nodeDist: string): string {
     fs.rmSync(link, { force: true });
     fs.symlinkSync(path.join(ROOT, 'node_modules', dependency), link, 'junction');
   }
-  const nodeGyp = path.join(path.dirname(fs.realpathSync(npmCli())), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+  const nodeGyp = path.join(
+    path.dirname(fs.realpathSync(npmCli())),
+    '..',
+    'node_modules',
+    'node-gyp',
+    'bin',
+    'node-gyp.js',
+  );
   if (!fs.existsSync(nodeGyp)) fail(`npm's node-gyp is not at ${nodeGyp}`);
+  // npm_config_nodedir as well as --nodedir: under `npm run`, an npmrc's `nodedir` reaches node-gyp through
+  // the environment and would win, compiling against the wrong headers.
+  const env = {
+    ...process.env,
+    npm_config_nodedir: nodeDist,
+    PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`,
+  };
   const build = spawnSync(node, [nodeGyp, 'rebuild', '--release', `--nodedir=${nodeDist}`, '-j', 'max'], {
     cwd: target,
     stdio: 'inherit',
-    env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` },
+    env,
   });
-  if (build.status !== 0) {
+  // The addon must load in that Node, or the build is thrown away rather than reused.
+  const loads = spawnSync(node, ['-e', `new (require(${JSON.stringify(target)}))(':memory:').close()`], {
+    stdio: 'inherit',
+  });
+  if (build.status !== 0 || loads.status !== 0) {
     fs.rmSync(path.join(target, 'build'), { recursive: true, force: true });
     fail(`building better-sqlite3 for Node ABI ${abi} failed`);
   }
@@ -127,7 +163,8 @@ function makeMirror(major: string, sqlite: string): string {
 
 function main(): number {
   const major = process.argv[2];
-  if (!major || !/^\d+$/.test(major)) fail('usage: npm run test:node -- <node major, e.g. 22> [vitest filters…]');
+  if (!major || !/^\d+$/.test(major))
+    fail('usage: npm run test:node -- <node major, e.g. 22> [vitest filters…]');
   if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) fail('dist/ is missing: run `npm run build` first');
   const nodeDist = installNode(major);
   const node = path.join(nodeDist, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');

@@ -8,9 +8,8 @@ import { type SourceMode, sourceOrder } from '../auth/resolver.js';
 import type { AuthSourceId, JwtIdentity } from '../auth/types.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
-import { readTextFile } from '../local/read-file.js';
+import { readTextFileSync } from '../local/read-file-sync.js';
 import { accountKey } from './account-key.js';
-import { ensurePrivateDir, writePrivateFileAtomic } from './private-files.js';
 import { ACCOUNT_KEY } from './snapshot-format.js';
 
 /**
@@ -26,6 +25,7 @@ import { ACCOUNT_KEY } from './snapshot-format.js';
  */
 
 const RECORD_VERSION = 1;
+const RECORD_LIMIT = 256 * 1024;
 
 interface AccountRecordFile {
   version: typeof RECORD_VERSION;
@@ -57,16 +57,11 @@ export function authInputs(env: LocalEnvironment, mode: SourceMode, usageDir: st
   return { recordPath: path.join(usageDir, `account-${context}.json`), files };
 }
 
-/** Written after a live fetch; `account` only matters for cookie winners (the others are re-read). */
-export async function writeAccountRecord(
-  inputs: AuthInputs,
-  winner: AuthSourceId,
-  account: string | undefined,
-): Promise<void> {
+/** The record a live fetch leaves: `account` only for cookie winners (token winners are read again). */
+export function accountRecord(inputs: AuthInputs, winner: AuthSourceId, account: string | undefined): object {
   const record: AccountRecordFile = { version: RECORD_VERSION, winner, files: inputs.files };
   if (account !== undefined && (winner === 'manual' || winner === 'cached')) record.account = account;
-  await ensurePrivateDir(path.dirname(inputs.recordPath));
-  await writePrivateFileAtomic(inputs.recordPath, `${JSON.stringify(record)}\n`);
+  return record;
 }
 
 /**
@@ -79,7 +74,7 @@ export async function recordedAccount(
   mode: SourceMode,
   inputs: AuthInputs,
 ): Promise<string | undefined> {
-  const record = await readRecord(inputs.recordPath);
+  const record = readRecord(inputs.recordPath);
   if (record === undefined) return undefined;
   const keys = Object.keys(record.files);
   if (keys.length !== Object.keys(inputs.files).length) return undefined;
@@ -136,8 +131,8 @@ function fingerprint(file: string): string {
   }
 }
 
-async function readRecord(file: string): Promise<AccountRecordFile | undefined> {
-  const read = await readTextFile(file);
+function readRecord(file: string): AccountRecordFile | undefined {
+  const read = readTextFileSync(file, RECORD_LIMIT);
   if (read.kind !== 'ok') return undefined;
   let json: unknown;
   try {
@@ -177,8 +172,9 @@ async function appIdentity(dbPath: string, now: Date): Promise<JwtIdentity | und
  * cursor-agent's token as the ladder reads it (docs/behaviour.md §7.9): an object whose `accessToken` and
  * `refreshToken` are strings or null, with a non-blank access token.
  */
-async function agentIdentity(file: string, now: Date): Promise<JwtIdentity | undefined> {
-  const read = await readTextFile(file);
+function agentIdentity(file: string, now: Date): JwtIdentity | undefined {
+  // The ladder's reader allows 1 MiB (docs/behaviour.md §1.1); the same limit keeps the same answers.
+  const read = readTextFileSync(file, 1024 * 1024);
   if (read.kind !== 'ok') return undefined;
   let json: unknown;
   try {

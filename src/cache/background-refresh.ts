@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { acquireRefreshLock, handOverRefreshLock, releaseRefreshLock } from './refresh-lock.js';
 import { isSnapshotFile } from './snapshot-check.js';
@@ -23,7 +22,7 @@ export interface RefreshRequest {
 }
 
 /** Starts `codexbar __refresh …` detached and returns its pid (undefined when it could not start). */
-export type RefreshSpawner = (args: readonly string[]) => number | undefined;
+export type RefreshSpawner = (args: readonly string[]) => number | undefined | Promise<number | undefined>;
 
 export type RefreshStart = 'started' | 'busy' | 'fresh' | 'failed';
 
@@ -36,17 +35,17 @@ export async function startBackgroundRefresh(
   spawnRefresh: RefreshSpawner = spawnDetached,
 ): Promise<RefreshStart> {
   const lockPath = lockPathFor(request.usageDir, request.account);
-  const attempt = await acquireRefreshLock(lockPath, { now: request.now.getTime() });
+  const attempt = acquireRefreshLock(lockPath, { now: request.now.getTime() });
   if (attempt.kind === 'busy') return 'busy';
   const { nonce } = attempt;
   // Another refresh may have finished between our read and the lock: a newer snapshot than the one we
   // printed means there is nothing left to do (whatever the clocks say).
-  const read = await readSnapshot(request.usageDir, request.account, isSnapshotFile);
+  const read = readSnapshot(request.usageDir, request.account, isSnapshotFile);
   if (read.kind === 'ok' && read.cached.fetchedAt.getTime() > request.seenFetchedAt.getTime()) {
-    await releaseRefreshLock(lockPath, nonce);
+    releaseRefreshLock(lockPath, nonce);
     return 'fresh';
   }
-  const pid = spawnRefresh([
+  const pid = await spawnRefresh([
     '__refresh',
     '--account',
     request.account,
@@ -55,10 +54,10 @@ export async function startBackgroundRefresh(
     ...request.sourceArgs,
   ]);
   if (pid === undefined) {
-    await releaseRefreshLock(lockPath, nonce);
+    releaseRefreshLock(lockPath, nonce);
     return 'failed';
   }
-  await handOverRefreshLock(lockPath, nonce, pid);
+  handOverRefreshLock(lockPath, nonce, pid);
   return 'started';
 }
 
@@ -66,10 +65,12 @@ export async function startBackgroundRefresh(
  * The same node and script (and node flags) as this run, detached from the prompt: no stdin, no output, its
  * own process group, so the prompt neither waits for it nor kills it.
  */
-function spawnDetached(args: readonly string[]): number | undefined {
+async function spawnDetached(args: readonly string[]): Promise<number | undefined> {
   const script = process.argv[1];
   if (script === undefined) return undefined;
   try {
+    // Loaded here, not at the top: only a stale line starts a process, and a fresh one must start fast.
+    const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, [...process.execArgv, script, ...args], {
       detached: true,
       stdio: 'ignore',

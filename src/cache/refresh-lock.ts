@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 
 /**
  * One background refresh per account at a time (docs/behaviour.md §26.5). The lock is a file holding
@@ -12,7 +20,8 @@ import { link, open, readFile, rename, unlink } from 'node:fs/promises';
  * Takeover is a compare-and-swap: the taker creates `<lock>.claim` exclusively (only one process can),
  * checks that the lock is still the one it judged stale, and renames its own file over it.
  * Written here rather than taken from a library: proper-lockfile, the usual choice, keeps a timer running
- * to refresh its lock and is unmaintained; this needs 100 lines and no timer.
+ * to refresh its lock and is unmaintained; this needs 100 lines and no timer. Synchronous on purpose: a
+ * handful of tiny file operations, and the statusline fast path must not load `node:fs/promises`.
  */
 
 /** Longer than any refresh can run (its requests are bounded far below this). */
@@ -35,56 +44,52 @@ export interface LockClock {
   isAlive?: (pid: number) => boolean;
 }
 
-export async function acquireRefreshLock(
-  lockPath: string,
-  clock: LockClock,
-  pid = process.pid,
-): Promise<LockAttempt> {
+export function acquireRefreshLock(lockPath: string, clock: LockClock, pid = process.pid): LockAttempt {
   const nonce = randomBytes(8).toString('hex');
-  const temp = await writeTemp(lockPath, { pid, nonce, startedAt: clock.now });
+  const temp = writeTemp(lockPath, { pid, nonce, startedAt: clock.now });
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await link(temp, lockPath);
+        linkSync(temp, lockPath);
         return { kind: 'acquired', nonce };
       } catch (error) {
         if (code(error) !== 'EEXIST') throw error;
       }
-      const held = await readText(lockPath);
+      const held = readText(lockPath);
       if (held === undefined) continue; // released meanwhile: try again
       if (!isStale(parse(held), clock)) return { kind: 'busy' };
-      const taken = await takeOver(lockPath, held, temp, clock);
+      const taken = takeOver(lockPath, held, temp, clock);
       if (taken === 'taken') return { kind: 'acquired', nonce };
       if (taken === 'busy') return { kind: 'busy' };
     }
     return { kind: 'busy' };
   } finally {
-    await unlink(temp).catch(() => {});
+    removeQuietly(temp);
   }
 }
 
 /** Gives the lock to another process (the detached refresh), keeping the nonce; only while we hold it. */
-export async function handOverRefreshLock(lockPath: string, nonce: string, pid: number): Promise<void> {
-  const held = parse((await readText(lockPath)) ?? '');
+export function handOverRefreshLock(lockPath: string, nonce: string, pid: number): void {
+  const held = parse(readText(lockPath) ?? '');
   if (held?.nonce !== nonce) return;
-  await replace(lockPath, { ...held, pid });
+  replace(lockPath, { ...held, pid });
 }
 
 /** Done: the lock goes, if it is still ours. */
-export async function releaseRefreshLock(lockPath: string, nonce: string): Promise<void> {
-  const held = parse((await readText(lockPath)) ?? '');
-  if (held?.nonce === nonce) await unlink(lockPath).catch(() => {});
+export function releaseRefreshLock(lockPath: string, nonce: string): void {
+  const held = parse(readText(lockPath) ?? '');
+  if (held?.nonce === nonce) removeQuietly(lockPath);
 }
 
 /** Failed: keep the lock until `until`, so no other refresh starts before then. */
-export async function holdRefreshLock(lockPath: string, nonce: string, until: number): Promise<void> {
-  const held = parse((await readText(lockPath)) ?? '');
-  if (held?.nonce === nonce) await replace(lockPath, { ...held, holdUntil: until });
+export function holdRefreshLock(lockPath: string, nonce: string, until: number): void {
+  const held = parse(readText(lockPath) ?? '');
+  if (held?.nonce === nonce) replace(lockPath, { ...held, holdUntil: until });
 }
 
 /** Whether a lock file names this nonce (a refresh checks that it was handed the lock). */
-export async function holdsRefreshLock(lockPath: string, nonce: string): Promise<boolean> {
-  return parse((await readText(lockPath)) ?? '')?.nonce === nonce;
+export function holdsRefreshLock(lockPath: string, nonce: string): boolean {
+  return parse(readText(lockPath) ?? '')?.nonce === nonce;
 }
 
 function isStale(held: LockContent | undefined, clock: LockClock): boolean {
@@ -94,65 +99,65 @@ function isStale(held: LockContent | undefined, clock: LockClock): boolean {
   return !(clock.isAlive ?? processIsAlive)(held.pid);
 }
 
-async function takeOver(
+function takeOver(
   lockPath: string,
   judged: string,
   temp: string,
   clock: LockClock,
-): Promise<'taken' | 'busy' | 'retry'> {
+): 'taken' | 'busy' | 'retry' {
   const claim = `${lockPath}.claim`;
-  const mine = await writeTemp(claim, { pid: process.pid, nonce: 'claim', startedAt: clock.now });
+  const mine = writeTemp(claim, { pid: process.pid, nonce: 'claim', startedAt: clock.now });
   try {
-    await link(mine, claim);
+    linkSync(mine, claim);
   } catch (error) {
     if (code(error) !== 'EEXIST') throw error;
     // Someone else is taking over. A claim left by a process that died mid-takeover is cleared for the
     // next run.
-    const claimed = parse((await readText(claim)) ?? '');
+    const claimed = parse(readText(claim) ?? '');
     const abandoned =
       claimed === undefined ||
       Math.abs(clock.now - claimed.startedAt) > CLAIM_MAX_AGE_MS ||
       !(clock.isAlive ?? processIsAlive)(claimed.pid);
-    if (abandoned) await unlink(claim).catch(() => {});
+    if (abandoned) removeQuietly(claim);
     return 'busy';
   } finally {
-    await unlink(mine).catch(() => {});
+    removeQuietly(mine);
   }
   try {
     // Compare and swap: only the claim holder replaces a lock, and only the one it judged stale.
-    if ((await readText(lockPath)) !== judged) return 'retry';
-    await rename(temp, lockPath);
+    if (readText(lockPath) !== judged) return 'retry';
+    renameSync(temp, lockPath);
     return 'taken';
   } finally {
-    await unlink(claim).catch(() => {});
+    removeQuietly(claim);
   }
 }
 
-async function replace(lockPath: string, content: LockContent): Promise<void> {
-  const temp = await writeTemp(lockPath, content);
+function replace(lockPath: string, content: LockContent): void {
+  const temp = writeTemp(lockPath, content);
   try {
-    await rename(temp, lockPath);
+    renameSync(temp, lockPath);
   } catch (error) {
-    await unlink(temp).catch(() => {});
+    removeQuietly(temp);
     throw error;
   }
 }
 
-async function writeTemp(lockPath: string, content: LockContent): Promise<string> {
+function writeTemp(lockPath: string, content: LockContent): string {
   const temp = `${lockPath}.${randomBytes(6).toString('hex')}.tmp`;
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  const handle = await open(temp, flags, 0o600);
+  const fd = openSync(temp, flags, 0o600);
   try {
-    await handle.writeFile(JSON.stringify(content));
+    writeSync(fd, JSON.stringify(content));
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return temp;
 }
 
-async function readText(file: string): Promise<string | undefined> {
+function readText(file: string): string | undefined {
   try {
-    return await readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     if (code(error) === 'ENOENT') return undefined;
     throw error;
@@ -172,6 +177,12 @@ function parse(text: string): LockContent | undefined {
     }
   } catch {}
   return undefined;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {}
 }
 
 function processIsAlive(pid: number): boolean {

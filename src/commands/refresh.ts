@@ -27,7 +27,7 @@ export async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<nu
     usageCacheDir({ platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now }),
     flags.account,
   );
-  if (!(await holdsRefreshLock(lockPath, flags.lock))) return 0; // taken over, or cleared: not ours to run
+  if (!holdsRefreshLock(lockPath, flags.lock)) return 0; // taken over, or cleared: not ours to run
   const options = sharedOptions({
     provider: 'cursor',
     source: flags.source,
@@ -36,12 +36,14 @@ export async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<nu
   });
   try {
     await obtainUsage(io, options, () => {}, { maxAgeMs: 0, deadlineMs: REFRESH_DEADLINE_MS });
-    await releaseRefreshLock(lockPath, flags.lock);
+    releaseRefreshLock(lockPath, flags.lock);
     return 0;
   } catch {
-    await holdRefreshLock(lockPath, flags.lock, io.now().getTime() + FAILED_REFRESH_BACKOFF_MS).catch(
-      () => {},
-    );
+    try {
+      holdRefreshLock(lockPath, flags.lock, io.now().getTime() + FAILED_REFRESH_BACKOFF_MS);
+    } catch {
+      // The lock went away meanwhile (cleared): there is nothing to hold.
+    }
     return 1;
   }
 }

@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { type AuthInputs, authInputs, writeAccountRecord } from '../cache/account-record.js';
+import { type AuthInputs, authInputs } from '../cache/account-record.js';
 import { sessionAccountKey } from '../cache/session-account.js';
 import { encodeSnapshot } from '../cache/snapshot-codec.js';
 import type { SnapshotFile } from '../cache/snapshot-format.js';
 import { snapshotFileSchema } from '../cache/snapshot-schema.js';
-import { readSnapshot, usageCacheDir, writeSnapshot } from '../cache/usage-snapshots.js';
+import { writeAccountRecord, writeSnapshot } from '../cache/snapshot-store.js';
+import { readSnapshot, usageCacheDir } from '../cache/usage-snapshots.js';
 import { localTimeZone } from '../cost/time-zone.js';
 import { TimeoutError } from '../errors.js';
 import { displayPath } from '../local/paths.js';
@@ -83,7 +84,7 @@ async function cachedUsage(
   const local = await setup.peek();
   const account = local && sessionAccountKey(local.session, setup.accountLabel);
   if (account === undefined) return undefined;
-  const read = await readSnapshot(cacheDir, account, isSnapshotFile);
+  const read = readSnapshot(cacheDir, account, isSnapshotFile);
   if (read.kind === 'missing') {
     log(`[cache] No usable snapshot for this account (${read.reason}); fetching`);
     return undefined;

@@ -60,7 +60,7 @@ export async function fastStatusline(
   if (!path.isAbsolute(usageDir)) return undefined;
   const account = await currentAccount(local, flags.mode, usageDir);
   if (account === undefined) return undefined;
-  const read = await readSnapshot(usageDir, account, isSnapshotFile);
+  const read = readSnapshot(usageDir, account, isSnapshotFile);
   if (read.kind !== 'ok' || read.cached.baseUrl !== baseUrl) return undefined;
 
   const now = io.now();

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -68,6 +68,9 @@ describe('processes sharing one snapshot', () => {
   it('20 statusline processes started together on a stale snapshot make exactly one request wave', async () => {
     const w = world();
     const old = await staleSnapshot(w);
+    // A lock left by a refresh that died: all 20 find it stale at once, and only one may take it over.
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+    fs.writeFileSync(lockFile(w), JSON.stringify({ pid: deadPid, nonce: 'dead', startedAt: Date.now() }));
     const before = w.summaryRequests();
 
     const results = await Promise.all(Array.from({ length: 20 }, () => finished(start(w, ['statusline']))));
@@ -98,12 +101,14 @@ describe('processes sharing one snapshot', () => {
 });
 
 describe('the fast path bundle', () => {
-  it('loads nothing but Node built-ins: no HTTP client, zod, commander or table renderer', () => {
+  it('loads nothing but a few Node built-ins: no HTTP client, zod, commander or table renderer', () => {
     const bundle = fs.readFileSync(path.join(repoRoot, 'dist', 'statusline.js'), 'utf8');
     const imports = [...bundle.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((match) => match[1]);
     const lazy = [...bundle.matchAll(/\bimport\s*\(\s*["']([^"']+)["']/g)].map((match) => match[1]);
     expect(imports.length).toBeGreaterThan(0);
-    expect(lazy).toEqual([]);
+    // A fresh line loads neither: processes are started only for a stale one, and files are read in sync.
+    expect(lazy).toEqual(['child_process']);
+    expect(imports.filter((specifier) => /child_process|fs\/promises/.test(specifier ?? ''))).toEqual([]);
     const builtin = (specifier = '') => builtinModules.includes(specifier.replace(/^node:/, ''));
     expect(imports.filter((specifier) => !builtin(specifier))).toEqual([]);
     for (const marker of ['ZodError', 'undici', 'CommanderError', 'cli-table3', 'llhttp']) {
@@ -116,14 +121,14 @@ describe('a refresh killed with SIGKILL', () => {
   it('half-way through its requests leaves the old snapshot, and the next run refreshes', async () => {
     const w = world();
     const old = await staleSnapshot(w);
-    const attempt = await acquireRefreshLock(lockFile(w), { now: Date.now() });
+    const attempt = acquireRefreshLock(lockFile(w), { now: Date.now() });
     if (attempt.kind !== 'acquired') throw new Error('lock');
     w.fake.setLatency(25_000);
     const before = w.summaryRequests();
 
     const child = start(w, ['__refresh', '--account', keyA, '--lock', attempt.nonce, '--source', 'auto']);
     const done = finished(child);
-    await handOverRefreshLock(lockFile(w), attempt.nonce, child.pid!);
+    handOverRefreshLock(lockFile(w), attempt.nonce, child.pid!);
     await eventually(() => w.summaryRequests() > before, 'the refresh to be waiting on cursor.com');
     child.kill('SIGKILL');
     await done;
@@ -142,7 +147,7 @@ describe('a refresh killed with SIGKILL', () => {
     const w = world();
     await staleSnapshot(w);
     for (const delayMs of [0, 40, 80, 160, 320]) {
-      const attempt = await acquireRefreshLock(lockFile(w), { now: Date.now(), isAlive: () => false });
+      const attempt = acquireRefreshLock(lockFile(w), { now: Date.now(), isAlive: () => false });
       if (attempt.kind !== 'acquired') throw new Error('lock');
       const child = start(w, ['__refresh', '--account', keyA, '--lock', attempt.nonce, '--source', 'auto']);
       const done = finished(child);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
-import { authInputs, recordedAccount, writeAccountRecord } from '../../src/cache/account-record.js';
+import { authInputs, recordedAccount } from '../../src/cache/account-record.js';
+import { writeAccountRecord } from '../../src/cache/snapshot-store.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
 import { makeTempHome } from '../helpers/cli.js';
 import {
