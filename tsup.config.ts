@@ -5,7 +5,7 @@ const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
 
 export default defineConfig({
   // Two entries: the CLI, and the statusline fast path bin/codexbar.js tries first for `statusline`
-  // (docs/architecture.md, Start-up). Code they share goes into chunks both import.
+  // (docs/architecture.md, Start-up). Each is self-contained: the fast path shares no file with the CLI.
   entry: { cli: 'src/cli.ts', statusline: 'src/fast/statusline.ts' },
   format: ['esm'],
   target: 'node20',

@@ -19,6 +19,9 @@ const CLI = path.join(ROOT, 'bin', 'codexbar.js');
 const BUILT = path.join(ROOT, 'dist', 'cli.js');
 const COMMANDS = [
   ['usage', '--provider', 'cursor', '--verbose'],
+  // Answered from the snapshot the usage run just saved (docs/behaviour.md §26.4), without a request.
+  ['statusline'],
+  ['statusline', '--template', '{left} · resets in {reset} · {plan} · fetched {age} ago'],
   ['cost', '--provider', 'cursor'],
 ];
 const DAY_S = 86_400;
@@ -37,7 +40,16 @@ function demoEnv(home: string, appData: string, baseUrl: string): NodeJS.Process
   const env: NodeJS.ProcessEnv = {};
   const dropped = /^(CODEXBAR_|XDG_(CONFIG|DATA|CACHE)_HOME$|(HTTPS?|ALL|NO)_PROXY$)/i;
   for (const [name, value] of Object.entries(process.env)) if (!dropped.test(name)) env[name] = value;
-  return { ...env, HOME: home, USERPROFILE: home, APPDATA: appData, CODEXBAR_CURSOR_BASE_URL: baseUrl };
+  // LOCALAPPDATA too: codexbar's cache lives there on Windows, and it must stay in the throwaway HOME.
+  const localAppData = path.join(home, 'AppData', 'Local');
+  return {
+    ...env,
+    HOME: home,
+    USERPROFILE: home,
+    APPDATA: appData,
+    LOCALAPPDATA: localAppData,
+    CODEXBAR_CURSOR_BASE_URL: baseUrl,
+  };
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -49,6 +61,11 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
     });
     child.once('exit', (code) => resolve(code ?? 1));
   });
+}
+
+/** The command as one would type it: words with spaces or braces quoted. */
+function shellWords(args: readonly string[]): string {
+  return args.map((arg) => (/[\s{}]/.test(arg) ? `'${arg}'` : arg)).join(' ');
 }
 
 async function main(): Promise<number> {
@@ -74,10 +91,10 @@ async function main(): Promise<number> {
     console.log(`Sample account "Sample User" served by a fake cursor.com at ${fake.url}\n`);
     for (const [index, args] of COMMANDS.entries()) {
       if (index > 0) console.log('');
-      console.log(`$ codexbar ${args.join(' ')}`);
+      console.log(`$ codexbar ${shellWords(args)}`);
       const code = await run(args, env);
       if (code !== 0) {
-        console.error(`demo: \`codexbar ${args.join(' ')}\` exited with ${code}`);
+        console.error(`demo: \`codexbar ${shellWords(args)}\` exited with ${code}`);
         return code;
       }
     }
