@@ -4,9 +4,14 @@ import { defineConfig } from 'tsup';
 const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
 
 export default defineConfig({
-  // Two entries: the CLI, and the statusline fast path bin/codexbar.js tries first for `statusline`
-  // (docs/architecture.md, Start-up). Each is self-contained: the fast path shares no file with the CLI.
-  entry: { cli: 'src/cli.ts', statusline: 'src/fast/statusline.ts' },
+  // The CLI, the statusline fast path bin/codexbar.js tries first for `statusline`, and the few lines that
+  // turn on Node's compile cache before either loads (docs/architecture.md, Start-up). Each is
+  // self-contained: they share no file.
+  entry: {
+    cli: 'src/cli.ts',
+    statusline: 'src/fast/statusline.ts',
+    'compile-cache': 'src/fast/compile-cache.ts',
+  },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

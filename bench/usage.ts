@@ -147,7 +147,10 @@ function criticalPathRows(name: string, result: ScenarioResult, maxTrips: number
 async function startupRows(env: NodeJS.ProcessEnv, bareEnv: NodeJS.ProcessEnv): Promise<void> {
   latencyMs = 0;
   const usageJson = (extra: NodeJS.ProcessEnv) => async () => {
-    const run = expectSuccess(await runNode([cli, 'usage', '--json'], { env: { ...env, ...extra } }), 'usage');
+    const run = expectSuccess(
+      await runNode([cli, 'usage', '--json'], { env: { ...env, ...extra } }),
+      'usage',
+    );
     jsonRow(run.stdout, 'usage');
     return run.ms;
   };

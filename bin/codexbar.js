@@ -13,6 +13,13 @@ if (argv.includes('--version') || argv.includes('-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`codexbar ${pkg.version}\n`);
 } else {
+  // Node >= 22.1 keeps the compiled bundle in codexbar's cache dir, so later runs skip compiling it
+  // (docs/behaviour.md §26.10). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+  const { enableCompileCache } = await import('node:module');
+  if (typeof enableCompileCache === 'function') {
+    const dir = (await import('../dist/compile-cache.js')).compileCacheDir();
+    if (dir !== undefined) enableCompileCache(dir);
+  }
   // `statusline` runs in prompts: a small bundle answers from the cache without loading the CLI, and says
   // (undefined) when the full CLI must take over (docs/behaviour.md §26.7).
   let code;

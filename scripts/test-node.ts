@@ -7,11 +7,12 @@
  * 2. better-sqlite3 built for that Node's ABI into `.test-node/sqlite-<abi>/node_modules/` (a copy of the
  *    installed package without its build, compiled by npm's node-gyp against those headers with
  *    `--nodedir`). The worktree's node_modules is never rebuilt or written to.
- * 3. A fresh mirror `.test-node/run-<major>/`: the sources, tests, fixtures and the built CLI as hard links,
- *    and a node_modules of symlinks to ours except better-sqlite3, which points at the private build. Modules
- *    resolve from where the files are, so tests and the built CLI load the right addon.
+ * 3. A fresh mirror `.test-node/run-<major>/`: a copy of the sources, tests, fixtures, benchmarks and the
+ *    built CLI, and a node_modules of symlinks to ours except better-sqlite3, which points at the private
+ *    build. Modules resolve from where the files are, so tests and the built CLI load the right addon.
  *
- * Then vitest runs under that Node in the mirror. The exit code is vitest's.
+ * Then vitest runs under that Node in the mirror (or, given `bench/<name>.ts`, that benchmark). The exit
+ * code is theirs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +30,7 @@ const MIRRORED = [
   'fixtures',
   'bin',
   'dist',
+  'bench',
 ];
 
 function fail(message: string): never {
@@ -131,26 +133,13 @@ function npmCli(): string {
   return found ? found : fail('npm is not on PATH');
 }
 
-/** Hard links where the filesystem allows them, copies elsewhere: the mirror costs next to nothing. */
-function mirrorTree(from: string, to: string): void {
-  const stat = fs.statSync(from);
-  if (stat.isDirectory()) {
-    fs.mkdirSync(to, { recursive: true });
-    for (const entry of fs.readdirSync(from)) mirrorTree(path.join(from, entry), path.join(to, entry));
-    return;
-  }
-  try {
-    fs.linkSync(from, to);
-  } catch {
-    fs.copyFileSync(from, to);
-  }
-}
-
 function makeMirror(major: string, sqlite: string): string {
   const mirror = path.join(WORK, `run-${major}`);
   fs.rmSync(mirror, { recursive: true, force: true });
   fs.mkdirSync(mirror, { recursive: true });
-  for (const entry of MIRRORED) mirrorTree(path.join(ROOT, entry), path.join(mirror, entry));
+  // Copies, not links: an edit made while the tests run must not reach them half-way.
+  for (const entry of MIRRORED)
+    fs.cpSync(path.join(ROOT, entry), path.join(mirror, entry), { recursive: true });
   const modules = path.join(mirror, 'node_modules');
   fs.mkdirSync(modules);
   for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
@@ -188,7 +177,7 @@ function runVitest(node: string, mirror: string, targets: string[]): { status: n
 function main(): number {
   const major = process.argv[2];
   if (!major || !/^\d+$/.test(major))
-    fail('usage: npm run test:node -- <node major, e.g. 22> [vitest filters…]');
+    fail('usage: npm run test:node -- <node major, e.g. 22> [vitest filters… | bench/<name>.ts [args…]]');
   if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) fail('dist/ is missing: run `npm run build` first');
   const nodeDist = installNode(major);
   const node = path.join(nodeDist, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
@@ -197,6 +186,11 @@ function main(): number {
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const filters = process.argv.slice(3);
   log(`running test/integration on Node ${version} in ${path.relative(ROOT, mirror)}`);
+  // `npm run test:node -- 22 bench/usage.ts --startup`: a benchmark on that Node instead of the tests.
+  if (filters[0]?.startsWith('bench/')) {
+    const tsx = path.join(mirror, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    return spawnSync(node, [tsx, ...filters], { cwd: mirror, stdio: 'inherit' }).status ?? 1;
+  }
   const targets = filters.length > 0 ? filters : ['test/integration'];
   let run = runVitest(node, mirror, targets);
   if (run.status !== 0 && NATIVE_GC_ABORT.test(run.output)) {
