@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig } from 'tsup';
 
 const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
+const http2Stub = path.resolve('build/http2-unavailable.cjs');
 
 export default defineConfig({
   // The CLI, the statusline fast path bin/codexbar.js tries first for `statusline`, and the few lines that
@@ -32,7 +33,21 @@ export default defineConfig({
   banner: {
     js: "import { createRequire as __codexbarCreateRequire } from 'node:module'; const require = __codexbarCreateRequire(import.meta.url);",
   },
+  // Keep `node:` on built-in imports (tsup strips it by default, marking them external before any plugin
+  // below could see them).
+  removeNodeProtocol: false,
   esbuildPlugins: [
+    {
+      // undici loads node:http2 (and with it tls and crypto) at start-up, for HTTP/2 we never use (its
+      // `allowH2` stays off); when that require fails it falls back by itself. Nothing else here imports
+      // http2 (docs/architecture.md, Start-up).
+      name: 'no-http2-in-undici',
+      setup(build) {
+        build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
+          args.importer.includes(`${path.sep}undici${path.sep}`) ? { path: http2Stub } : undefined,
+        );
+      },
+    },
     {
       // zod re-exports all ~50 locales (≈250 KB) as `z.locales`; nothing here uses them.
       name: 'drop-zod-locales',

@@ -1,6 +1,7 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuthSourceId } from '../auth/types.js';
+import { readTextFileSync } from '../local/read-file-sync.js';
 import { type AuthInputs, accountRecord } from './account-record.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './private-files.js';
 import type { SnapshotFile } from './snapshot-format.js';
@@ -20,17 +21,20 @@ export async function writeSnapshot(dir: string, file: SnapshotFile): Promise<vo
   await sweepTempFiles(dir, Date.now());
 }
 
-/** Which source won and the fingerprints it was read with (account-record.ts says how they are used). */
+/**
+ * Which source won and the fingerprints it was read with (account-record.ts says how they are used). It
+ * rarely changes, so an identical record is left as it is rather than written again.
+ */
 export async function writeAccountRecord(
   inputs: AuthInputs,
   winner: AuthSourceId,
   account: string | undefined,
 ): Promise<void> {
+  const text = `${JSON.stringify(accountRecord(inputs, winner, account))}\n`;
+  const current = readTextFileSync(inputs.recordPath, text.length + 1);
+  if (current.kind === 'ok' && current.text === text) return;
   await ensurePrivateDir(path.dirname(inputs.recordPath));
-  await writePrivateFileAtomic(
-    inputs.recordPath,
-    `${JSON.stringify(accountRecord(inputs, winner, account))}\n`,
-  );
+  await writePrivateFileAtomic(inputs.recordPath, text);
 }
 
 /** A temporary file this old was left by a writer that was killed; a live writer renames within seconds. */

@@ -157,11 +157,13 @@ async function saveSnapshot(
   log: (line: string) => void,
 ): Promise<void> {
   try {
-    await writeSnapshot(cacheDir, file);
     // A header from --cookie or the environment is not a file the fast path can vouch for.
     const fromArgvOrEnv =
       setup.manualOrigin === '--cookie' || setup.manualOrigin === 'CODEXBAR_CURSOR_COOKIE';
-    if (!fromArgvOrEnv) await writeAccountRecord(inputs, winner, file.account);
+    await Promise.all([
+      writeSnapshot(cacheDir, file),
+      fromArgvOrEnv ? undefined : writeAccountRecord(inputs, winner, file.account),
+    ]);
     log(`[cache] Saved the snapshot in ${displayPath(cacheDir, setup.authEnv)}`);
   } catch (error) {
     log(`[cache] Not cached: ${error instanceof Error ? error.message : String(error)}`);
