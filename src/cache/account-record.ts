@@ -16,12 +16,14 @@ import { ACCOUNT_KEY } from './snapshot-format.js';
  * Which account this set-up resolves to, without walking the whole ladder (docs/behaviour.md §26.7).
  *
  * After every live fetch the full CLI records, per set-up (platform, source mode and the paths the ladder
- * reads), the source that supplied the session, the account key when that source is a cookie file or the
- * config, and a fingerprint (inode, size, times) of every file the ladder reads that is not a token store.
- * The statusline fast path trusts the record only while every fingerprint still matches, and re-reads the
- * Cursor app and cursor-agent tokens themselves (they change while Cursor runs), so its answer is the
- * account the ladder would pick now. Anything it cannot vouch for (browser cookies, CodexBar's stored
- * session, a changed file) is "unknown": the full CLI then resolves the session the ordinary way.
+ * reads), the source that supplied the session, its account key, and a fingerprint (device, inode, size,
+ * times) of every file the ladder reads, taken before it read them; for a token winner also until when its
+ * token is usable. The statusline fast path trusts the config and cookie files only while their fingerprints
+ * match. A token store whose fingerprint matches holds the same token, so it gets the same verdict (a token
+ * never becomes usable again by waiting); a changed one (Cursor writes its database while it runs) is read
+ * again, so the answer is the account the ladder would pick now. Anything it cannot vouch for (browser
+ * cookies, CodexBar's stored session, a changed config or cookie file) is "unknown": the full CLI then
+ * resolves the session the ordinary way.
  */
 
 const RECORD_VERSION = 1;
@@ -31,15 +33,22 @@ interface AccountRecordFile {
   version: typeof RECORD_VERSION;
   /** The source whose session fetched the snapshot. */
   winner: AuthSourceId;
-  /** The account key, for the config file's manual header and the cached cookie. */
+  /** The winner's account key. */
   account?: string;
-  /** Path → fingerprint, taken before the ladder read them. */
+  /** Path → fingerprint of the config and cookie files, taken before the ladder read them. */
   files: Record<string, string>;
+  /** The token stores' fingerprints, taken before the ladder read them. */
+  tokens: Record<TokenSource, string>;
+  /** A token winner: when its token stops being usable (its expiry minus the ladder's margin), epoch ms. */
+  usableUntil?: number;
 }
+
+type TokenSource = 'app' | 'agent';
 
 export interface AuthInputs {
   recordPath: string;
   files: Record<string, string>;
+  tokens: Record<TokenSource, string>;
 }
 
 /**
@@ -52,15 +61,31 @@ export function authInputs(env: LocalEnvironment, mode: SourceMode, usageDir: st
   const watched = [...configCandidates(env), paths.cachedCookie, paths.storedSession];
   const files: Record<string, string> = {};
   for (const file of watched) files[file] = fingerprint(file);
+  // The app database's token may sit in its -wal; either file changing means the token may have.
+  const tokens = {
+    app: `${fingerprint(paths.appDb)}|${fingerprint(`${paths.appDb}-wal`)}`,
+    agent: fingerprint(paths.agentAuth),
+  };
   const setUp = [env.platform, mode, ...watched, paths.appDb, paths.agentAuth].join('\0');
   const context = createHash('sha256').update(setUp).digest('hex').slice(0, 32);
-  return { recordPath: path.join(usageDir, `account-${context}.json`), files };
+  return { recordPath: path.join(usageDir, `account-${context}.json`), files, tokens };
 }
 
-/** The record a live fetch leaves: `account` only for cookie winners (token winners are read again). */
-export function accountRecord(inputs: AuthInputs, winner: AuthSourceId, account: string | undefined): object {
-  const record: AccountRecordFile = { version: RECORD_VERSION, winner, files: inputs.files };
-  if (account !== undefined && (winner === 'manual' || winner === 'cached')) record.account = account;
+/** A JWT is sent only while it expires more than this far ahead (docs/behaviour.md §8.3). */
+const TOKEN_MARGIN_MS = 60_000;
+
+/** The record a live fetch leaves; `tokenExpiresAt` is the winning session's JWT expiry, when it has one. */
+export function accountRecord(
+  inputs: AuthInputs,
+  winner: AuthSourceId,
+  account: string | undefined,
+  tokenExpiresAt: Date | undefined,
+): object {
+  const record: AccountRecordFile = { version: RECORD_VERSION, winner, files: inputs.files, tokens: inputs.tokens };
+  if (account !== undefined) record.account = account;
+  if ((winner === 'app' || winner === 'agent') && tokenExpiresAt !== undefined) {
+    record.usableUntil = tokenExpiresAt.getTime() - TOKEN_MARGIN_MS;
+  }
   return record;
 }
 
@@ -95,10 +120,15 @@ export async function recordedAccount(
         break;
       case 'app':
       case 'agent': {
+        const unchanged = record.tokens[source] === inputs.tokens[source];
+        const now = env.now();
+        if (winner && unchanged && record.usableUntil !== undefined && now.getTime() < record.usableUntil) {
+          return record.account;
+        }
+        // Passed over last time and not changed since: passed over again.
+        if (!winner && unchanged) break;
         const identity =
-          source === 'app'
-            ? await appIdentity(paths.appDb, env.now())
-            : await agentIdentity(paths.agentAuth, env.now());
+          source === 'app' ? await appIdentity(paths.appDb, now) : agentIdentity(paths.agentAuth, now);
         if (winner) return identity && accountKey({ userId: identity.userId });
         if (identity !== undefined) return undefined;
         break;
@@ -148,17 +178,27 @@ const SOURCES: readonly string[] = ['manual', 'cached', 'stored', 'app', 'agent'
 function isRecord(value: unknown): value is AccountRecordFile {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
-  const files = record.files;
+  const { files, tokens } = record;
   return (
     record.version === RECORD_VERSION &&
+    (record.usableUntil === undefined || typeof record.usableUntil === 'number') &&
+    isStringMap(tokens) &&
+    typeof tokens.app === 'string' &&
+    typeof tokens.agent === 'string' &&
     typeof record.winner === 'string' &&
     SOURCES.includes(record.winner) &&
     (record.account === undefined ||
       (typeof record.account === 'string' && ACCOUNT_KEY.test(record.account))) &&
-    typeof files === 'object' &&
-    files !== null &&
-    !Array.isArray(files) &&
-    Object.values(files).every((entry) => typeof entry === 'string')
+    isStringMap(files)
+  );
+}
+
+function isStringMap(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((entry) => typeof entry === 'string')
   );
 }
 

@@ -1,6 +1,6 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { AuthSourceId } from '../auth/types.js';
+import type { Session } from '../auth/types.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 import { type AuthInputs, accountRecord } from './account-record.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './private-files.js';
@@ -27,10 +27,10 @@ export async function writeSnapshot(dir: string, file: SnapshotFile): Promise<vo
  */
 export async function writeAccountRecord(
   inputs: AuthInputs,
-  winner: AuthSourceId,
+  session: Pick<Session, 'source' | 'jwt'>,
   account: string | undefined,
 ): Promise<void> {
-  const text = `${JSON.stringify(accountRecord(inputs, winner, account))}\n`;
+  const text = `${JSON.stringify(accountRecord(inputs, session.source, account, session.jwt?.expiresAt))}\n`;
   const current = readTextFileSync(inputs.recordPath, text.length + 1);
   if (current.kind === 'ok' && current.text === text) return;
   await ensurePrivateDir(path.dirname(inputs.recordPath));

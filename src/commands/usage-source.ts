@@ -68,7 +68,7 @@ export async function obtainUsage(
   else if (account === undefined) log('[cache] Not cached: the session names no cursor.com user id');
   else {
     const file = encodeSnapshot(snapshot, { account, fetchedAt, baseUrl: setup.baseUrl, timeZone });
-    await saveSnapshot(setup, cacheDir, inputs, file, session.source, log);
+    await saveSnapshot(setup, cacheDir, inputs, file, session, log);
   }
   return { snapshot, fetchedAt, fromCache: false, stale: false, account, cacheDir };
 }
@@ -153,7 +153,7 @@ async function saveSnapshot(
   cacheDir: string,
   inputs: AuthInputs,
   file: SnapshotFile,
-  winner: Parameters<typeof writeAccountRecord>[1],
+  session: Parameters<typeof writeAccountRecord>[1],
   log: (line: string) => void,
 ): Promise<void> {
   try {
@@ -162,7 +162,7 @@ async function saveSnapshot(
       setup.manualOrigin === '--cookie' || setup.manualOrigin === 'CODEXBAR_CURSOR_COOKIE';
     await Promise.all([
       writeSnapshot(cacheDir, file),
-      fromArgvOrEnv ? undefined : writeAccountRecord(inputs, winner, file.account),
+      fromArgvOrEnv ? undefined : writeAccountRecord(inputs, session, file.account),
     ]);
     log(`[cache] Saved the snapshot in ${displayPath(cacheDir, setup.authEnv)}`);
   } catch (error) {

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeAccessToken } from '../../src/auth/jwt.js';
+import type { AuthSourceId } from '../../src/auth/types.js';
 import { accountKey } from '../../src/cache/account-key.js';
 import { authInputs, recordedAccount } from '../../src/cache/account-record.js';
 import { writeAccountRecord } from '../../src/cache/snapshot-store.js';
@@ -17,58 +19,82 @@ import {
 /** docs/behaviour.md §26.7: the fast path's answer to "which account is this?" is the ladder's, or none. */
 
 const NOW = new Date('2026-11-30T15:00:00Z');
+const NOW_S = NOW.getTime() / 1000;
 let home: string;
 let cleanup: () => void;
 let env: LocalEnvironment;
 let dir: string;
+let clock: Date;
 
 beforeEach(() => {
   ({ home, cleanup } = makeTempHome());
-  env = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => NOW };
+  clock = NOW;
+  env = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => clock };
   dir = path.join(home, '.cache', 'codexbar', 'usage');
 });
 afterEach(() => cleanup());
 
-/** What a live run does: fingerprint, (read the ladder), record the winner. */
-async function record(
-  winner: Parameters<typeof writeAccountRecord>[1],
-  account?: string,
-  mode: 'auto' | 'web' = 'auto',
-) {
-  await writeAccountRecord(authInputs(env, mode, dir), winner, account);
+const appDb = () => path.join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+
+/** What a live run does: fingerprint, (the ladder reads), then record the session that won. */
+async function record(winner: AuthSourceId, token?: string, mode: 'auto' | 'web' = 'auto', label?: string) {
+  const inputs = authInputs(env, mode, dir);
+  const decoded = token === undefined ? undefined : decodeAccessToken(token);
+  const jwt = decoded?.kind === 'ok' ? decoded.identity : undefined;
+  const account = accountKey({ userId: jwt?.userId ?? 'user_cookie', label });
+  await writeAccountRecord(inputs, { source: winner, jwt }, account);
 }
 
 const now = (mode: 'auto' | 'web' = 'auto') => recordedAccount(env, mode, authInputs(env, mode, dir));
 
-describe('a token winner is read again, not trusted', () => {
-  it('the app token’s account, and the new one after the app signs in as someone else', async () => {
-    writeAppToken(home, (await makeToken('user_one')).jwt);
-    await record('app');
+describe('a token winner', () => {
+  it('is vouched for while its store is unchanged and its token usable; a new login is read again', async () => {
+    const one = await makeToken('user_one');
+    writeAppToken(home, one.jwt);
+    await record('app', one.jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_one' }));
 
-    fs.rmSync(path.join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'));
+    fs.rmSync(appDb());
     writeAppToken(home, (await makeToken('user_two')).jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_two' }));
   });
 
-  it('nothing once the app token is within 60 s of expiry: the ladder would move on', async () => {
-    writeAppToken(home, (await makeToken('user_one', { exp: NOW.getTime() / 1000 + 60 })).jwt);
-    await record('app');
+  it('is not vouched for once its token is within 60 s of expiry, whether or not the file changed', async () => {
+    const token = await makeToken('user_one', { exp: NOW_S + 120 });
+    writeAppToken(home, token.jwt);
+    await record('app', token.jwt);
+    expect(await now()).toBe(accountKey({ userId: 'user_one' }));
+
+    clock = new Date(NOW.getTime() + 60_000);
     expect(await now()).toBeUndefined();
   });
 
-  it('cursor-agent’s account, until the app, which comes first, holds a usable token', async () => {
-    writeAgentToken(home, (await makeToken('user_agent')).jwt);
-    await record('agent');
+  it('cursor-agent’s account, until the app, which comes first, gets a usable token', async () => {
+    const agent = await makeToken('user_agent');
+    writeAgentToken(home, agent.jwt);
+    await record('agent', agent.jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_agent' }));
 
     writeAppToken(home, (await makeToken('user_app')).jwt);
     expect(await now()).toBeUndefined();
   });
 
+  it('an app store that changed but still holds no usable token is passed over again', async () => {
+    writeAppToken(home, (await makeToken('user_old', { exp: NOW_S - 10 })).jwt);
+    const agent = await makeToken('user_agent');
+    writeAgentToken(home, agent.jwt);
+    await record('agent', agent.jwt);
+
+    fs.rmSync(appDb());
+    writeAppToken(home, (await makeToken('user_older', { exp: NOW_S - 20 })).jwt);
+    expect(await now()).toBe(accountKey({ userId: 'user_agent' }));
+  });
+
   it('on macOS the app comes first, before any file the record fingerprints', async () => {
     env = { ...env, platform: 'darwin' };
-    const dbPath = path.join(
+    const token = await makeToken('user_mac');
+    writeAppToken(home, token.jwt);
+    const macDb = path.join(
       home,
       'Library',
       'Application Support',
@@ -77,10 +103,9 @@ describe('a token winner is read again, not trusted', () => {
       'globalStorage',
       'state.vscdb',
     );
-    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
-    writeAppToken(home, (await makeToken('user_mac')).jwt);
-    fs.renameSync(path.join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'), dbPath);
-    await record('app');
+    fs.mkdirSync(path.dirname(macDb), { recursive: true });
+    fs.renameSync(appDb(), macDb);
+    await record('app', token.jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_mac' }));
   });
 });
@@ -88,9 +113,8 @@ describe('a token winner is read again, not trusted', () => {
 describe('a cookie winner is vouched for by fingerprints', () => {
   it('the cached cookie’s account while the file is unchanged, then nothing', async () => {
     writeCachedCookie(home, 'WorkosCursorSessionToken=x');
-    const key = accountKey({ userId: 'user_cached' });
-    await record('cached', key);
-    expect(await now()).toBe(key);
+    await record('cached');
+    expect(await now()).toBe(accountKey({ userId: 'user_cookie' }));
 
     writeCachedCookie(home, 'WorkosCursorSessionToken=y');
     expect(await now()).toBeUndefined();
@@ -98,25 +122,26 @@ describe('a cookie winner is vouched for by fingerprints', () => {
 
   it('the config file’s manual header, with its token-account label, until the config changes', async () => {
     writeConfig(home, { version: 1, providers: [{ id: 'cursor', cookieHeader: 'a=1' }] });
-    const key = accountKey({ userId: 'user_manual', label: 'Work' });
-    await record('manual', key);
-    expect(await now()).toBe(key);
+    await record('manual', undefined, 'auto', 'Work');
+    expect(await now()).toBe(accountKey({ userId: 'user_cookie', label: 'Work' }));
 
     writeConfig(home, { version: 1, providers: [{ id: 'cursor', cookieHeader: 'a=2' }] });
     expect(await now()).toBeUndefined();
   });
 
   it('a token winner is invalidated by a cookie file appearing before it in the order', async () => {
-    writeAppToken(home, (await makeToken('user_one')).jwt);
-    await record('app');
+    const one = await makeToken('user_one');
+    writeAppToken(home, one.jwt);
+    await record('app', one.jwt);
 
     writeCachedCookie(home, 'WorkosCursorSessionToken=z');
     expect(await now()).toBeUndefined();
   });
 
-  it('a config appearing at the legacy or XDG path counts too', async () => {
-    writeAppToken(home, (await makeToken('user_one')).jwt);
-    await record('app');
+  it('a config appearing at the legacy path counts too', async () => {
+    const one = await makeToken('user_one');
+    writeAppToken(home, one.jwt);
+    await record('app', one.jwt);
 
     fs.mkdirSync(path.join(home, '.codexbar'));
     fs.writeFileSync(path.join(home, '.codexbar', 'config.json'), '{}');
@@ -128,26 +153,22 @@ describe('nothing is vouched for', () => {
   it.each(['browser', 'stored'] as const)(
     'when the %s source won (it changes without a file we watch)',
     async (winner) => {
-      await record(winner, accountKey({ userId: 'u' }));
+      await record(winner);
       expect(await now()).toBeUndefined();
     },
   );
 
   it('without a record, with a record of another source mode, or with a damaged one', async () => {
-    writeAppToken(home, (await makeToken('user_one')).jwt);
+    const one = await makeToken('user_one');
+    writeAppToken(home, one.jwt);
     expect(await now()).toBeUndefined();
 
-    await record('app', undefined, 'web');
+    await record('app', one.jwt, 'web');
     expect(await now('auto')).toBeUndefined();
 
-    await record('app');
-    const file = fs
-      .readdirSync(dir)
-      .find(
-        (name) =>
-          name.startsWith('account-') && name !== path.basename(authInputs(env, 'web', dir).recordPath),
-      )!;
-    fs.writeFileSync(path.join(dir, file), '{"version":1,"winner":"app"');
+    await record('app', one.jwt);
+    const file = authInputs(env, 'auto', dir).recordPath;
+    fs.writeFileSync(file, '{"version":1,"winner":"app"');
     expect(await now()).toBeUndefined();
   });
 });
