@@ -1,41 +1,31 @@
 import path from 'node:path';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
 const http2Stub = path.resolve('build/http2-unavailable.cjs');
 
-export default defineConfig({
-  // The CLI, the statusline fast path bin/codexbar.js tries first for `statusline`, and the few lines that
-  // turn on Node's compile cache before either loads (docs/architecture.md, Start-up). Each is
-  // self-contained: they share no file.
-  entry: {
-    cli: 'src/cli.ts',
-    statusline: 'src/fast/statusline.ts',
-    'compile-cache': 'src/fast/compile-cache.ts',
-  },
-  format: ['esm'],
+/**
+ * Two builds into dist/ (docs/architecture.md, Start-up):
+ * - the CLI as ES modules, one file;
+ * - the statusline fast path and the compile-cache switch as CommonJS: bin/codexbar.js (CommonJS too, see
+ *   bin/package.json) requires them without starting Node's ES module loader, which alone costs a prompt
+ *   about as much as everything the fast path does. Each output is self-contained: they share no file.
+ * Each build cleans only its own kind of file, so the two can run side by side.
+ */
+const common = {
   target: 'node20',
   platform: 'node',
   outDir: 'dist',
-  clean: true,
   sourcemap: false,
   // Start-up time is mostly compiling what is loaded, so keep it small.
   minify: true,
-  // One file, not chunks: src/cli.ts imports each command's module when it runs, which esbuild turns into
-  // deferred module initialisers, so `usage` never runs what only `cost` uses (the table, the chart, the
-  // pager, the event schemas). Splitting into chunks measured slower: every extra file costs the ESM loader
-  // more than the code it saves from being parsed.
-  splitting: false,
-  // Everything pure-JS is bundled for a fast start; the native addon stays external and is imported
-  // lazily, only when a live Cursor database has to be read.
-  noExternal: [/^(?!better-sqlite3$).*/],
-  external: ['better-sqlite3'],
-  banner: {
-    js: "import { createRequire as __codexbarCreateRequire } from 'node:module'; const require = __codexbarCreateRequire(import.meta.url);",
-  },
   // Keep `node:` on built-in imports (tsup strips it by default, marking them external before any plugin
   // below could see them).
   removeNodeProtocol: false,
+  // Everything pure-JS is bundled for a fast start; the native addon stays external and is imported
+  // lazily, only when a browser's cookie database has to be read.
+  noExternal: [/^(?!better-sqlite3$).*/],
+  external: ['better-sqlite3'],
   esbuildPlugins: [
     {
       // undici loads node:http2 (and with it tls and crypto) at start-up, for HTTP/2 we never use (its
@@ -58,4 +48,28 @@ export default defineConfig({
       },
     },
   ],
-});
+} satisfies Options;
+
+export default defineConfig([
+  {
+    ...common,
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    clean: ['*.js'],
+    // One file, not chunks: src/cli.ts imports each command's module when it runs, which esbuild turns
+    // into deferred module initialisers, so `usage` never runs what only `cost` uses (the table, the chart,
+    // the pager, the event schemas). Splitting into chunks measured slower: every extra file costs the ES
+    // module loader more than the code it saves from being parsed.
+    splitting: false,
+    banner: {
+      js: "import { createRequire as __codexbarCreateRequire } from 'node:module'; const require = __codexbarCreateRequire(import.meta.url);",
+    },
+  },
+  {
+    ...common,
+    entry: { statusline: 'src/fast/statusline.ts', 'compile-cache': 'src/fast/compile-cache.ts' },
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    clean: ['*.cjs'],
+  },
+]);

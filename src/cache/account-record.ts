@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { readAppAccessToken } from '../auth/app-db.js';
@@ -37,6 +36,8 @@ interface AccountRecordFile {
   account?: string;
   /** Path → fingerprint of the config and cookie files, taken before the ladder read them. */
   files: Record<string, string>;
+  /** The set-up the file name is a hash of, compared in full: the hash is short and not cryptographic. */
+  setUp: string;
   /** The token stores' fingerprints, taken before the ladder read them. */
   tokens: Record<TokenSource, string>;
   /** A token winner: when its token stops being usable (its expiry minus the ladder's margin), epoch ms. */
@@ -47,6 +48,7 @@ type TokenSource = 'app' | 'agent';
 
 export interface AuthInputs {
   recordPath: string;
+  setUp: string;
   files: Record<string, string>;
   tokens: Record<TokenSource, string>;
 }
@@ -66,9 +68,8 @@ export function authInputs(env: LocalEnvironment, mode: SourceMode, usageDir: st
     app: `${fingerprint(paths.appDb)}|${fingerprint(`${paths.appDb}-wal`)}`,
     agent: fingerprint(paths.agentAuth),
   };
-  const setUp = [env.platform, mode, ...watched, paths.appDb, paths.agentAuth].join('\0');
-  const context = createHash('sha256').update(setUp).digest('hex').slice(0, 32);
-  return { recordPath: path.join(usageDir, `account-${context}.json`), files, tokens };
+  const setUp = [env.platform, mode, ...watched, paths.appDb, paths.agentAuth].join('\n');
+  return { recordPath: path.join(usageDir, `account-${fnv1a(setUp)}.json`), setUp, files, tokens };
 }
 
 /** A JWT is sent only while it expires more than this far ahead (docs/behaviour.md §8.3). */
@@ -81,7 +82,13 @@ export function accountRecord(
   account: string | undefined,
   tokenExpiresAt: Date | undefined,
 ): object {
-  const record: AccountRecordFile = { version: RECORD_VERSION, winner, files: inputs.files, tokens: inputs.tokens };
+  const record: AccountRecordFile = {
+    version: RECORD_VERSION,
+    winner,
+    setUp: inputs.setUp,
+    files: inputs.files,
+    tokens: inputs.tokens,
+  };
   if (account !== undefined) record.account = account;
   if ((winner === 'app' || winner === 'agent') && tokenExpiresAt !== undefined) {
     record.usableUntil = tokenExpiresAt.getTime() - TOKEN_MARGIN_MS;
@@ -100,7 +107,7 @@ export async function recordedAccount(
   inputs: AuthInputs,
 ): Promise<string | undefined> {
   const record = readRecord(inputs.recordPath);
-  if (record === undefined) return undefined;
+  if (record === undefined || record.setUp !== inputs.setUp) return undefined;
   const keys = Object.keys(record.files);
   if (keys.length !== Object.keys(inputs.files).length) return undefined;
   if (keys.some((file) => inputs.files[file] !== record.files[file])) return undefined;
@@ -181,6 +188,7 @@ function isRecord(value: unknown): value is AccountRecordFile {
   const { files, tokens } = record;
   return (
     record.version === RECORD_VERSION &&
+    typeof record.setUp === 'string' &&
     (record.usableUntil === undefined || typeof record.usableUntil === 'number') &&
     isStringMap(tokens) &&
     typeof tokens.app === 'string' &&
@@ -191,6 +199,19 @@ function isRecord(value: unknown): value is AccountRecordFile {
       (typeof record.account === 'string' && ACCOUNT_KEY.test(record.account))) &&
     isStringMap(files)
   );
+}
+
+/**
+ * 64-bit FNV-1a as 16 hex digits: a file name for a set-up, not a secret (the record holds the set-up in
+ * full and is checked against it), so node:crypto need not be loaded on the fast path.
+ */
+function fnv1a(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
 }
 
 function isStringMap(value: unknown): value is Record<string, string> {

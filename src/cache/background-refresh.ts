@@ -65,12 +65,12 @@ export async function startBackgroundRefresh(
  * The same node and script (and node flags) as this run, detached from the prompt: no stdin, no output, its
  * own process group, so the prompt neither waits for it nor kills it.
  */
-async function spawnDetached(args: readonly string[]): Promise<number | undefined> {
+function spawnDetached(args: readonly string[]): number | undefined {
   const script = process.argv[1];
   if (script === undefined) return undefined;
   try {
-    // Loaded here, not at the top: only a stale line starts a process, and a fresh one must start fast.
-    const { spawn } = await import('node:child_process');
+    // Fetched here, not imported: only a stale line starts a process, and a fresh one must start fast.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(process.execPath, [...process.execArgv, script, ...args], {
       detached: true,
       stdio: 'ignore',

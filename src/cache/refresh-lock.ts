@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -45,7 +44,7 @@ export interface LockClock {
 }
 
 export function acquireRefreshLock(lockPath: string, clock: LockClock, pid = process.pid): LockAttempt {
-  const nonce = randomBytes(8).toString('hex');
+  const nonce = randomHex(8);
   const temp = writeTemp(lockPath, { pid, nonce, startedAt: clock.now });
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -144,7 +143,7 @@ function replace(lockPath: string, content: LockContent): void {
 }
 
 function writeTemp(lockPath: string, content: LockContent): string {
-  const temp = `${lockPath}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${lockPath}.${randomHex(6)}.tmp`;
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
   const fd = openSync(temp, flags, 0o600);
   try {
@@ -177,6 +176,11 @@ function parse(text: string): LockContent | undefined {
     }
   } catch {}
   return undefined;
+}
+
+/** node:crypto only when a lock is actually taken: a fresh statusline never loads it. */
+function randomHex(bytes: number): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
 }
 
 function removeQuietly(file: string): void {

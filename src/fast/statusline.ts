@@ -5,7 +5,7 @@
  * cannot answer — a flag it does not know, a bad value, no snapshot, an account it cannot vouch for —
  * returns undefined, and the full CLI takes the same argv from the start.
  */
-import os from 'node:os';
+import { fstatSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { resolveBaseUrl } from '../api/base-url.js';
 import { cleanCookieHeader, sessionTokenIdentityFromCookie } from '../auth/cookie.js';
@@ -49,7 +49,15 @@ export async function fastStatusline(
 ): Promise<number | undefined> {
   const flags = parseFlags(argv);
   if (flags === undefined) return undefined;
-  const local: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+  const local: LocalEnvironment = {
+    platform: io.platform,
+    env: io.env,
+    // A getter, passed on as one: the home is looked up only if HOME is unusable.
+    get homeDir() {
+      return io.homeDir;
+    },
+    now: io.now,
+  };
   let baseUrl: string;
   try {
     baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
@@ -175,5 +183,42 @@ function durationIn(value: string, range: { min: number; max: number }): number 
 
 function processFastIo(): FastIo {
   const platform = process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'linux';
-  return { stdout: process.stdout, env: process.env, platform, homeDir: os.homedir(), now: () => new Date() };
+  return {
+    stdout: stdoutWriter(),
+    env: process.env,
+    platform,
+    // Only consulted when HOME is unusable (docs/behaviour.md §7.10): node:os is loaded only then.
+    get homeDir() {
+      return process.getBuiltinModule('node:os').homedir();
+    },
+    now: () => new Date(),
+  };
+}
+
+/**
+ * Standard output without `process.stdout`, whose stream (and the net, tty and stream modules behind it)
+ * costs a prompt more than the rest of the fast path. The line is written whole and synchronously; a closed
+ * pipe (EPIPE, `codexbar statusline | head -c0`) ends the output quietly. A character device counts as a
+ * terminal, as a TTY is one (the only other one that could be stdout, /dev/null, shows nothing).
+ */
+function stdoutWriter(): OutputStream {
+  return {
+    isTTY: isCharacterDevice(1),
+    write(text: string) {
+      const bytes = Buffer.from(text, 'utf8');
+      try {
+        for (let written = 0; written < bytes.length; ) written += writeSync(1, bytes, written);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+      }
+    },
+  };
+}
+
+function isCharacterDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
