@@ -5,14 +5,13 @@ const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
 const http2Stub = path.resolve('build/http2-unavailable.cjs');
 
 /**
- * Two builds into dist/ (docs/architecture.md, Start-up):
- * - the CLI as ES modules, one file;
- * - the statusline fast path and the compile-cache switch as CommonJS: bin/codexbar.js (CommonJS too, see
- *   bin/package.json) requires them without starting Node's ES module loader, which alone costs a prompt
- *   about as much as everything the fast path does. Each output is self-contained: they share no file.
- * Each build cleans only its own kind of file, so the two can run side by side.
+ * One CommonJS build into dist/ (docs/architecture.md, Start-up): the CLI (`cli.cjs`), the statusline fast
+ * path bin/codexbar.js tries first (`statusline.cjs`), and the few lines that turn on Node's compile cache
+ * (`compile-cache.cjs`). CommonJS because bin/codexbar.js (CommonJS too, see bin/package.json) then loads
+ * them without starting Node's ES module loader: measured, that saves a prompt about as much as everything
+ * the fast path does, and `usage` about 20 ms. Each output is self-contained: they share no file.
  */
-const common = {
+const common: Options = {
   target: 'node20',
   platform: 'node',
   outDir: 'dist',
@@ -48,28 +47,21 @@ const common = {
       },
     },
   ],
-} satisfies Options;
+};
 
-export default defineConfig([
-  {
-    ...common,
-    entry: { cli: 'src/cli.ts' },
-    format: ['esm'],
-    clean: ['*.js'],
-    // One file, not chunks: src/cli.ts imports each command's module when it runs, which esbuild turns
-    // into deferred module initialisers, so `usage` never runs what only `cost` uses (the table, the chart,
-    // the pager, the event schemas). Splitting into chunks measured slower: every extra file costs the ES
-    // module loader more than the code it saves from being parsed.
-    splitting: false,
-    banner: {
-      js: "import { createRequire as __codexbarCreateRequire } from 'node:module'; const require = __codexbarCreateRequire(import.meta.url);",
-    },
+export default defineConfig({
+  ...common,
+  entry: {
+    cli: 'src/cli.ts',
+    statusline: 'src/fast/statusline.ts',
+    'compile-cache': 'src/fast/compile-cache.ts',
   },
-  {
-    ...common,
-    entry: { statusline: 'src/fast/statusline.ts', 'compile-cache': 'src/fast/compile-cache.ts' },
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
-    clean: ['*.cjs'],
-  },
-]);
+  format: ['cjs'],
+  outExtension: () => ({ js: '.cjs' }),
+  clean: true,
+  // One file per entry, not chunks: src/cli.ts imports each command's module when it runs, which esbuild
+  // turns into deferred module initialisers, so `usage` never runs what only `cost` uses (the table, the
+  // chart, the pager, the event schemas). Splitting into chunks measured slower: every extra file costs the
+  // module loader more than the code it saves from being parsed.
+  splitting: false,
+});

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// CommonJS (bin/package.json): the statusline fast path and --version run without starting Node's ES
-// module loader; only the full CLI, dist/cli.js, is an ES module (docs/architecture.md, Start-up).
+// CommonJS (bin/package.json), like the bundles it loads: nothing here starts Node's ES module loader,
+// which costs every short run several milliseconds (docs/architecture.md, Start-up).
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -38,7 +38,7 @@ async function main() {
   // tier, and a process cannot exit until that compile finishes: ~150 ms added to every short run. The
   // baseline tier parses our few requests just as well.
   require('node:v8').setFlagsFromString('--liftoff-only');
-  const { run } = await import('../dist/cli.js');
+  const { run } = require('../dist/cli.cjs');
   process.exitCode = await run(argv);
 }
 

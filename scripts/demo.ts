@@ -16,7 +16,7 @@ import { startFakeCursor } from '../test/fake-cursor/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'codexbar.js');
-const BUILT = path.join(ROOT, 'dist', 'cli.js');
+const BUILT = path.join(ROOT, 'dist', 'cli.cjs');
 const COMMANDS = [
   ['usage', '--provider', 'cursor', '--verbose'],
   // Answered from the snapshot the usage run just saved (docs/behaviour.md §26.4), without a request.
@@ -70,7 +70,7 @@ function shellWords(args: readonly string[]): string {
 
 async function main(): Promise<number> {
   if (!fs.existsSync(BUILT)) {
-    console.error('demo: dist/cli.js is missing; run `npm run build` first.');
+    console.error('demo: dist/cli.cjs is missing; run `npm run build` first.');
     return 1;
   }
   const now = new Date();

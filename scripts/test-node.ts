@@ -178,7 +178,7 @@ function main(): number {
   const major = process.argv[2];
   if (!major || !/^\d+$/.test(major))
     fail('usage: npm run test:node -- <node major, e.g. 22> [vitest filters… | bench/<name>.ts [args…]]');
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) fail('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.cjs'))) fail('dist/ is missing: run `npm run build` first');
   const nodeDist = installNode(major);
   const node = path.join(nodeDist, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
   const sqlite = buildSqlite(node, nodeDist);
