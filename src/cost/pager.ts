@@ -31,6 +31,8 @@ export interface PagerOptions {
   concurrency?: number;
   onProgress?: (progress: PageProgress) => void;
   signal?: AbortSignal;
+  /** The page cap (default 200, CodexBar's); 200 full pages with no short one fail closed. */
+  maxPages?: number;
 }
 
 export interface PagerResult {
@@ -65,8 +67,8 @@ const inconsistent = (expected: number, received: number) =>
   );
 
 /** The last page the reported count implies: a short page, or the empty page after an exact multiple. */
-function lastPageFor(expected: number): number {
-  return Math.min(MAX_PAGES, Math.floor(expected / PAGE_SIZE) + 1);
+function lastPageFor(expected: number, maxPages: number): number {
+  return Math.min(maxPages, Math.floor(expected / PAGE_SIZE) + 1);
 }
 
 /**
@@ -85,16 +87,17 @@ class PageFetcher {
     private readonly fetchPage: PagerOptions['fetchPage'],
     private readonly signal: AbortSignal,
     private readonly concurrency: number,
+    private readonly maxPages: number,
   ) {
     this.maxBuffered = concurrency === 1 ? 1 : concurrency * 2;
   }
 
   /**
    * Makes sure `needed` is requested, and allows pages up to `plannedLast` (what the count implies, never
-   * beyond the 200-page cap) to be fetched ahead.
+   * beyond the page cap) to be fetched ahead.
    */
   fill(needed: number, plannedLast: number): void {
-    this.lastAllowed = Math.min(MAX_PAGES, Math.max(needed, plannedLast));
+    this.lastAllowed = Math.min(this.maxPages, Math.max(needed, plannedLast));
     while (this.nextToStart <= needed) this.start();
     this.pump();
   }
@@ -139,7 +142,8 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency);
+  const maxPages = options.maxPages ?? MAX_PAGES;
+  const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency, maxPages);
 
   let expected: number | null = null;
   let raw = 0;
@@ -155,8 +159,8 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
   };
 
   try {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      fetcher.fill(page, expected === null ? page : lastPageFor(expected));
+    for (let page = 1; page <= maxPages; page++) {
+      fetcher.fill(page, expected === null ? page : lastPageFor(expected, maxPages));
       const response = await fetcher.take(page);
       const count = response.totalUsageEventsCount;
       // §2.5: the count is compared before the empty-page test, so a changed count on an empty page throws.
@@ -187,7 +191,7 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
       }
     }
 
-    // §2.5: only a short or empty page proves completion, so 200 full pages fail even when the count matches.
+    // §2.5: only a short or empty page proves completion, so a cap of full pages fails even when the count matches.
     if (!completed) throw safetyLimit(raw);
     if (expected !== null && raw < expected) throw incomplete(expected, raw);
     // §2.5: without a count nothing proves a repeat, and an exact count keeps identical rows.

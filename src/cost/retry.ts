@@ -15,6 +15,8 @@ export interface RetryPolicy {
   /** A Retry-After longer than this fails the run instead of stalling it. */
   maxRetryAfterMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told before each wait, e.g. to show `waiting 18 s for the rate limit`. */
+  onRetry?: (retry: { rateLimited: boolean; delayMs: number }) => void;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -82,6 +84,7 @@ export async function withRetry<T>(
         if (retryAfterMs > rules.maxRetryAfterMs) throw error;
         delayMs = retryAfterMs;
       }
+      rules.onRetry?.({ rateLimited: decision.kind === 'rateLimited', delayMs });
       await rules.sleep(delayMs, signal);
     }
   }
