@@ -22,6 +22,8 @@ export interface CursorConfig {
   cookieHeader?: string;
   /** As stored; tokens are cleaned when an account is selected (see credentials.ts). Never print tokens. */
   tokenAccounts?: TokenAccounts;
+  /** The Admin API key for `team` (docs/behaviour.md §Team), cleaned; absent when empty. Never print it. */
+  apiKey?: string;
 }
 
 export interface LoadedConfig {
@@ -110,6 +112,8 @@ function cursorConfigFrom(file: ConfigFile): CursorConfig {
   const cookieHeader = cleanCookieHeader(entry.cookieHeader ?? undefined);
   if (cookieHeader !== undefined) cursor.cookieHeader = cookieHeader;
   if (entry.tokenAccounts != null) cursor.tokenAccounts = entry.tokenAccounts;
+  const apiKey = cleanValue(entry.apiKey ?? undefined);
+  if (apiKey !== undefined) cursor.apiKey = apiKey;
   return cursor;
 }
 

@@ -30,6 +30,8 @@ export const providerEntrySchema = z.looseObject({
   cookieSource: cookieSourceSchema.nullish(),
   cookieHeader: z.string().nullish(),
   tokenAccounts: tokenAccountsSchema.nullish(),
+  /** CodexBar leaves it unused for Cursor; codexbar reads it as the Admin API key for `team`. */
+  apiKey: z.string().nullish(),
 });
 
 export const configFileSchema = z.looseObject({
