@@ -5,6 +5,7 @@ import { addCostOptions } from './commands/cost-options.js';
 import { type CliIo, processIo } from './commands/io.js';
 import { addSharedOptions, argvWantsJson } from './commands/options.js';
 import { printCliError } from './commands/report.js';
+import { registerTeamCommand } from './commands/team.js';
 import { usageCommand } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
 
@@ -72,6 +73,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .action(async (options, command: Command) => setExitCode(await costCommand(options, io, command)));
 
+  registerTeamCommand(program, io, setExitCode);
   return program;
 }
 
