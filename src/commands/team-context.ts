@@ -64,28 +64,44 @@ export function parseTeamOutput(raw: RawOutputOptions): TeamOutputOptions {
 const SHOWN_WAIT_MS = 1000;
 const VERBOSE_WAIT_MS = 5000;
 
-/** The progress line of a long fetch, with the rate-limit wait appended while there is one. */
+/**
+ * The progress line of a long fetch, with the rate-limit wait appended while there is one. Verbose lines
+ * go through it too, so a line is never written into the middle of the progress line.
+ */
 export class FetchProgress {
   private base = '';
+  private shown = '';
 
   constructor(
     private readonly line: ProgressLine,
-    private readonly verbose: (line: string) => void,
+    private readonly verboseLine: (line: string) => void,
   ) {}
 
   step(message: string): void {
     this.base = message;
-    this.line.update(message);
+    this.show(message);
   }
 
   waiting(ms: number): void {
     if (ms < SHOWN_WAIT_MS) return;
     const text = `waiting ${Math.ceil(ms / 1000)} s for the rate limit`;
-    this.line.update(this.base ? `${this.base} · ${text}` : `${text[0]!.toUpperCase()}${text.slice(1)}`);
     if (ms >= VERBOSE_WAIT_MS) this.verbose(`[cursor-team] ${text}`);
+    this.show(this.base ? `${this.base} · ${text}` : `${text[0]!.toUpperCase()}${text.slice(1)}`);
+  }
+
+  verbose = (text: string): void => {
+    this.line.finish();
+    this.verboseLine(text);
+    if (this.shown) this.line.update(this.shown);
+  };
+
+  private show(message: string): void {
+    this.shown = message;
+    this.line.update(message);
   }
 
   finish(): void {
+    this.shown = '';
     this.line.finish();
   }
 }

@@ -94,7 +94,7 @@ async function usageAction(run: TeamRun, raw: Record<string, unknown>, command: 
     onRequest: ({ request, pieces }) =>
       progress.step(`Fetching daily usage… request ${request}${request <= pieces ? `/${pieces}` : ''}`),
   });
-  reporter.verbose(
+  progress.verbose(
     `[cursor-team] daily usage: ${fetched.requests} requests for ${fetched.pieces} 30-day pieces`,
   );
   progress.finish();
@@ -119,7 +119,7 @@ async function costAction(run: TeamRun, raw: Record<string, unknown>, command: C
     pricing: createListPricer(),
     now: () => io.now(),
     onProgress: (page) => {
-      reporter.verbose(
+      progress.verbose(
         `[cursor-team] events piece ${page.piece}/${page.pieces} page ${page.page}: ${page.pageEvents} events (${page.eventsReceived} raw total)`,
       );
       const piece = page.pieces > 1 ? ` (30-day piece ${page.piece}/${page.pieces})` : '';

@@ -1,7 +1,9 @@
 /**
  * A small RFC 4180 writer: a header row, then one row per record, CRLF line ends (the last line too),
- * fields quoted only when they hold a comma, a quote, CR or LF, quotes doubled. Numbers are written as
- * JavaScript prints them (no grouping, no currency, no rounding); null and undefined are empty fields.
+ * fields quoted only when they hold a comma, a quote, CR or LF, quotes doubled. Numbers are plain (no
+ * grouping, no currency): integers exactly, fractions to 15 significant digits, which drops binary noise
+ * such as 0.36850200000000005 from sums of cents without losing any decimal a source sent. Null and
+ * undefined are empty fields, and so is a non-finite number.
  *
  * Text that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets a leading
  * apostrophe, so a member's name cannot smuggle a formula into an admin's spreadsheet. Numbers are never
@@ -20,7 +22,10 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 
 export function csvField(value: CsvValue, options: CsvOptions = {}): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return '';
+    return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(15)));
+  }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const text = options.neutraliseFormulas !== false && FORMULA_START.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

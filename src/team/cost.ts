@@ -7,7 +7,7 @@
 import { type AdminContext, fetchUsageEventsPage } from '../api/admin/endpoints.js';
 import type { UsageEvent } from '../api/schemas/events.js';
 import { type CostAggregator, createCostAggregator } from '../cost/aggregate.js';
-import { PAGE_SIZE, type PageProgress, pageUsageEvents } from '../cost/pager.js';
+import { type PageProgress, pageUsageEvents } from '../cost/pager.js';
 import type { ListPricer } from '../cost/pricing.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
 import { splitWindow } from './chunks.js';
@@ -127,10 +127,12 @@ export async function collectTeamCost(
 
   const generatedAt = options.now();
   const meta = { generatedAt, reportedEventCount: reported };
+  // Once any event carries a fee, the API reports fees: a member whose events carry none paid none.
+  const feesReported = teamFees.usd !== null;
   const memberCosts = [...members.entries()].map(([member, acc]) => ({
     member,
     report: acc.aggregator.finish(window, { generatedAt, reportedEventCount: null }),
-    tokenFeeUSD: acc.fees.usd,
+    tokenFeeUSD: acc.fees.usd ?? (feesReported ? 0 : null),
   }));
   memberCosts.sort(compareMembers);
   return {
