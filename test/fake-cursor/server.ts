@@ -50,7 +50,7 @@ function sessionCookie(header: string | undefined): string | undefined {
   return undefined;
 }
 
-function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+export function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -58,7 +58,7 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
   return out;
 }
 
-function parseBody(raw: string): unknown {
+export function parseBody(raw: string): unknown {
   if (raw === '') return undefined;
   try {
     return JSON.parse(raw);
@@ -67,7 +67,7 @@ function parseBody(raw: string): unknown {
   }
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
+export async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
@@ -78,7 +78,7 @@ function pageOf(body: unknown): string {
   return page === undefined ? '' : String(page);
 }
 
-function send(res: http.ServerResponse, response: FakeResponse): void {
+export function send(res: http.ServerResponse, response: FakeResponse): void {
   if (res.destroyed || res.writableEnded) return;
   if (response.destroy) {
     // A TCP reset, so clients see ECONNRESET rather than a clean end of stream.
