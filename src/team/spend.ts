@@ -76,8 +76,13 @@ function sumAll(values: readonly (number | null)[]): number | null {
   return sum;
 }
 
+/** The pager's error codes, with a hint that fits a list of members rather than a window. */
+class SpendPagingError extends PaginationError {
+  override readonly hint = 'Run the command again; members joined or left while the list was being read.';
+}
+
 const inconsistent = (what: string) =>
-  new PaginationError(
+  new SpendPagingError(
     'pagination_inconsistent',
     `Cursor team spend changed while it was being read (${what}).`,
   );
@@ -100,7 +105,7 @@ export async function collectTeamSpend(
   const first = await fetchSpendPage(context, 1, options.signal);
   const { totalMembers, totalPages } = first;
   if (totalPages > MAX_SPEND_PAGES) {
-    throw new PaginationError(
+    throw new SpendPagingError(
       'pagination_safety_limit',
       `Cursor team spend reported ${totalPages} pages, more than the ${MAX_SPEND_PAGES} read at most.`,
     );
@@ -124,7 +129,7 @@ export async function collectTeamSpend(
     seen.add(id);
   }
   if (rows.length !== totalMembers) {
-    throw new PaginationError(
+    throw new SpendPagingError(
       'pagination_incomplete',
       `Cursor team spend was incomplete (received ${rows.length} of ${totalMembers} members).`,
     );
