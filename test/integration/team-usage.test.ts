@@ -166,7 +166,7 @@ describe('team usage windows', () => {
     const sent = requestsTo(result, DAILY).length;
     expect(sent).toBeGreaterThan(20);
     expect(result.fake.stats.rateLimited.dailyUsage).toBe(0);
-    expect(result.fake.stats.peakInWindow.dailyUsage).toBe(20);
+    expect(result.fake.stats.peakInWindow.dailyUsage).toBeLessThanOrEqual(20);
     expect(result.fake.stats.accepted.dailyUsage).toBe(sent);
     expect(result.clock.now() - NOW.getTime()).toBeGreaterThanOrEqual(60_000);
     expect((jsonRow(result).totals as { requests: number }).requests).toBe(
