@@ -20,9 +20,10 @@ describe('Admin API rate limiter (docs/behaviour.md §Team)', () => {
     const starts: number[] = [];
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        limiter.acquire().then(() => {
+        limiter.acquire().then((release) => {
           order.push(i);
           starts.push(clock.now());
+          release();
         }),
       ),
     );
@@ -33,14 +34,48 @@ describe('Admin API rate limiter (docs/behaviour.md §Team)', () => {
     expect(limiter.granted).toBe(12);
   });
 
+  it('a slot counts from the answer: a slow request pushes the next window back by its latency', async () => {
+    const clock = new VirtualClock(T0);
+    const limiter = new RateLimiter('spend', { requests: 2, windowMs: 1000 }, clock, undefined, 0);
+    const first = await limiter.acquire();
+    const second = await limiter.acquire();
+    first();
+    await clock.sleep(300); // the second answer takes 300 ms
+    second();
+    const starts: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const release = await limiter.acquire();
+      starts.push(clock.now() - T0);
+      release();
+    }
+    expect(starts).toEqual([1000, 1300]);
+  });
+
+  it('with every slot in flight, the next caller waits for an answer rather than a timer', async () => {
+    const clock = new VirtualClock(T0);
+    const limiter = new RateLimiter('dailyUsage', { requests: 1, windowMs: 1000 }, clock, undefined, 0);
+    const release = await limiter.acquire();
+    let granted = false;
+    const next = limiter.acquire().then((r) => {
+      granted = true;
+      return r;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted).toBe(false);
+    await clock.sleep(5000);
+    release();
+    (await next)();
+    expect(clock.now() - T0).toBe(6000);
+  });
+
   it('a 429 holds the whole family until Retry-After has passed', async () => {
     const clock = new VirtualClock(T0);
     const waits: number[] = [];
     const limiters = new RateLimiters(clock, { spend: { requests: 20, windowMs: 60_000 } });
     limiters.onWait((_family, ms) => waits.push(ms));
-    await limiters.get('spend').acquire();
+    (await limiters.get('spend').acquire())();
     limiters.get('spend').holdFor(18_000);
-    await limiters.get('spend').acquire();
+    (await limiters.get('spend').acquire())();
     expect(clock.now() - T0).toBe(18_000);
     expect(waits).toEqual([18_000]);
     expect(limiters.granted).toBe(2);
@@ -52,7 +87,7 @@ describe('Admin API rate limiter (docs/behaviour.md §Team)', () => {
     const controller = new AbortController();
     controller.abort(new Error('stopped'));
     await expect(limiter.acquire(controller.signal)).rejects.toThrow('stopped');
-    await limiter.acquire();
+    (await limiter.acquire())();
     expect(clock.now()).toBe(T0);
     expect(limiter.granted).toBe(1);
   });

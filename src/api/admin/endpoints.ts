@@ -55,8 +55,8 @@ export interface AdminContext {
 }
 
 /**
- * One request: wait for the family's slot, send, and on a 429 hold the whole family (Retry-After, else
- * one full window) before the retry asks for a slot again.
+ * One request: wait for the family's slot, send, give the slot back with the answer, and on a 429 hold the
+ * whole family (Retry-After, else one full window) before the retry asks for a slot again.
  */
 export function callAdmin<T>(
   context: AdminContext,
@@ -67,7 +67,7 @@ export function callAdmin<T>(
   const limiter = context.limiters.get(family);
   return withRetry(
     async () => {
-      await limiter.acquire(signal);
+      const release = await limiter.acquire(signal);
       try {
         return await context.client.request({
           ...request,
@@ -79,6 +79,9 @@ export function callAdmin<T>(
           limiter.holdFor(error.retryAfterMs ?? limiter.limit.windowMs);
         }
         throw error;
+      } finally {
+        // The slot counts from the answer, not the send (see rate-limiter.ts).
+        release();
       }
     },
     { ...ADMIN_RETRY_POLICY, ...context.retry },

@@ -1,8 +1,13 @@
 /**
- * Client-side rate limiting per endpoint family (docs/behaviour.md §Team): at most `requests` starts in
- * any window of `windowMs` (plus a safety margin for network jitter), shared by every concurrent caller
- * of the family, first come first served. A 429 holds the whole family until its Retry-After has passed.
- * The clock and the sleep are injected so tests run in virtual time.
+ * Client-side rate limiting per endpoint family (docs/behaviour.md §Team), shared by every concurrent
+ * caller of the family, first come first served.
+ *
+ * A request holds its slot from the moment it is granted until its answer is back, and the slot stays
+ * taken for a window (plus a small margin) after that. The server counts a request when it arrives, which
+ * is after we send it but before its answer comes back, so counting from the answer means two requests
+ * one window apart on our clock are at least a window apart on the server's too, however slow the
+ * network or a busy event loop. A 429 holds the whole family until its Retry-After has passed. The clock
+ * and the sleep are injected so tests run in virtual time.
  */
 import { abortableSleep } from '../../cost/retry.js';
 
@@ -19,16 +24,21 @@ export interface RateLimit {
   windowMs: number;
 }
 
-/** Added to every window: requests leave on our clock and arrive on the server's, a little later. */
+/** Added to every window, for servers that count in whole seconds. */
 export const DEFAULT_MARGIN_MS = 500;
 
 export type WaitListener = (family: string, waitMs: number) => void;
 
+/** Gives the slot back: call once the answer (or the failure) is in. Calling it again does nothing. */
+export type Release = () => void;
+
 export class RateLimiter {
-  /** Start times of the last `limit.requests` grants, oldest first. */
-  private readonly starts: number[] = [];
+  private inFlight = 0;
+  /** When each recently finished request's answer came back, oldest first. */
+  private readonly finished: number[] = [];
   private holdUntil = 0;
-  private tail: Promise<void> = Promise.resolve();
+  private tail: Promise<unknown> = Promise.resolve();
+  private onRelease: (() => void) | undefined;
   granted = 0;
 
   constructor(
@@ -40,7 +50,7 @@ export class RateLimiter {
   ) {}
 
   /** Resolves when this caller may send one request; callers are served in the order they asked. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  acquire(signal?: AbortSignal): Promise<Release> {
     const turn = this.tail.then(() => this.waitForSlot(signal));
     this.tail = turn.catch(() => {});
     return turn;
@@ -51,26 +61,54 @@ export class RateLimiter {
     this.holdUntil = Math.max(this.holdUntil, this.clock.now() + ms);
   }
 
-  private readyAt(): number {
-    const full = this.starts.length >= this.limit.requests;
-    const slotFree = full ? this.starts[0]! + this.limit.windowMs + this.marginMs : 0;
-    return Math.max(this.holdUntil, slotFree);
+  private release(): void {
+    this.inFlight--;
+    this.finished.push(this.clock.now());
+    const wake = this.onRelease;
+    this.onRelease = undefined;
+    wake?.();
   }
 
-  private async waitForSlot(signal: AbortSignal | undefined): Promise<void> {
+  private grant(): Release {
+    this.inFlight++;
+    this.granted++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.release();
+    };
+  }
+
+  private async waitForSlot(signal: AbortSignal | undefined): Promise<Release> {
+    const span = this.limit.windowMs + this.marginMs;
     for (;;) {
       if (signal?.aborted) throw signal.reason;
       const now = this.clock.now();
-      const ready = this.readyAt();
-      if (ready <= now) {
-        this.starts.push(now);
-        if (this.starts.length > this.limit.requests) this.starts.shift();
-        this.granted++;
-        return;
+      while (this.finished.length > 0 && this.finished[0]! + span <= now) this.finished.shift();
+      const taken = this.inFlight + this.finished.length;
+      if (taken < this.limit.requests && this.holdUntil <= now) return this.grant();
+      // How many slots must free up, and whether finished requests alone can free them.
+      const needed = taken - this.limit.requests + 1;
+      if (needed > this.finished.length) {
+        await this.nextRelease(signal);
+        continue;
       }
+      const ready = Math.max(this.holdUntil, needed > 0 ? this.finished[needed - 1]! + span : 0);
       this.onWait(this.family, ready - now);
       await this.clock.sleep(ready - now, signal);
     }
+  }
+
+  private nextRelease(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.onRelease = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+    });
   }
 }
 
