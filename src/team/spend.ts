@@ -4,6 +4,7 @@
  */
 import { type AdminContext, fetchSpendPage } from '../api/admin/endpoints.js';
 import type { MemberSpendRow } from '../api/admin/schemas/spend.js';
+import { allKnown } from '../cost/aggregate.js';
 import { PaginationError } from '../errors.js';
 
 /** More pages than this (100,000 members at 100 a page) means the server is not converging. */
@@ -65,15 +66,6 @@ export function memberSpend(row: MemberSpendRow): MemberSpend {
     percentOfLimit: spendUSD !== null && limitUSD !== null ? (spendUSD / limitUSD) * 100 : null,
     fastPremiumRequests: row.fastPremiumRequests,
   };
-}
-
-function sumAll(values: readonly (number | null)[]): number | null {
-  let sum = 0;
-  for (const value of values) {
-    if (value === null) return null;
-    sum += value;
-  }
-  return sum;
 }
 
 /** The pager's error codes, with a hint that fits a list of members rather than a window. */
@@ -140,8 +132,8 @@ export async function collectTeamSpend(
     cycleStart: first.subscriptionCycleStart === undefined ? null : new Date(first.subscriptionCycleStart),
     totalMembers,
     members,
-    spendUSD: sumAll(members.map((member) => member.spendUSD)),
-    totalUSD: sumAll(members.map((member) => member.totalUSD)),
+    spendUSD: allKnown(members.map((member) => member.spendUSD)),
+    totalUSD: allKnown(members.map((member) => member.totalUSD)),
   };
 }
 
