@@ -5,10 +5,9 @@
  * accepts per window, so a test can prove the client never went over.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dailyUsageHandler, spendHandler, usageEventsHandler } from './admin-handlers.js';
 import type { AdminFamily, AdminStats, FakeAdmin, FakeAdminOptions } from './admin-types.js';
-import { flattenHeaders, parseBody, readBody, send } from './server.js';
+import { listenOnLoopback, recordRequest, send } from './server.js';
 import type { FakeResponse, RecordedRequest } from './types.js';
 
 export type * from './admin-types.js';
@@ -110,14 +109,7 @@ export async function startFakeAdmin(options: FakeAdminOptions): Promise<FakeAdm
     void (async () => {
       let response: FakeResponse;
       try {
-        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        const recorded: RecordedRequest = {
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
-          headers: flattenHeaders(req.headers),
-          body: parseBody(await readBody(req)),
-        };
+        const recorded = await recordRequest(req);
         requests.push(recorded);
         response = answer(recorded);
       } catch (error) {
@@ -126,22 +118,6 @@ export async function startFakeAdmin(options: FakeAdminOptions): Promise<FakeAdm
       send(res, response);
     })();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    stats,
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  const listener = await listenOnLoopback(server);
+  return { url: listener.url, requests, stats, close: listener.close };
 }

@@ -50,7 +50,7 @@ function sessionCookie(header: string | undefined): string | undefined {
   return undefined;
 }
 
-export function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -58,7 +58,7 @@ export function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string
   return out;
 }
 
-export function parseBody(raw: string): unknown {
+function parseBody(raw: string): unknown {
   if (raw === '') return undefined;
   try {
     return JSON.parse(raw);
@@ -67,7 +67,7 @@ export function parseBody(raw: string): unknown {
   }
 }
 
-export async function readBody(req: http.IncomingMessage): Promise<string> {
+async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
@@ -91,6 +91,49 @@ export function send(res: http.ServerResponse, response: FakeResponse): void {
   headers['content-length'] = String(Buffer.byteLength(body));
   res.writeHead(response.status ?? 200, headers);
   res.end(body);
+}
+
+/** A request as every fake records it: method, path, query, lower-case headers and the parsed body. */
+export async function recordRequest(req: http.IncomingMessage): Promise<RecordedRequest> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  return {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: flattenHeaders(req.headers),
+    body: parseBody(await readBody(req)),
+  };
+}
+
+export interface LoopbackListener {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on an ephemeral 127.0.0.1 port; close() runs `beforeClose` once and drops keep-alive sockets. */
+export async function listenOnLoopback(
+  server: http.Server,
+  beforeClose?: () => void,
+): Promise<LoopbackListener> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        beforeClose?.();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets (and requests parked in a delay) would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
 }
 
 /** A loopback cursor.com for tests, the demo and benchmarks (test/fake-cursor/types.ts has the shapes). */
@@ -149,16 +192,8 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
     void (async () => {
       let response: FakeResponse;
       try {
-        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        const headers = flattenHeaders(req.headers);
-        const recorded: RecordedRequest = {
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
-          headers,
-          body: parseBody(await readBody(req)),
-        };
-        const cookie = sessionCookie(headers.cookie);
+        const recorded = await recordRequest(req);
+        const cookie = sessionCookie(recorded.headers.cookie);
         const index = cookie === undefined ? -1 : accounts.findIndex((a) => a.cookies.includes(cookie));
         if (index >= 0) recorded.accountIndex = index;
         // Recorded before any delay, so a test can count requests that the client gave up on.
@@ -172,28 +207,16 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
     })();
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+  const listener = await listenOnLoopback(server, () => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
   });
-  const { port } = server.address() as AddressInfo;
-
-  let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     requests,
     setLatency(ms: number) {
       latencyMs = ms;
     },
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets (and requests parked in a delay) would otherwise hold close() open.
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: listener.close,
   };
 }
