@@ -4,6 +4,7 @@ import { addCostOptions, type CostFlags } from './commands/cost-options.js';
 import { type CliIo, processIo } from './commands/io.js';
 import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
 import { reportFailure } from './commands/report.js';
+import { registerTeamCommand } from './commands/team.js';
 import { usageCommand } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
 
@@ -76,6 +77,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addHelpText('after', COST_EXAMPLES)
     .action(async (flags: SharedFlags & CostFlags) => setExitCode(await costCommand(flags, io)));
 
+  registerTeamCommand(program, io, setExitCode);
   return program;
 }
 

@@ -51,6 +51,12 @@ function redactRow(row: unknown): unknown {
   return row;
 }
 
+/** The output settings a Reporter needs; every command's own options have at least these. */
+export type ReporterOptions = Pick<
+  SharedOptions,
+  'format' | 'jsonOnly' | 'pretty' | 'noColorFlag' | 'verbose'
+>;
+
 /**
  * Where a command's output goes: stdout holds only successful output (or the JSON array), stderr gets
  * errors, hints and `--verbose` lines — and nothing at all with --json-only (docs/behaviour.md §3.1).
@@ -58,7 +64,7 @@ function redactRow(row: unknown): unknown {
 export class Reporter {
   constructor(
     readonly io: CliIo,
-    readonly options: SharedOptions,
+    readonly options: ReporterOptions,
   ) {}
 
   get json(): boolean {

@@ -162,6 +162,22 @@ describe('cost pagination (docs/behaviour.md §18), sequential and concurrent al
     expect(outcome.events.every((stamp, i) => stamp === expected[i])).toBe(true);
   });
 
+  it('a higher page cap lets 200 full pages end on the empty page 201; a lower one fails at its cap', async () => {
+    const answer = (n: number) => page(rows(n <= 200 ? 1000 : 0, (n - 1) * 1000), 200_000);
+    const delivered: UsageEvent[] = [];
+    const result = await pageUsageEvents({
+      concurrency: 4,
+      maxPages: 1000,
+      onEvent: (e) => delivered.push(e),
+      fetchPage: async (n) => answer(n),
+    });
+    expect(result).toMatchObject({ expected: 200_000, pages: 200 });
+    expect(delivered).toHaveLength(200_000);
+    await expect(
+      pageUsageEvents({ maxPages: 3, onEvent: () => {}, fetchPage: async (n) => answer(n) }),
+    ).rejects.toThrow('Cursor cost refresh reached its pagination safety limit after 3000 events.');
+  });
+
   it('without a count nothing is de-duplicated', async () => {
     const all = rows(1500);
     const served = [...all.slice(0, 1000), ...all.slice(999, 1000), ...all.slice(1000)];
