@@ -14,7 +14,6 @@ export interface UsageRunOptions {
   args?: string[];
   /** The whole manual Cookie header; defaults to the harness's. */
   cookieHeader?: string;
-  latencyMs?: number;
   /** Route the CLI through a timeline proxy (test/helpers/timeline-proxy.ts). */
   timeline?: boolean;
   /** Shorter budgets, e.g. so a test of an abandoned answer waits milliseconds, not seconds. */
@@ -55,7 +54,7 @@ export function useUsageCli(defaults: { now: Date; cookieHeader: string }): Usag
       await proxy?.close();
       await fake?.close();
       proxy = undefined;
-      fake = await startFakeCursor({ accounts: [account], latencyMs: options.latencyMs });
+      fake = await startFakeCursor({ accounts: [account] });
       if (options.timeline) proxy = await startTimelineProxy(fake.url);
       const result = await runCli(['usage', '--provider', 'cursor', '--verbose', ...(options.args ?? [])], {
         home: home!.home,
