@@ -5,35 +5,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import {
-  builtCliExists,
-  makeTempHome,
-  repoRoot,
-  type SpawnOptions,
-  spawnCli,
-  startCli,
-} from '../helpers/cli.js';
+import type { FakeAccount } from '../fake-cursor/server.js';
+import { builtCliExists, repoRoot, type SpawnOptions, spawnCli, startCli } from '../helpers/cli.js';
+import { usePerTestHome } from '../helpers/per-test.js';
 
 const SESSION = 'process-session-cookie';
 const VERSION = (
   JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
-let home: { home: string; cleanup: () => void };
-let fake: FakeCursor | undefined;
+const perTest = usePerTestHome();
 beforeAll(() => {
   if (!builtCliExists()) throw new Error('dist/cli.js is missing: run `npm run build` before these tests');
-});
-beforeEach(() => {
-  home = makeTempHome();
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  home.cleanup();
 });
 
 function account(overrides: Partial<FakeAccount> = {}): FakeAccount {
@@ -49,9 +34,9 @@ function account(overrides: Partial<FakeAccount> = {}): FakeAccount {
 
 /** Spawn options against a fresh fake cursor.com serving `served`. */
 async function against(served: FakeAccount, extra: Partial<SpawnOptions> = {}): Promise<SpawnOptions> {
-  fake = await startFakeCursor({ accounts: [served] });
+  const fake = await perTest.startFake([served]);
   return {
-    home: home.home,
+    home: perTest.home,
     now: WORKED_NOW,
     env: {
       CODEXBAR_CURSOR_BASE_URL: fake.url,
@@ -65,7 +50,7 @@ const NO_STACK = /^\s+at /m;
 
 describe('--version is answered by the bin before the bundle loads', () => {
   it.each([[['--version']], [['-V']], [['cost', '--version']]])('codexbar %j', async (args) => {
-    const result = await spawnCli(args, { home: home.home });
+    const result = await spawnCli(args, { home: perTest.home });
     expect(result).toEqual({ code: 0, signal: null, stdout: `codexbar ${VERSION}\n`, stderr: '' });
   });
 });
@@ -90,14 +75,14 @@ describe('exit codes of a real run', () => {
 
 describe('a reader that closes early (EPIPE) ends the run quietly', () => {
   it('codexbar --help', async () => {
-    const result = await spawnCli(['--help'], { home: home.home, closeStdout: true });
+    const result = await spawnCli(['--help'], { home: perTest.home, closeStdout: true });
     expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
   });
 
   it('codexbar usage --json', async () => {
     const result = await spawnCli(['usage', '--json'], await against(account(), { closeStdout: true }));
     expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
-    expect(fake!.requests.map((request) => request.path)).toContain('/api/usage-summary');
+    expect(perTest.fake.requests.map((request) => request.path)).toContain('/api/usage-summary');
   });
 });
 

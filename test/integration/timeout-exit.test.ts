@@ -3,10 +3,10 @@
  * TimeoutError), in text and in the JSON error row. The budget is injected through `timing` (100 ms) and
  * the fake holds its answer for a minute, so the run always times out and never waits long.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORKED_ME, WORKED_NOW, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { type CliResult, makeTempHome, runCli } from '../helpers/cli.js';
+import type { FakeAccount } from '../fake-cursor/server.js';
+import { type CliResult, runCli } from '../helpers/cli.js';
 import {
   attemptsAt,
   EVENTS_ENDPOINT,
@@ -14,27 +14,19 @@ import {
   MANUAL_COOKIE_VALUE,
   onlyRow,
 } from '../helpers/cost-cli.js';
+import { usePerTestHome } from '../helpers/per-test.js';
 
 /** Longer than any test runs: the fake is closed (and its timer cleared) long before. */
 const NEVER_IN_TIME_MS = 60_000;
 const SUMMARY_TIMEOUT = 'Cursor API error: GET /api/usage-summary timed out after 0.1 s';
 const EVENTS_TIMEOUT = `Cursor API error: ${EVENTS_ENDPOINT} timed out after 0.1 s`;
 
-let home: { home: string; cleanup: () => void };
-let fake: FakeCursor | undefined;
-beforeEach(() => {
-  home = makeTempHome();
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  home.cleanup();
-});
+const perTest = usePerTestHome();
 
 async function run(account: Omit<FakeAccount, 'cookies'>, args: string[]): Promise<CliResult> {
-  fake = await startFakeCursor({ accounts: [{ cookies: [MANUAL_COOKIE_VALUE], ...account }] });
+  const fake = await perTest.startFake([{ cookies: [MANUAL_COOKIE_VALUE], ...account }]);
   return runCli(args, {
-    home: home.home,
+    home: perTest.home,
     now: WORKED_NOW,
     frozen: true,
     env: { CODEXBAR_CURSOR_BASE_URL: fake.url, CODEXBAR_CURSOR_COOKIE: MANUAL_COOKIE },
@@ -90,7 +82,7 @@ describe('cost: an events page that never answers in time', () => {
       error: { code: 4, message: EVENTS_TIMEOUT },
     });
     // A timeout is retried like any transient failure: three attempts, then the run ends.
-    expect(attemptsAt(fake!.requests, 1)).toBe(3);
+    expect(attemptsAt(perTest.fake.requests, 1)).toBe(3);
   });
 
   it('text: the error on stderr, exit 4', async () => {
