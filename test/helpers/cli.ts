@@ -82,7 +82,7 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-export interface SpawnResult extends CliResult {
+interface SpawnResult extends CliResult {
   /** The signal that ended the process, if one did. */
   signal: NodeJS.Signals | null;
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { makeTempHome } from './cli.js';
 
-export interface PerTest {
+interface PerTest {
   /** This test's empty HOME. */
   readonly home: string;
   /** The fake this test started (throws if it started none). */
