@@ -8,7 +8,7 @@ import { PaginationError } from '../errors.js';
 import { boundaryOverlap, pageSignature } from './overlap.js';
 
 export const PAGE_SIZE = 1000;
-const MAX_PAGES = 200;
+export const MAX_PAGES = 200;
 const DEFAULT_CONCURRENCY = 6;
 
 export interface PageProgress {
