@@ -5,12 +5,19 @@
 
 const argv = process.argv.slice(2);
 
-// `codexbar … | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
-function quietOnEpipe() {
+// `codexbar … | head` closes the pipe early: stop quietly on EPIPE. Any other write error (a full disk,
+// `> /dev/full`) is one line on stderr and exit 1, never a stack trace (docs/behaviour.md §3.1). Not for
+// the statusline fast path, which writes without these streams and handles both itself.
+function handleWriteErrors() {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error) => {
-      if (error.code !== 'EPIPE') throw error;
-      process.exit(process.exitCode ?? 0);
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (stream !== process.stderr) {
+        try {
+          process.stderr.write(`Error: cannot write output: ${error.code ?? error.message}\n`);
+        } catch {}
+      }
+      process.exit(1);
     });
   }
 }
@@ -33,7 +40,7 @@ async function main() {
       return;
     }
   }
-  quietOnEpipe();
+  handleWriteErrors();
   // undici parses HTTP with a WebAssembly module. V8 recompiles it in the background with its optimising
   // tier, and a process cannot exit until that compile finishes: ~150 ms added to every short run. The
   // baseline tier parses our few requests just as well.
@@ -44,7 +51,7 @@ async function main() {
 
 // --version skips loading the bundle, so `codexbar --version` starts about as fast as bare node.
 if (argv.includes('--version') || argv.includes('-V')) {
-  quietOnEpipe();
+  handleWriteErrors();
   const pkg = JSON.parse(
     require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8'),
   );

@@ -14,6 +14,7 @@ import {
 import type { RefreshFlags } from './commands/refresh.js';
 import { reportFailure } from './commands/report.js';
 import type { StatuslineFlags } from './commands/statusline.js';
+import { registerTeamCommand } from './commands/team.js';
 import type { UsageFlags } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
 
@@ -163,6 +164,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       setExitCode(await refreshCommand(flags, io));
     });
 
+  registerTeamCommand(program, io, setExitCode);
   return program;
 }
 

@@ -24,7 +24,7 @@ export interface CursorRequest<T> {
 }
 
 /** A JSON answer of the small endpoints: far above any real one, far below what could hurt. */
-export const SMALL_RESPONSE_LIMIT = 2 * 1024 * 1024;
+const SMALL_RESPONSE_LIMIT = 2 * 1024 * 1024;
 /** One page of 1000 usage events. */
 export const EVENTS_PAGE_LIMIT = 64 * 1024 * 1024;
 
@@ -146,7 +146,7 @@ function describeBytes(bytes: number): string {
  * cursor.com's JSON is ASCII in practice: reading ASCII bytes as Latin-1 is a plain copy and gives the same
  * string as UTF-8 decoding, several times faster on the 150 usage-event pages of a heavy month.
  */
-function decodeBody(bytes: Buffer): string {
+export function decodeBody(bytes: Buffer): string {
   const body = hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
   return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
 }
@@ -155,11 +155,21 @@ function hasUtf8Bom(bytes: Buffer): boolean {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
-function decode<T>(endpoint: string, text: string, schema: z.ZodType<T>): T {
+/**
+ * JSON text through the endpoint's schema, with errors that name the endpoint. `rawExcerpt: false` keeps
+ * the body out of the message (the Admin API's bodies carry member emails).
+ */
+export function decode<T>(
+  endpoint: string,
+  text: string,
+  schema: z.ZodType<T>,
+  options: { rawExcerpt?: boolean } = {},
+): T {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
+    if (options.rawExcerpt === false) throw new ParseError(endpoint, 'JSON decode failed');
     const reason = error instanceof Error ? error.message : String(error);
     throw new ParseError(endpoint, `JSON decode failed: ${reason}. Raw: ${text.slice(0, RAW_EXCERPT)}`);
   }
@@ -191,7 +201,7 @@ function followableRedirect(
   return to;
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
+export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -203,7 +213,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function transportMessage(error: unknown): string {
+export function transportMessage(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
   const message = error instanceof Error ? error.message : String(error);
   return typeof code === 'string' ? `${code}: ${message}` : message;

@@ -7,7 +7,7 @@ import path from 'node:path';
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 
-export class CacheWriteError extends Error {
+class CacheWriteError extends Error {
   constructor(
     readonly target: string,
     reason: string,

@@ -1,38 +1,47 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CivilDate } from '../cost/time-zone.js';
-import { canonicalTimeZone } from '../cost/time-zone.js';
-import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate } from '../cost/window.js';
+import { canonicalTimeZone, resolveLocalTimeZone } from '../cost/time-zone.js';
+import type { CostWindow } from '../cost/types.js';
+import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate, resolveCostWindow } from '../cost/window.js';
+import type { CliIo } from './io.js';
 import { duration, wholeNumber } from './parsers.js';
 
 /**
- * The cost window and paging flags (docs/behaviour.md §17.1). The four ways to pick a window exclude each
- * other; commander refuses a mix before the action runs.
+ * The window flags `cost` shares with `team usage` and `team cost` (docs/behaviour.md §17.1). The ways to
+ * pick a window exclude each other; commander refuses a mix before the action runs. `--all` only where the
+ * endpoint serves all history (the Admin API takes 30-day requests, so `team` has none).
  */
-export function addCostOptions(command: Command): Command {
-  return command
+export function addWindowOptions(command: Command, options: { all: boolean }): Command {
+  const others = (...names: string[]) => (options.all ? [...names, 'all'] : names);
+  command
     .addOption(
       new Option('--days <n>', `the last N local days including today (default: ${DEFAULT_HISTORY_DAYS})`)
         .argParser(wholeNumber('--days', 1, MAX_HISTORY_DAYS))
-        .conflicts(['since', 'until', 'month', 'all']),
+        .conflicts(others('since', 'until', 'month')),
     )
     .addOption(
       new Option('--since <date>', 'first local day, YYYY-MM-DD or YYYYMMDD')
         .argParser(civilDate('--since'))
-        .conflicts(['month', 'all']),
+        .conflicts(others('month')),
     )
     .addOption(
       new Option('--until <date>', 'last local day, YYYY-MM-DD or YYYYMMDD (default: today)')
         .argParser(civilDate('--until'))
-        .conflicts(['month', 'all']),
+        .conflicts(others('month')),
     )
-    .addOption(new Option('--month', 'month to date').conflicts('all'))
-    .option('--all', 'all history since the Unix epoch')
-    .addOption(
-      new Option(
-        '--timezone <zone>',
-        'IANA time zone for the window and the day buckets (default: TZ or the system zone)',
-      ).argParser(ianaZone),
-    )
+    .addOption(new Option('--month', 'month to date').conflicts(others()));
+  if (options.all) command.option('--all', 'all history since the Unix epoch');
+  return command.addOption(
+    new Option(
+      '--timezone <zone>',
+      'IANA time zone for the window and the day buckets (default: TZ or the system zone)',
+    ).argParser(ianaZone),
+  );
+}
+
+/** `cost`'s flags: the window, then paging and layout. */
+export function addCostOptions(command: Command): Command {
+  return addWindowOptions(command, { all: true })
     .addOption(
       new Option('--concurrency <n>', 'pages fetched at once once the event count is known')
         .argParser(wholeNumber('--concurrency', 1, 16))
@@ -47,14 +56,40 @@ export function addCostOptions(command: Command): Command {
     .option('--compact', 'the narrow table layout');
 }
 
-/** What commander hands the `cost` action for the flags above, already validated. */
-export interface CostFlags {
+/** What commander hands an action for the window flags, already validated. */
+export interface WindowFlags {
   days?: number;
   since?: CivilDate;
   until?: CivilDate;
   month?: boolean;
   all?: boolean;
   timezone?: string;
+}
+
+/**
+ * The window the flags name; what is left to check needs today's date, so it is checked here, before any
+ * request. Without --timezone the local zone is used, and `--verbose` hears why when it is not TZ's.
+ */
+export function windowFromFlags(flags: WindowFlags, io: CliIo, log: (line: string) => void): CostWindow {
+  let timeZone = flags.timezone;
+  if (timeZone === undefined) {
+    const local = resolveLocalTimeZone(io.env);
+    if (local.note) log(`[cursor-cost] ${local.note}`);
+    timeZone = local.zone;
+  }
+  return resolveCostWindow({
+    days: flags.days,
+    since: flags.since,
+    until: flags.until,
+    month: flags.month,
+    all: flags.all,
+    timeZone,
+    now: io.now(),
+  });
+}
+
+/** What commander hands the `cost` action for the flags above, already validated. */
+export interface CostFlags extends WindowFlags {
   concurrency: number;
   /** The whole run's deadline, in milliseconds. */
   timeout: number;

@@ -1,15 +1,13 @@
 import { collectCost } from '../cost/collect.js';
 import { verbosePageLine } from '../cost/pager.js';
-import { localTimeZone } from '../cost/time-zone.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
-import { resolveCostWindow } from '../cost/window.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage, type ProgressLine } from '../render/progress.js';
-import type { CostFlags } from './cost-options.js';
+import { type CostFlags, windowFromFlags } from './cost-options.js';
 import { runWithCursorSession } from './cursor-context.js';
 import type { CliIo } from './io.js';
-import { type SharedFlags, sharedOptions } from './options.js';
+import { type SharedFlags, type SharedOptions, sharedOptions } from './options.js';
 import { Reporter } from './report.js';
 
 /** Output that is not a terminal has no width to fit: print the full table unless --compact says otherwise. */
@@ -17,15 +15,16 @@ const UNBOUNDED_COLUMNS = 1000;
 
 /** `codexbar cost`: page every usage event of the window, aggregate, print CodexBar's lines and a table. */
 export async function costCommand(flags: SharedFlags & CostFlags, io: CliIo): Promise<number> {
-  const reporter = new Reporter(io, sharedOptions(flags));
+  const options = sharedOptions(flags);
+  const reporter = new Reporter(io, options);
   // The progress line is for people watching a terminal: never in JSON, never into a pipe or a log.
   const progress = createProgressLine({
     enabled: !reporter.json && io.stderr.isTTY === true,
     stream: io.stderr,
   });
   try {
-    const window = costWindow(flags, io);
-    const report = await fetchReport(window, flags, io, reporter, progress);
+    const window = windowFromFlags(flags, io, reporter.verbose);
+    const report = await fetchReport(window, flags, options, io, reporter, progress);
     progress.finish();
     printReport(report, flags, io, reporter);
     return 0;
@@ -35,45 +34,28 @@ export async function costCommand(flags: SharedFlags & CostFlags, io: CliIo): Pr
   }
 }
 
-/** The flags are already valid; what is left needs today's date, so it is checked before any request. */
-function costWindow(flags: CostFlags, io: CliIo): CostWindow {
-  return resolveCostWindow({
-    days: flags.days,
-    since: flags.since,
-    until: flags.until,
-    month: flags.month,
-    all: flags.all,
-    timeZone: flags.timezone ?? localTimeZone(io.env),
-    now: io.now(),
-  });
-}
-
 async function fetchReport(
   window: CostWindow,
   flags: CostFlags,
+  options: SharedOptions,
   io: CliIo,
   reporter: Reporter,
   progress: ProgressLine,
 ): Promise<CostReport> {
-  const { value } = await runWithCursorSession(
-    io,
-    reporter.options,
-    'cost',
-    reporter.verbose,
-    (client, session) =>
-      collectCost({
-        client,
-        cookieHeader: session.cookieHeader,
-        window,
-        now: io.now,
-        concurrency: flags.concurrency,
-        timeoutMs: io.timing.requestTimeoutMs,
-        retry: { sleep: io.timing.sleep },
-        onProgress: (page) => {
-          reporter.verbose(verbosePageLine(page));
-          progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
-        },
-      }),
+  const { value } = await runWithCursorSession(io, options, 'cost', reporter.verbose, (client, session) =>
+    collectCost({
+      client,
+      cookieHeader: session.cookieHeader,
+      window,
+      now: io.now,
+      concurrency: flags.concurrency,
+      timeoutMs: io.timing.requestTimeoutMs,
+      retry: { sleep: io.timing.sleep },
+      onProgress: (page) => {
+        reporter.verbose(verbosePageLine(page));
+        progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
+      },
+    }),
   );
   return value;
 }

@@ -61,6 +61,11 @@ export async function openCursorSession(
   }
   const authEnv: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
   const config = await loadConfig(authEnv);
+  if (!config.exists && io.env.CODEXBAR_CONFIG?.trim()) {
+    log(
+      `[cursor] CODEXBAR_CONFIG names ${displayPath(config.path, authEnv)}, which does not exist; using the defaults`,
+    );
+  }
   const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
   const credentials = resolveCursorCredentialsConfig({
     config,

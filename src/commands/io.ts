@@ -15,9 +15,9 @@ export interface OutputStream {
  * injected `CliIo`; the defaults are the real ones (docs/behaviour.md §11.1).
  */
 export interface Timing {
-  /** usage-summary, auth/me, /api/usage and each events page. */
+  /** usage-summary and each events page. */
   requestTimeoutMs: number;
-  /** The Grok Bot and v2/usage-status lookups. */
+  /** auth/me, /api/usage, Grok Bot and v2/usage-status: the best-effort lookups. */
   optionalTimeoutMs: number;
   /** The one deadline shared by /teams and every get-team-spend page. */
   teamDeadlineMs: number;

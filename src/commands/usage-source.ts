@@ -6,7 +6,7 @@ import type { SnapshotFile } from '../cache/snapshot-format.js';
 import { snapshotFileSchema } from '../cache/snapshot-schema.js';
 import { writeAccountRecord, writeSnapshot } from '../cache/snapshot-store.js';
 import { readSnapshot, usageCacheDir } from '../cache/usage-snapshots.js';
-import { localTimeZone } from '../cost/time-zone.js';
+import { resolveLocalTimeZone } from '../cost/time-zone.js';
 import { TimeoutError } from '../errors.js';
 import { displayPath } from '../local/paths.js';
 import { collectUsage } from '../usage/collect.js';
@@ -48,8 +48,10 @@ export async function obtainUsage(
   log: (line: string) => void,
   policy: UsagePolicy,
 ): Promise<ObtainedUsage> {
+  const zone = resolveLocalTimeZone(io.env);
+  if (zone.note) log(`[cursor] ${zone.note}`);
+  const timeZone = zone.zone;
   const setup = await openCursorSession(io, options, 'usage', log);
-  const timeZone = localTimeZone(io.env);
   const dir = usageCacheDir(setup.authEnv);
   // A cache dir that is not absolute on this machine (e.g. a Windows path seen on Linux) is never used.
   const cacheDir = path.isAbsolute(dir) ? dir : undefined;

@@ -1,6 +1,6 @@
 import { formatDuration } from '../duration.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
-import { renderUsageText } from '../render/usage-text.js';
+import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
 import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
 import { Reporter } from './report.js';
@@ -22,6 +22,7 @@ export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number
       reporter.printJson([usageRow(usage.snapshot, now)]);
       return 0;
     }
+    for (const note of implausibleFigures(usage.snapshot, now)) reporter.verbose(note);
     let text = renderUsageText(usage.snapshot, { now, colour: reporter.colour });
     // docs/behaviour.md §26.3: a figure from the cache says so, and how old it is.
     if (usage.fromCache) {

@@ -25,6 +25,8 @@ export interface CursorConfig {
   tokenAccounts?: TokenAccounts;
   browser?: BrowserId;
   allowKeychainPrompt?: boolean;
+  /** The Admin API key for `team` (docs/behaviour.md §Team), cleaned; absent when empty. Never print it. */
+  apiKey?: string;
 }
 
 export interface LoadedConfig {
@@ -118,6 +120,8 @@ function cursorConfigFrom(file: ConfigFile): CursorConfig {
   if (entry.tokenAccounts != null) cursor.tokenAccounts = entry.tokenAccounts;
   if (entry.browser != null) cursor.browser = entry.browser;
   if (entry.allowKeychainPrompt != null) cursor.allowKeychainPrompt = entry.allowKeychainPrompt;
+  const apiKey = cleanValue(entry.apiKey ?? undefined);
+  if (apiKey !== undefined) cursor.apiKey = apiKey;
   return cursor;
 }
 

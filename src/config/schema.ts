@@ -38,6 +38,8 @@ const providerEntrySchema = z.looseObject({
   browser: z.enum(BROWSER_IDS).nullish(),
   /** codexbar's own: consent to the macOS Keychain prompt for a browser's cookie key. */
   allowKeychainPrompt: z.boolean().nullish(),
+  /** CodexBar leaves it unused for Cursor; codexbar reads it as the Admin API key for `team`. */
+  apiKey: z.string().nullish(),
 });
 
 export const configFileSchema = z.looseObject({

@@ -122,7 +122,8 @@ function sumKnown(values: readonly (number | null)[]): number | null {
   return sum;
 }
 
-function allKnown(values: readonly (number | null)[]): number | null {
+/** The sum when every value is known, else null (a metered total must not be partial). */
+export function allKnown(values: readonly (number | null)[]): number | null {
   let sum = 0;
   for (const value of values) {
     if (value === null) return null;

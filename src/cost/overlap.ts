@@ -31,6 +31,7 @@ function eventsEqual(a: UsageEvent, b: UsageEvent): boolean {
     a.cursorTokenFee === b.cursorTokenFee &&
     a.isChargeable === b.isChargeable &&
     a.isHeadless === b.isHeadless &&
+    a.userEmail === b.userEmail &&
     tokenUsageEqual(a.tokenUsage, b.tokenUsage)
   );
 }

@@ -7,8 +7,8 @@ import type { EventsPage, UsageEvent } from '../api/schemas/events.js';
 import { PaginationError } from '../errors.js';
 import { boundaryOverlap, pageSignature } from './overlap.js';
 
-const PAGE_SIZE = 1000;
-const MAX_PAGES = 200;
+export const PAGE_SIZE = 1000;
+export const MAX_PAGES = 200;
 const DEFAULT_CONCURRENCY = 6;
 
 export interface PageProgress {
@@ -31,6 +31,8 @@ export interface PagerOptions {
   concurrency?: number;
   onProgress?: (progress: PageProgress) => void;
   signal?: AbortSignal;
+  /** The page cap (default 200, CodexBar's); that many full pages with no short one fail closed. */
+  maxPages?: number;
 }
 
 export interface PagerResult {
@@ -71,8 +73,8 @@ const repeatedPage = (page: number, earlier: number) =>
   );
 
 /** The last page the reported count implies: a short page, or the empty page after an exact multiple. */
-function lastPageFor(expected: number): number {
-  return Math.min(MAX_PAGES, Math.floor(expected / PAGE_SIZE) + 1);
+function lastPageFor(expected: number, maxPages: number): number {
+  return Math.min(maxPages, Math.floor(expected / PAGE_SIZE) + 1);
 }
 
 /**
@@ -91,16 +93,17 @@ class PageFetcher {
     private readonly fetchPage: PagerOptions['fetchPage'],
     private readonly signal: AbortSignal,
     private readonly concurrency: number,
+    private readonly maxPages: number,
   ) {
     this.maxBuffered = concurrency === 1 ? 1 : concurrency * 2;
   }
 
   /**
    * Makes sure `needed` is requested, and allows pages up to `plannedLast` (what the count implies, never
-   * beyond the 200-page cap) to be fetched ahead.
+   * beyond the page cap) to be fetched ahead.
    */
   fill(needed: number, plannedLast: number): void {
-    this.lastAllowed = Math.min(MAX_PAGES, Math.max(needed, plannedLast));
+    this.lastAllowed = Math.min(this.maxPages, Math.max(needed, plannedLast));
     while (this.nextToStart <= needed) this.start();
     this.pump();
   }
@@ -145,12 +148,13 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency);
+  const maxPages = options.maxPages ?? MAX_PAGES;
+  const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency, maxPages);
   const walk = new PageWalk(options);
   try {
     let completed = false;
-    for (let page = 1; page <= MAX_PAGES && !completed; page++) {
-      fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected));
+    for (let page = 1; page <= maxPages && !completed; page++) {
+      fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected, maxPages));
       let response = await fetcher.take(page);
       // docs/behaviour.md §18.11: a page that repeats an earlier one is asked for once more; a repeat that
       // persists means the pages cannot be trusted.

@@ -16,6 +16,8 @@ export interface RetryPolicy {
   /** A Retry-After is waited out up to this long, never longer (docs/behaviour.md §18.9). */
   maxRetryAfterMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told before each wait, e.g. to show `waiting 18 s for the rate limit`. */
+  onRetry?: (retry: { rateLimited: boolean; delayMs: number }) => void;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -62,6 +64,7 @@ export async function withRetry<T>(
       }
       const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
       if (retryAfterMs !== undefined) delayMs = Math.min(retryAfterMs, rules.maxRetryAfterMs);
+      rules.onRetry?.({ rateLimited: decision.kind === 'rateLimited', delayMs });
       await rules.sleep(delayMs, signal);
     }
   }

@@ -29,6 +29,8 @@ import { DEFAULT_TEMPLATE, unknownTokens } from '../render/statusline.js';
 
 export interface FastIo {
   stdout: OutputStream;
+  /** Why stdout could not be written, other than a closed pipe (a full disk): the run then exits 1. */
+  writeFailure?: () => string | undefined;
   env: Readonly<Record<string, string | undefined>>;
   platform: Platform;
   homeDir: string;
@@ -76,6 +78,12 @@ export async function fastStatusline(
   const ageMs = now.getTime() - fetchedAt.getTime();
   const stale = !(ageMs >= 0 && ageMs <= flags.maxAgeMs);
   printStatusline(io.stdout, flags, io.env, { snapshot, fetchedAt, now, stale });
+  // docs/behaviour.md §3.1: a write error other than a closed pipe is one line on stderr and exit 1.
+  const failure = io.writeFailure?.();
+  if (failure !== undefined) {
+    writeQuietly(2, `Error: cannot write output: ${failure}\n`);
+    return 1;
+  }
   if (stale) {
     await startBackgroundRefresh(
       { usageDir, account, seenFetchedAt: fetchedAt, now, sourceArgs: flags.sourceArgs },
@@ -183,8 +191,12 @@ function durationIn(value: string, range: { min: number; max: number }): number 
 
 function processFastIo(): FastIo {
   const platform = process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'linux';
+  let failure: string | undefined;
   return {
-    stdout: stdoutWriter(),
+    stdout: stdoutWriter((code) => {
+      failure = code;
+    }),
+    writeFailure: () => failure,
     env: process.env,
     platform,
     // Only consulted when HOME is unusable (docs/behaviour.md §7.10): node:os is loaded only then.
@@ -198,21 +210,33 @@ function processFastIo(): FastIo {
 /**
  * Standard output without `process.stdout`, whose stream (and the net, tty and stream modules behind it)
  * costs a prompt more than the rest of the fast path. The line is written whole and synchronously; a closed
- * pipe (EPIPE, `codexbar statusline | head -c0`) ends the output quietly. A character device counts as a
- * terminal, as a TTY is one (the only other one that could be stdout, /dev/null, shows nothing).
+ * pipe (EPIPE, `codexbar statusline | head -c0`) ends the output quietly, any other error is reported to
+ * `failed`. A character device counts as a terminal, as a TTY is one (the only other one that could be
+ * stdout, /dev/null, shows nothing).
  */
-function stdoutWriter(): OutputStream {
+function stdoutWriter(failed: (code: string) => void): OutputStream {
   return {
     isTTY: isCharacterDevice(1),
     write(text: string) {
-      const bytes = Buffer.from(text, 'utf8');
       try {
-        for (let written = 0; written < bytes.length; ) written += writeSync(1, bytes, written);
+        writeAll(1, text);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+        const { code, message } = error as NodeJS.ErrnoException;
+        if (code !== 'EPIPE') failed(code ?? message);
       }
     },
   };
+}
+
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+}
+
+function writeQuietly(fd: number, text: string): void {
+  try {
+    writeAll(fd, text);
+  } catch {}
 }
 
 function isCharacterDevice(fd: number): boolean {

@@ -10,6 +10,7 @@ import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
 import { renderCostTable } from './cost-table.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
+import { displayName } from './safe-text.js';
 
 export interface CostTextOptions {
   colour: boolean;
@@ -19,14 +20,25 @@ export interface CostTextOptions {
   breakdown: boolean;
   /** Whether stdout is a TTY; the chart is only drawn for terminals. */
   isTTY: boolean;
+  /** The first line and the source hint, for reports that do not come from the dashboard (`team cost`). */
+  heading?: SummaryHeading;
 }
 
+export interface SummaryHeading {
+  title: string;
+  hint: string;
+}
+
+const DASHBOARD_HEADING: SummaryHeading = {
+  title: 'Cursor Cost (API-rate estimate)',
+  hint: "From Cursor's usage dashboard at vendor token rates; may differ from your invoice.",
+};
+
 const COMPACT_NOTE = 'Compact view: widen the terminal for the cache and total-token columns.';
-const HINT = "From Cursor's usage dashboard at vendor token rates; may differ from your invoice.";
 
 export function renderCostText(report: CostReport, options: CostTextOptions): string {
   const c = palette(options.colour);
-  const blocks = [costSummaryLines(report, c).join('\n')];
+  const blocks = [costSummaryLines(report, c, options.heading).join('\n')];
   if (report.daily.length === 0) {
     blocks.push('No usage events in this window.');
     return blocks.join('\n\n');
@@ -42,17 +54,21 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
 }
 
 /** docs/behaviour.md §21.1: header, Today, the window, Cursor-metered (when known) and the hint. */
-function costSummaryLines(report: CostReport, c: ChalkInstance): string[] {
+function costSummaryLines(
+  report: CostReport,
+  c: ChalkInstance,
+  heading: SummaryHeading = DASHBOARD_HEADING,
+): string[] {
   const { label } = report.window;
   const lines = [
-    c.bold.cyan('Cursor Cost (API-rate estimate)'),
+    c.bold.cyan(heading.title),
     `Today: ${amountWithTokens(report.today.costUSD, report.today.tokens)}`,
     `${label}: ${amountWithTokens(report.totals.costUSD, report.totals.totalTokens)}`,
   ];
   if (report.meteredCostUSD !== null) {
     lines.push(`Cursor-metered: ${formatUSD(report.meteredCostUSD)} (${label.toLowerCase()})`);
   }
-  lines.push(HINT);
+  lines.push(heading.hint);
   return lines;
 }
 
@@ -112,7 +128,7 @@ function noteLines(report: CostReport): string[] {
   }
   const invalid = report.byModel.filter((model) => model.invalidReportedCost);
   if (invalid.length > 0) {
-    const names = invalid.map((model) => model.modelName).join(', ');
+    const names = invalid.map((model) => displayName(model.modelName, 60)).join(', ');
     notes.push(
       `Note: Cursor reported an invalid cost for ${names}; ${invalid.length === 1 ? 'that model is' : 'those models are'} ` +
         'left out of the API-rate totals rather than counted as partial.',
@@ -124,7 +140,7 @@ function noteLines(report: CostReport): string[] {
   const unknownRequests = unknown.reduce((sum, model) => sum + model.requestCounts.unpriced, 0);
   if (unknownRequests > 0 && unpriced > 0) {
     notes.push(
-      `Note: ${plural(unknownRequests, 'request')} had no known price (${unknown.map((m) => m.modelName).join(', ')}); ` +
+      `Note: ${plural(unknownRequests, 'request')} had no known price (${unknown.map((m) => displayName(m.modelName, 60)).join(', ')}); ` +
         `${unknownRequests === 1 ? 'its' : 'their'} cost is left out of the API-rate totals.`,
     );
   }

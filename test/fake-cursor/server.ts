@@ -77,7 +77,7 @@ function pageOf(body: unknown): string {
   return page === undefined ? '' : String(page);
 }
 
-function send(res: http.ServerResponse, response: FakeResponse): void {
+export function send(res: http.ServerResponse, response: FakeResponse): void {
   if (res.destroyed || res.writableEnded) return;
   if (response.destroy) {
     // A TCP reset, so clients see ECONNRESET rather than a clean end of stream.
@@ -90,6 +90,49 @@ function send(res: http.ServerResponse, response: FakeResponse): void {
   headers['content-length'] = String(Buffer.byteLength(body));
   res.writeHead(response.status ?? 200, headers);
   res.end(body);
+}
+
+/** A request as every fake records it: method, path, query, lower-case headers and the parsed body. */
+export async function recordRequest(req: http.IncomingMessage): Promise<RecordedRequest> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  return {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: flattenHeaders(req.headers),
+    body: parseBody(await readBody(req)),
+  };
+}
+
+export interface LoopbackListener {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on an ephemeral 127.0.0.1 port; close() runs `beforeClose` once and drops keep-alive sockets. */
+export async function listenOnLoopback(
+  server: http.Server,
+  beforeClose?: () => void,
+): Promise<LoopbackListener> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${server instanceof https.Server ? 'https' : 'http'}://127.0.0.1:${port}`,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        beforeClose?.();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets (and requests parked in a delay) would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
 }
 
 /** A loopback cursor.com for tests, the demo and benchmarks (test/fake-cursor/types.ts has the shapes). */
@@ -148,16 +191,8 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
     void (async () => {
       let response: FakeResponse;
       try {
-        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        const headers = flattenHeaders(req.headers);
-        const recorded: RecordedRequest = {
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
-          headers,
-          body: parseBody(await readBody(req)),
-        };
-        const cookie = sessionCookie(headers.cookie);
+        const recorded = await recordRequest(req);
+        const cookie = sessionCookie(recorded.headers.cookie);
         const index = cookie === undefined ? -1 : accounts.findIndex((a) => a.cookies.includes(cookie));
         if (index >= 0) recorded.accountIndex = index;
         // Recorded before any delay, so a test can count requests that the client gave up on.
@@ -172,28 +207,16 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
   };
   const server = options.tls ? https.createServer(options.tls, handle) : http.createServer(handle);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+  const listener = await listenOnLoopback(server, () => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
   });
-  const { port } = server.address() as AddressInfo;
-
-  let closing: Promise<void> | undefined;
   return {
-    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    url: listener.url,
     requests,
     setLatency(ms: number) {
       latencyMs = ms;
     },
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets (and requests parked in a delay) would otherwise hold close() open.
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: listener.close,
   };
 }

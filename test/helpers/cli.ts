@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +43,7 @@ export interface RunOptions {
 }
 
 /** A stream that collects what the CLI writes. */
-export function captureStream(tty?: { columns?: number }): OutputStream & { text: () => string } {
+function captureStream(tty?: { columns?: number }): OutputStream & { text: () => string } {
   const chunks: string[] = [];
   return {
     write: (chunk: string) => chunks.push(chunk),
@@ -88,14 +88,30 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
+interface SpawnResult extends CliResult {
+  /** The signal that ended the process, if one did. */
+  signal: NodeJS.Signals | null;
+}
+
+export interface SpawnOptions {
+  home: string;
+  env?: Record<string, string | undefined>;
+  now?: Date;
+  /** Close the reading end of stdout at once, like `| head` that stops reading: writes then hit EPIPE. */
+  closeStdout?: boolean;
+}
+
+/** Whether `npm run build` has produced the bundle bin/codexbar.js loads. */
+export const builtCliExists = (): boolean => fs.existsSync(path.join(repoRoot, 'dist', 'cli.cjs'));
+
 /**
- * Runs the BUILT CLI (`node bin/codexbar.js …`) in its own process: only for what the process itself does
+ * Starts the BUILT CLI (`node bin/codexbar.js …`) in its own process: only for what the process itself does
  * (start-up, exit codes, signals, EPIPE). The environment holds only what the test passes plus PATH.
  */
-export function spawnCli(
+export function startCli(
   args: readonly string[],
-  options: { home: string; env?: Record<string, string | undefined>; now?: Date },
-): Promise<CliResult> {
+  options: SpawnOptions,
+): { child: ChildProcess; result: Promise<SpawnResult> } {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: options.home, TZ: 'UTC' };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
@@ -106,18 +122,26 @@ export function spawnCli(
     env.FAKE_NOW = options.now.toISOString();
     preload.push('--import', pathToFileURL(fixedNowPreload).href);
   }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...preload, binPath, ...args], { env, cwd: options.home });
+  const child = spawn(process.execPath, [...preload, binPath, ...args], { env, cwd: options.home });
+  const result = new Promise<SpawnResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
+    if (options.closeStdout) child.stdout.destroy();
+    else
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+  child.stdin.end();
+  return { child, result };
+}
+
+/** Runs the BUILT CLI to the end (see startCli). */
+export function spawnCli(args: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
+  return startCli(args, options).result;
 }

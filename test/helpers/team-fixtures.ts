@@ -66,7 +66,7 @@ function labsPages(): TeamSpendBody[] {
   ]);
 }
 
-export const pageOf = (request: RecordedRequest): number => (request.body as { page: number }).page;
+const pageOf = (request: RecordedRequest): number => (request.body as { page: number }).page;
 const teamIdOf = (request: RecordedRequest): string => String((request.body as { teamId: unknown }).teamId);
 
 /** A get-team-spend handler that serves the given teams' pages and 404s for anything else. */

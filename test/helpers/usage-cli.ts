@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { type CliResult, makeTempHome, runCli } from './cli.js';
+import { type CliResult, makeTempHome, type RunOptions, runCli } from './cli.js';
 import { expectNoColleagueLeak } from './colleagues.js';
 import { startTimelineProxy, type TimelineProxy } from './timeline-proxy.js';
 
 /**
- * `codexbar usage --provider cursor --verbose` (the BUILT CLI) against a fresh fake cursor.com, with a
+ * `codexbar usage --provider cursor --verbose` (in-process) against a fresh fake cursor.com, with a
  * manual cookie header and a pinned clock. Every run also checks that no colleague appears in its output.
  */
 
@@ -14,9 +14,10 @@ export interface UsageRunOptions {
   args?: string[];
   /** The whole manual Cookie header; defaults to the harness's. */
   cookieHeader?: string;
-  latencyMs?: number;
   /** Route the CLI through a timeline proxy (test/helpers/timeline-proxy.ts). */
   timeline?: boolean;
+  /** Shorter budgets, e.g. so a test of an abandoned answer waits milliseconds, not seconds. */
+  timing?: RunOptions['timing'];
 }
 
 export interface UsageRun {
@@ -53,11 +54,12 @@ export function useUsageCli(defaults: { now: Date; cookieHeader: string }): Usag
       await proxy?.close();
       await fake?.close();
       proxy = undefined;
-      fake = await startFakeCursor({ accounts: [account], latencyMs: options.latencyMs });
+      fake = await startFakeCursor({ accounts: [account] });
       if (options.timeline) proxy = await startTimelineProxy(fake.url);
       const result = await runCli(['usage', '--provider', 'cursor', '--verbose', ...(options.args ?? [])], {
         home: home!.home,
         now: defaults.now,
+        timing: options.timing,
         env: {
           CODEXBAR_CURSOR_BASE_URL: proxy?.url ?? fake.url,
           CODEXBAR_CURSOR_COOKIE: options.cookieHeader ?? defaults.cookieHeader,

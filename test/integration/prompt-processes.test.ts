@@ -19,11 +19,16 @@ const keyA = accountKey({ userId: 'user_prompt_a' });
 const snapshotFile = (w: PromptWorld) => path.join(w.usageDir, `${keyA}.json`);
 const lockFile = (w: PromptWorld) => path.join(w.usageDir, `${keyA}.lock`);
 
-function start(w: PromptWorld, args: readonly string[], stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+function start(
+  w: PromptWorld,
+  args: readonly string[],
+  stdin: 'ignore' | 'pipe' = 'ignore',
+  stdout: 'pipe' | number = 'pipe',
+): ChildProcess {
   return spawn(process.execPath, [bin, ...args], {
     cwd: w.home,
     env: { PATH: process.env.PATH ?? '', HOME: w.home, TZ: 'UTC', CODEXBAR_CURSOR_BASE_URL: w.fake.url },
-    stdio: [stdin, 'pipe', 'pipe'],
+    stdio: [stdin, stdout, 'pipe'],
   });
 }
 
@@ -96,6 +101,30 @@ describe('processes sharing one snapshot', () => {
       expect(result.stdout).toMatch(/^Cursor 55% left · /);
     }
     expect(w.summaryRequests()).toBe(1);
+  });
+});
+
+describe('the fast path writes without process.stdout, and still', () => {
+  it('ends quietly when the reader has gone (EPIPE)', async () => {
+    const w = world();
+    await w.run(['statusline'], { now: new Date(), frozen: false });
+    const child = start(w, ['statusline']);
+    child.stdout?.destroy();
+    const result = await finished(child);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('says why and exits 1 when the line cannot be written (a full disk)', async () => {
+    if (!fs.existsSync('/dev/full')) return;
+    const w = world();
+    await w.run(['statusline'], { now: new Date(), frozen: false });
+    const full = fs.openSync('/dev/full', 'w');
+    try {
+      const result = await finished(start(w, ['statusline'], 'ignore', full));
+      expect(result).toEqual({ code: 1, stdout: '', stderr: 'Error: cannot write output: ENOSPC\n' });
+    } finally {
+      fs.closeSync(full);
+    }
   });
 });
 

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
 import { fastStatusline } from '../../src/fast/statusline.js';
-import { captureStream } from '../helpers/cli.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
 import {
   cookieHeader,
@@ -274,7 +273,14 @@ describe('argument errors: one line naming the flag and the accepted form, exit 
 describe('the fast path', () => {
   /** fastStatusline as bin/codexbar.js calls it, on this test's home and clock. */
   async function fast(w: PromptWorld, args: string[], now: Date, extraEnv: Record<string, string> = {}) {
-    const stdout = captureStream();
+    let written = '';
+    const stdout = {
+      write: (text: string) => {
+        written += text;
+      },
+      isTTY: false,
+      text: () => written,
+    };
     const recorder = refreshRecorder();
     const code = await fastStatusline(['statusline', ...args], {
       stdout,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FakeAccount, FakeCursor, HandlerFunction } from '../fake-cursor/server.js';
+import type { FakeAccount, FakeCursor, Handler, HandlerFunction } from '../fake-cursor/server.js';
 import {
   ACME,
   acmePages,
@@ -8,7 +8,6 @@ import {
   MEMBER_EMAIL,
   memberRow,
   PAGE_SIZE,
-  pageOf,
   teamAccount,
   teamSpendHandler,
 } from '../helpers/team-fixtures.js';
@@ -194,31 +193,36 @@ describe('usage: anything short of one verified member keeps the summary, and th
 
 describe('usage: a team member costs at most three round trips', () => {
   it('every team-spend page arrives before any is answered; /teams follows the answered summary', async () => {
-    // ACME's 120 seats predict its 3 pages. Each page is held until all three have arrived; a page that
-    // waits in vain is answered anyway (so a wrong client fails an assertion instead of hanging) and
-    // marks the run.
-    const pages = acmePages();
-    const arrived = new Set<number>();
-    let release: () => void = () => {};
-    const allArrived = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const answeredEarly: number[] = [];
-    const teamSpend: HandlerFunction = async (request) => {
-      const page = pageOf(request);
-      arrived.add(page);
-      if (arrived.size === pages.length) release();
-      if (!(await settlesWithin(allArrived, 3_000))) answeredEarly.push(page);
-      return { json: pages[page - 1] };
+    // Each round trip's requests hold their answers until all of that round have arrived, so a request
+    // sent only after another was answered shows up one round deeper, and no clock decides the order.
+    // ACME's 120 seats predict its 3 team-spend pages, plus the margin page 4 asked for with them.
+    const early: string[] = [];
+    const first = gate(['/api/usage-summary', '/api/auth/me', '/api/dashboard/get-sand-usage-status'], early);
+    const second = gate(['/api/dashboard/teams', '/api/usage'], early);
+    const spend = gate(['page 1', 'page 2', 'page 3', 'page 4'], early);
+    const held = (round: Gate, handler: Handler | undefined): HandlerFunction => {
+      return async (request, attempt) => {
+        const page = (request.body as { page?: number } | undefined)?.page;
+        await round.arrive(page === undefined ? request.path : `page ${page}`);
+        return typeof handler === 'function' ? handler(request, attempt) : (handler ?? { status: 404 });
+      };
     };
+    const base = account();
 
-    const { result, timeline } = await cli.run(account({ teamSpend }), {
-      args: ['--json'],
-      latencyMs: 200,
-      timeline: true,
-    });
+    const { result, timeline } = await cli.run(
+      {
+        ...base,
+        usageSummary: held(first, base.usageSummary),
+        me: held(first, base.me),
+        sand: held(first, base.sand),
+        teams: held(second, base.teams),
+        legacyUsage: held(second, base.legacyUsage),
+        teamSpend: held(spend, base.teamSpend),
+      },
+      { args: ['--json'], timeline: true },
+    );
     expectSuccess(result);
-    expect(answeredEarly).toEqual([]);
+    expect(early).toEqual([]);
     expect(usageJson(result).usage.primary?.usedPercent).toBeCloseTo((8421 / 15_000) * 100, 10);
 
     const events = timeline!.events;
@@ -227,7 +231,7 @@ describe('usage: a team member costs at most three round trips', () => {
     const spendEvents = events.filter((event) => event.path === '/api/dashboard/get-team-spend');
     const lastSpendArrival = spendEvents.findLastIndex((event) => event.kind === 'arrived');
     const firstSpendAnswer = spendEvents.findIndex((event) => event.kind === 'answered');
-    // Pages 1-3, plus the margin page 4 that is cancelled once page 1 says there are three.
+    // Pages 1-3, plus the margin page 4 that is not needed once page 1 says there are three.
     expect(spendEvents.filter((event) => event.kind === 'arrived')).toHaveLength(4);
     expect(lastSpendArrival).toBeLessThan(firstSpendAnswer);
     expect(position('answered', '/api/usage-summary')).toBeGreaterThanOrEqual(0);
@@ -252,6 +256,30 @@ describe('usage: a team member costs at most three round trips', () => {
     expect(Math.max(...depths.values())).toBe(3);
   });
 });
+
+interface Gate {
+  /** Resolves once every key of the gate has arrived (a key outside the gate just waits with them). */
+  arrive(key: string): Promise<void>;
+}
+
+/**
+ * A round trip's worth of requests. One that waits in vain is let through after 3 s anyway (so a wrong
+ * client fails an assertion instead of hanging) and is written down in `early`.
+ */
+function gate(keys: readonly string[], early: string[]): Gate {
+  const arrived = new Set<string>();
+  let release: () => void = () => {};
+  const allArrived = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    async arrive(key) {
+      arrived.add(key);
+      if (keys.every((k) => arrived.has(k))) release();
+      if (!(await settlesWithin(allArrived, 3_000))) early.push(key);
+    },
+  };
+}
 
 /** True when `promise` settles first, false when `ms` pass first; the timer never outlives the race. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {

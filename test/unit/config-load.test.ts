@@ -114,6 +114,26 @@ describe('loadConfig (docs/behaviour.md §6)', () => {
     write(cursorEntry({ cookieHeader: raw }));
     expect((await loadConfig(environment())).cursor.cookieHeader).toBe(expected);
   });
+
+  it.each([
+    {
+      rule: 'is read cleaned',
+      raw: ' "key_config0123456789abcdef" ',
+      expected: 'key_config0123456789abcdef',
+    },
+    { rule: 'empty is absent', raw: '  ', expected: undefined },
+    { rule: 'null is absent', raw: null, expected: undefined },
+  ])('apiKey (the Admin API key for team) $rule', async ({ raw, expected }) => {
+    write(cursorEntry({ apiKey: raw }));
+    expect((await loadConfig(environment())).cursor.apiKey).toBe(expected);
+  });
+
+  it('an apiKey that is not a string is refused without echoing it', async () => {
+    write(cursorEntry({ apiKey: 987654321012345 }));
+    const error = await loadError();
+    expect(error.message).toContain('providers.1.apiKey: expected string, got number');
+    expect(error.message).not.toContain('987654321012345');
+  });
 });
 
 describe('loadConfig errors name the file and never echo a cookie (docs/behaviour.md §6.2)', () => {

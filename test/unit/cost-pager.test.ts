@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventsPage, UsageEvent } from '../../src/api/schemas/events.js';
-import { type PageProgress, pageUsageEvents, verbosePageLine } from '../../src/cost/pager.js';
+import { MAX_PAGES, type PageProgress, pageUsageEvents, verbosePageLine } from '../../src/cost/pager.js';
 import { ApiError, NotLoggedInError, PaginationError } from '../../src/errors.js';
 import { page, rows } from './cost-helpers.js';
 
@@ -13,9 +13,14 @@ interface Outcome {
   errorType?: string;
 }
 
+/** Resolves after `turns` turns of the event loop: an ordering without a clock. */
+async function turns(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /**
- * Runs the pager over scripted pages; pages answer after a pseudo-random number of event-loop turns (no
- * wall-clock wait), so they finish out of order.
+ * Runs the pager over scripted pages; pages answer after a pseudo-random number of event-loop turns so they
+ * finish out of order.
  */
 async function run(
   answer: (n: number) => PageAnswer,
@@ -29,7 +34,7 @@ async function run(
       onEvent: (e) => events.push(e),
       fetchPage: async (n) => {
         requested.push(n);
-        for (let turn = (n * 7) % 5; turn > 0; turn--) await new Promise((resolve) => setImmediate(resolve));
+        await turns((n * 7) % 5);
         const value = answer(n);
         if (value instanceof Error) throw value;
         return value;
@@ -57,6 +62,16 @@ const pagesOf =
   (raw: Record<string, unknown>[], count: number | null, size = 1000) =>
   (n: number) =>
     page(raw.slice((n - 1) * size, n * size), count);
+let decodedFullPages: EventsPage[] | undefined;
+/**
+ * Page n of MAX_PAGES full pages of distinct rows, decoded once for the file (decoding 200,000 rows is
+ * most of the cost of a safety-limit case); `count` is the reported total, if any.
+ */
+function fullPage(n: number, count?: number): EventsPage {
+  decodedFullPages ??= Array.from({ length: MAX_PAGES }, (_, i) => page(rows(1000, i * 1000)));
+  const decoded = decodedFullPages[n - 1]!;
+  return count === undefined ? decoded : { ...decoded, totalUsageEventsCount: count };
+}
 const serverError = (n: number) => new ApiError('POST /x', `HTTP 500 (page ${n})`, { status: 500 });
 
 describe('cost pagination (docs/behaviour.md §18), sequential and concurrent alike', () => {
@@ -132,14 +147,14 @@ describe('cost pagination (docs/behaviour.md §18), sequential and concurrent al
   });
 
   it('200 full pages hit the safety limit even when the count matches', async () => {
-    const outcome = await both((n) => page(rows(1000, (n - 1) * 1000), 200_000));
+    const outcome = await both((n) => fullPage(n, 200_000));
     expect(outcome.error).toBe(
       'Cursor cost refresh reached its pagination safety limit after 200000 events.',
     );
   });
 
   it('200 full pages without any count hit the safety limit too', async () => {
-    const outcome = await both((n) => page(rows(1000, (n - 1) * 1000)));
+    const outcome = await both((n) => fullPage(n));
     expect(outcome.error).toBe(
       'Cursor cost refresh reached its pagination safety limit after 200000 events.',
     );
@@ -160,6 +175,30 @@ describe('cost pagination (docs/behaviour.md §18), sequential and concurrent al
     const expected = stamps(all);
     expect(outcome.events).toHaveLength(total);
     expect(outcome.events.every((stamp, i) => stamp === expected[i])).toBe(true);
+  });
+
+  it('a higher page cap lets 200 full pages end on the empty page 201; a lower one fails at its cap', async () => {
+    const answer = (n: number) => page(rows(n <= 200 ? 1000 : 0, (n - 1) * 1000), 200_000);
+    const delivered: UsageEvent[] = [];
+    const result = await pageUsageEvents({
+      concurrency: 4,
+      maxPages: 1000,
+      onEvent: (e) => delivered.push(e),
+      fetchPage: async (n) => answer(n),
+    });
+    expect(result).toMatchObject({ expected: 200_000, pages: 200 });
+    expect(delivered).toHaveLength(200_000);
+    await expect(
+      pageUsageEvents({ maxPages: 3, onEvent: () => {}, fetchPage: async (n) => answer(n) }),
+    ).rejects.toThrow('Cursor cost refresh reached its pagination safety limit after 3000 events.');
+  });
+
+  it('read-ahead never asks for a page past the 200th, even when the count promises more', async () => {
+    const outcome = await run((n) => fullPage(n, 500_000), 6);
+    expect(outcome.error).toBe(
+      'Cursor cost refresh reached its pagination safety limit after 200000 events.',
+    );
+    expect(Math.max(...outcome.requested)).toBe(MAX_PAGES);
   });
 
   it('without a count nothing is de-duplicated', async () => {
@@ -209,7 +248,7 @@ describe('cost pagination: read-ahead', () => {
         requested.push(n);
         inFlight++;
         maxInFlight = Math.max(maxInFlight, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await turns(3);
         inFlight--;
         return page(all.slice((n - 1) * 1000, n * 1000), 9500);
       },

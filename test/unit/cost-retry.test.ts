@@ -71,6 +71,16 @@ describe('events page retries', () => {
     expect(await attempt([error])).toMatchObject({ calls: 1, waits: [] });
   });
 
+  it('onRetry hears each wait and whether a rate limit caused it', async () => {
+    const heard: Array<{ rateLimited: boolean; delayMs: number }> = [];
+    const outcome = await attempt([http(429, 8_000), http(500)], { onRetry: (retry) => heard.push(retry) });
+    expect(outcome).toEqual({ value: 'ok', calls: 3, waits: [8_000, 100] });
+    expect(heard).toEqual([
+      { rateLimited: true, delayMs: 8_000 },
+      { rateLimited: false, delayMs: 100 },
+    ]);
+  });
+
   it('an aborted run does not retry', async () => {
     const controller = new AbortController();
     controller.abort();

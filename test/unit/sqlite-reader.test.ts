@@ -9,6 +9,7 @@ import {
   createStateVscdb,
   openActiveWalWriter,
   seededRandom,
+  tokenParameter,
 } from '../../fixtures/builders/vscdb.js';
 import { SqliteFormatError } from '../../src/auth/sqlite/format-error.js';
 import { openItemTable } from '../../src/auth/sqlite/item-table.js';
@@ -23,6 +24,13 @@ beforeEach(() => {
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** A connection that changes a throwaway test file: the same bytes, but commits do not wait for the disk. */
+function openForWriting(dbPath: string): Database.Database {
+  const db = new Database(dbPath);
+  db.pragma('synchronous = OFF');
+  return db;
+}
 
 /** One comparable string per answer: the storage class, then the bytes (hex) or the number. */
 function describeValue(type: string, value: unknown): string {
@@ -81,14 +89,19 @@ function absentKeys(keys: string[]): string[] {
 
 /**
  * Lengths within a few bytes of every threshold of the overflow formula (fileformat2 §1.6): X for
- * index cells and table leaves, M, and each of those plus multiples of U-4.
+ * index cells and table leaves, M, and each of those plus multiples of U-4. The band is wide because a
+ * key's record carries a few bytes of header and rowid: ±12 characters of key still put the payload on
+ * both sides of each threshold.
  */
 function boundaryLengths(usable: number): number[] {
   const indexMax = Math.floor(((usable - 12) * 64) / 255) - 23;
   const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
+  // Chains of two overflow pages are walked at the smaller page sizes; at 64 KiB they would take keys
+  // and values of ~130 KB, looked up through index cells that each overflow too.
+  const multiples = usable > 4096 ? 2 : 3;
   const lengths = new Set<number>();
   for (const base of [indexMax, usable - 35, minLocal]) {
-    for (let j = 0; j < 3; j++) {
+    for (let j = 0; j < multiples; j++) {
       const threshold = base + j * (usable - 4);
       for (let d = -12; d <= 12; d++) if (threshold + d > 0) lengths.add(threshold + d);
     }
@@ -96,24 +109,64 @@ function boundaryLengths(usable: number): number[] {
   return [...lengths];
 }
 
+/**
+ * Levels of the ItemTable b-tree and of its key index (1: the root is a leaf), as SQLite's own dbstat
+ * reports them, so a test can show its tree really is deep.
+ */
+function treeLevels(dbPath: string): { table: number; index: number } {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare<[], { name: string; levels: number }>(
+        `SELECT name, max(length(path) - length(replace(path, '/', ''))) AS levels FROM dbstat
+         WHERE pagetype != 'overflow' GROUP BY name`,
+      )
+      .all();
+    const levels = (name: string) => rows.find((row) => row.name === name)?.levels ?? 0;
+    return { table: levels('ItemTable'), index: levels('sqlite_autoindex_ItemTable_1') };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Filler rows per page size, and the fewest levels (root, interior…, leaf) they give each tree: three where
+ * that is cheap, so lookups step from interior page to interior page; two for the index at 4 KiB pages
+ * and for both trees at 64 KiB pages, where a third level would take ~10 MB and ~100 MB of rows.
+ */
+const FILLER_ROWS: Record<number, { rows: number; table: number; index: number }> = {
+  512: { rows: 1000, table: 3, index: 3 },
+  1024: { rows: 1000, table: 3, index: 3 },
+  4096: { rows: 1500, table: 3, index: 2 },
+  65536: { rows: 800, table: 2, index: 2 },
+};
 const pageSizes = [512, 1024, 4096, 65_536];
 const encodings = ['UTF-8', 'UTF-16le', 'UTF-16be'] as const;
-const storages = ['text', 'blob'] as const;
-const matrix = pageSizes.flatMap((pageSize) =>
-  encodings.flatMap((encoding) => storages.map((storage) => ({ pageSize, encoding, storage }))),
+/**
+ * Every page size with every encoding. The token is stored first as TEXT or BLOB (alternating, so each
+ * page size and each encoding sees both where the builder put it) and then rewritten as the other.
+ */
+const matrix = pageSizes.flatMap((pageSize, p) =>
+  encodings.map((encoding, e) => ({
+    pageSize,
+    encoding,
+    first: (p + e) % 2 === 0 ? ('text' as const) : ('blob' as const),
+    second: (p + e) % 2 === 0 ? ('blob' as const) : ('text' as const),
+  })),
 );
 
 describe('file reader returns exactly what SQLite returns for a key', () => {
   it.each(matrix)(
-    'every key of a deep tree with overflowing values and index keys ($pageSize-byte pages, $encoding, token as $storage)',
-    ({ pageSize, encoding, storage }) => {
+    'every key of a deep tree with overflowing values and index keys ($pageSize-byte pages, $encoding, token as $first then $second)',
+    ({ pageSize, encoding, first, second }) => {
+      // Longer than a page, so the token itself spills onto overflow pages.
+      const token = `eyJhbGciOiJIUzI1NiJ9.${'a'.repeat(pageSize + pageSize / 2)}.sig`;
       const { keys } = createStateVscdb(dbPath, {
-        // Longer than a page, so the token itself spills onto overflow pages.
-        token: `eyJhbGciOiJIUzI1NiJ9.${'a'.repeat(pageSize + pageSize / 2)}.sig`,
-        storage,
+        token,
+        storage: first,
         pageSize,
         encoding,
-        extraItems: 3000,
+        extraItems: FILLER_ROWS[pageSize]!.rows,
         maxValueBytes: Math.min(3 * pageSize, 20_000),
         // Past the index cell's local limit ((U-12)*64/255-23 bytes), so index keys overflow too.
         longKeyChars: Math.floor(pageSize * 0.3) + 200,
@@ -121,7 +174,23 @@ describe('file reader returns exactly what SQLite returns for a key', () => {
         oddKeys: true,
         seed: pageSize,
       });
-      expectSameAsSqlite(dbPath, [...keys, ...absentKeys(keys)], { indexed: true });
+      const absent = absentKeys(keys);
+      expectSameAsSqlite(dbPath, [...keys, ...absent], { indexed: true });
+      const levels = treeLevels(dbPath);
+      expect(levels.table).toBeGreaterThanOrEqual(FILLER_ROWS[pageSize]!.table);
+      expect(levels.index).toBeGreaterThanOrEqual(FILLER_ROWS[pageSize]!.index);
+
+      // The same token in the other storage class (REPLACE gives it a new row at the end of the table).
+      const db = openForWriting(dbPath);
+      const param = tokenParameter(token, second);
+      db.prepare(`INSERT INTO ItemTable (key, value) VALUES (?, ${param.sql})`).run(
+        ACCESS_TOKEN_KEY,
+        param.value,
+      );
+      db.close();
+      const tokenAnswer = sqliteAnswers(dbPath, [ACCESS_TOKEN_KEY])[0];
+      expect(tokenAnswer?.startsWith(`${second}:`)).toBe(true);
+      expectSameAsSqlite(dbPath, [ACCESS_TOKEN_KEY, ...keys.slice(0, 50), ...absent], { indexed: true });
     },
   );
 
@@ -132,7 +201,7 @@ describe('file reader returns exactly what SQLite returns for a key', () => {
       pageSize: 1024,
       walMode: false,
     });
-    const db = new Database(dbPath);
+    const db = openForWriting(dbPath);
     const random = seededRandom(3);
     db.transaction(() => {
       for (const key of keys) {
@@ -152,7 +221,7 @@ describe('file reader returns exactly what SQLite returns for a key', () => {
     (pageSize) => {
       createStateVscdb(dbPath, { token: 'tok', extraItems: 10, pageSize, walMode: false });
       const lengths = boundaryLengths(pageSize);
-      const db = new Database(dbPath);
+      const db = openForWriting(dbPath);
       const keys: string[] = [];
       db.transaction(() => {
         for (const n of lengths) {
@@ -186,7 +255,7 @@ describe('file reader returns exactly what SQLite returns for a key', () => {
       false,
     ],
   ])('schema with %s reads like SQLite', (_name, schema, indexed) => {
-    const db = new Database(dbPath);
+    const db = openForWriting(dbPath);
     db.exec(`CREATE TABLE ${schema}`);
     const random = seededRandom(5);
     const keys = Array.from({ length: 600 }, (_, i) => `key.${Math.floor(random() * 1e9)}.${i}`);
@@ -196,7 +265,10 @@ describe('file reader returns exactly what SQLite returns for a key', () => {
       }
     })();
     db.close();
-    expectSameAsSqlite(dbPath, [...keys, ACCESS_TOKEN_KEY, ...absentKeys(keys)], { indexed });
+    // Without a usable index each lookup scans (and decodes) every row, so every 8th key already reads
+    // each row many times over; all 600 would only make the scan cases quadratic.
+    const probes = indexed ? keys : keys.filter((_, i) => i % 8 === 0);
+    expectSameAsSqlite(dbPath, [...probes, ACCESS_TOKEN_KEY, ...absentKeys(keys)], { indexed });
   });
 });
 

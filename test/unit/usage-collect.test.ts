@@ -87,11 +87,12 @@ describe('collectUsage: best-effort lookups keep the summary', () => {
     ['a 500', { status: 500, json: {} }],
     ['a reset connection', { destroy: true }],
     ['a body that is not JSON', { text: '{"usagePercent":' }],
-    ['an answer slower than the sand budget', { json: WORKED_SAND, delayMs: 1500 }],
+    // Never in time: the 100 ms budget gives up on it long before the minute is out.
+    ['an answer slower than the sand budget', { json: WORKED_SAND, delayMs: 60_000 }],
   ])('sand with %s leaves the monthly bars and no Grok Bot window', async (_name, sand) => {
     const { snapshot, log } = await run(
       { usageSummary: { json: WORKED_SUMMARY }, me: { json: ME }, sand, legacyUsage: { json: {} } },
-      { timeouts: { optionalMs: 300 } },
+      { timeouts: { optionalMs: 100 } },
     );
     expect([
       snapshot.primary?.usedPercent,
@@ -167,9 +168,10 @@ describe('collectUsage: unified personal memberships (docs/behaviour.md §12.10)
         usageSummary: { json: WORKED_SUMMARY },
         me: { json: ME },
         sand: { json: UNIFIED_SAND },
-        usageStatus: { json: STATUS, delayMs: 1500 },
+        usageStatus: { json: STATUS, delayMs: 60_000 },
       },
-      { timeouts: { optionalMs: 300 } },
+      // The budget also bounds the sand lookup, which answers at once and must still make the account unified.
+      { timeouts: { optionalMs: 200 } },
     );
     expect(snapshot.providerCost).toMatchObject({ used: 12.34, limit: 50 });
   });

@@ -25,7 +25,7 @@ function lenientNumber(value: unknown): number | undefined {
 }
 
 /** An integer, an integral double, or text holding one; anything else is undefined (docs/behaviour.md §18.2). */
-function lenientInteger(value: unknown): number | undefined {
+export function lenientInteger(value: unknown): number | undefined {
   const parsed = lenientNumber(value);
   return parsed !== undefined && Number.isInteger(parsed) && Math.abs(parsed) < INT64_LIMIT
     ? parsed
@@ -64,6 +64,11 @@ export interface DecodedUsageEvent {
   isHeadless: boolean | undefined;
   chargedCents: number | undefined;
   tokenUsage: DecodedTokenUsage | undefined;
+  /**
+   * The member who made the request: set only by the Admin API's decoder, so dashboard events (and any
+   * cache built from them) never carry an email (docs/behaviour.md §Team).
+   */
+  userEmail?: string;
 }
 
 type Issues = string[];
@@ -72,7 +77,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function optionalString(raw: Record<string, unknown>, key: string, issues: Issues): string | undefined {
+export function optionalString(
+  raw: Record<string, unknown>,
+  key: string,
+  issues: Issues,
+): string | undefined {
   const value = raw[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
@@ -155,30 +164,43 @@ export const usageEventSchema = z.unknown().transform((value, ctx): DecodedUsage
   return event ?? z.NEVER;
 });
 
+/** Adds endpoint-specific fields to a decoded event, pushing a reason onto `issues` for a bad one. */
+export type EventExtension = (
+  raw: Record<string, unknown>,
+  event: DecodedUsageEvent,
+  issues: string[],
+) => void;
+
 // One transform over the whole array, with the array check done here too: per-element zod schemas (even
 // z.unknown()) cost as much again as the JSON parse on a 1000-event page.
-const usageEventsArray = z.unknown().transform((items, ctx): DecodedUsageEvent[] => {
-  if (!Array.isArray(items)) {
-    ctx.addIssue({ code: 'custom', message: 'usageEventsDisplay is not an array' });
-    return z.NEVER;
-  }
-  const events: DecodedUsageEvent[] = new Array(items.length);
-  const issues: Issues = [];
-  for (let index = 0; index < items.length; index++) {
-    const event = decodeElement(items[index], issues);
-    if (event === undefined) {
-      for (const message of issues) ctx.addIssue({ code: 'custom', message, path: [index] });
+export function usageEventsArraySchema(arrayName: string, extend?: EventExtension) {
+  return z.unknown().transform((items, ctx): DecodedUsageEvent[] => {
+    if (!Array.isArray(items)) {
+      ctx.addIssue({ code: 'custom', message: `${arrayName} is not an array` });
       return z.NEVER;
     }
-    events[index] = event;
-  }
-  return events;
-});
+    const events: DecodedUsageEvent[] = new Array(items.length);
+    const issues: Issues = [];
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index];
+      const event = decodeElement(item, issues);
+      if (event !== undefined && extend) extend(item as Record<string, unknown>, event, issues);
+      if (event === undefined || issues.length > 0) {
+        for (const message of issues) ctx.addIssue({ code: 'custom', message, path: [index] });
+        return z.NEVER;
+      }
+      events[index] = event;
+    }
+    return events;
+  });
+}
+
+const usageEventsArray = usageEventsArraySchema('usageEventsDisplay');
 
 export type UsageEvent = z.output<typeof usageEventSchema>;
 export type TokenUsage = DecodedTokenUsage;
 
-const eventCount = z
+export const eventCountSchema = z
   .unknown()
   .transform((value, ctx) => {
     const count = lenientNumber(value);
@@ -197,7 +219,7 @@ const ENVELOPE_KEYS = new Set(['totalUsageEventsCount', 'usageEventsDisplay']);
 
 export const eventsPageSchema = z
   .looseObject({
-    totalUsageEventsCount: eventCount,
+    totalUsageEventsCount: eventCountSchema,
     usageEventsDisplay: usageEventsArray.optional(),
   })
   .superRefine((page, ctx) => {

@@ -1,0 +1,86 @@
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { ApiError, TimeoutError } from '../../errors.js';
+import { decode, decodeBody, headerValue, parseRetryAfter, transportMessage } from '../client.js';
+import { createDispatcher, type ProxySettings, sendRequest } from '../transport.js';
+import { AdminForbiddenError, AdminKeyRejectedError } from './errors.js';
+
+export const ADMIN_ORIGIN = 'https://api.cursor.com';
+
+export interface AdminRequest<T> {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Label used in errors, e.g. `POST /teams/spend`. */
+  endpoint: string;
+  body?: unknown;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  schema: z.ZodType<T>;
+}
+
+/** What the endpoint functions need from AdminClient (structural, so tests can stand in). */
+export interface AdminRequester {
+  request<T>(req: AdminRequest<T>): Promise<T>;
+}
+
+/**
+ * The Admin API client (docs/behaviour.md §Team): one keep-alive dispatcher that honours the proxy
+ * variables, HTTP Basic auth with the key as the user name and an empty password, no redirects, zod
+ * decoding, and typed errors that name the endpoint. The key lives only in the Authorization header: no
+ * message, log line or error body ever carries it, and response bodies are kept out of parse errors
+ * because they carry member emails.
+ */
+export class AdminClient implements AdminRequester {
+  readonly baseUrl: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly authorization: string;
+
+  constructor(options: { baseUrl: string; apiKey: string; proxy: ProxySettings; dispatcher?: Dispatcher }) {
+    this.baseUrl = options.baseUrl;
+    this.dispatcher = options.dispatcher ?? createDispatcher(options.proxy);
+    this.authorization = `Basic ${Buffer.from(`${options.apiKey}:`, 'utf8').toString('base64')}`;
+  }
+
+  async request<T>(req: AdminRequest<T>): Promise<T> {
+    const timeout = AbortSignal.timeout(req.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    const headers: Record<string, string> = { accept: 'application/json', authorization: this.authorization };
+    let body: string | undefined;
+    if (req.method === 'POST') {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.body ?? {});
+    }
+    const url = new URL(this.baseUrl + req.path);
+    let response: Dispatcher.ResponseData;
+    let text: string;
+    try {
+      response = await sendRequest(this.dispatcher, {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: req.method,
+        headers,
+        body,
+        signal,
+      });
+      text = decodeBody(Buffer.from(await response.body.arrayBuffer()));
+    } catch (error) {
+      if (timeout.aborted) throw new TimeoutError(req.endpoint, req.timeoutMs);
+      if (req.signal?.aborted) throw req.signal.reason ?? error;
+      throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
+    }
+    const status = response.statusCode;
+    if (status === 401) throw new AdminKeyRejectedError(req.endpoint);
+    if (status === 403) throw new AdminForbiddenError(req.endpoint);
+    if (status !== 200) {
+      throw new ApiError(req.endpoint, `HTTP ${status}`, {
+        status,
+        retryAfterMs: parseRetryAfter(headerValue(response.headers['retry-after'])),
+      });
+    }
+    return decode(req.endpoint, text, req.schema, { rawExcerpt: false });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}

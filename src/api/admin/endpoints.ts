@@ -1,0 +1,172 @@
+/**
+ * The Admin API endpoints `team` calls, each behind its family's rate limiter and the shared retry rules
+ * (docs/behaviour.md §Team).
+ */
+
+import { type RetryPolicy, withRetry } from '../../cost/retry.js';
+import { ApiError } from '../../errors.js';
+import type { EventsPage } from '../schemas/events.js';
+import type { AdminRequest, AdminRequester } from './client.js';
+import type { RateLimit, RateLimiters } from './rate-limiter.js';
+import { type DailyUsagePage, dailyUsageSchema } from './schemas/daily-usage.js';
+import { type SpendPage, spendPageSchema } from './schemas/spend.js';
+import { adminEventsPageSchema } from './schemas/usage-events.js';
+
+export type AdminFamily = 'spend' | 'dailyUsage' | 'usageEvents';
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Cursor's documented limits per team: daily usage about 20 a minute, usage events about 60, and 20 for
+ * the other endpoints.
+ */
+export const ADMIN_RATE_LIMITS: Readonly<Record<AdminFamily, RateLimit>> = {
+  spend: { requests: 20, windowMs: MINUTE_MS },
+  dailyUsage: { requests: 20, windowMs: MINUTE_MS },
+  usageEvents: { requests: 60, windowMs: MINUTE_MS },
+};
+
+const SPEND_ENDPOINT = 'POST /teams/spend';
+export const DAILY_USAGE_ENDPOINT = 'POST /teams/daily-usage-data';
+const USAGE_EVENTS_ENDPOINT = 'POST /teams/filtered-usage-events';
+
+/** The largest page the events endpoint serves. */
+export const ADMIN_EVENTS_PAGE_SIZE = 1000;
+const SPEND_PAGE_SIZE = 100;
+const ADMIN_TIMEOUT_MS = 30_000;
+
+/**
+ * A 429 storm slows the run but never loses a page: far more rate-limit retries than `cost` allows, and
+ * a Retry-After of up to five minutes is waited out rather than failing.
+ */
+const ADMIN_RETRY_POLICY: Omit<RetryPolicy, 'sleep'> = {
+  maxRetries: 2,
+  maxRateLimitRetries: 12,
+  baseDelayMs: 1000,
+  maxRetryAfterMs: 5 * MINUTE_MS,
+};
+
+export interface AdminContext {
+  client: AdminRequester;
+  limiters: RateLimiters;
+  /** Sleep and onRetry come from here; the counts default to ADMIN_RETRY_POLICY. */
+  retry: Partial<RetryPolicy>;
+  timeoutMs?: number;
+}
+
+/**
+ * One request: wait for the family's slot, send, give the slot back with the answer, and on a 429 hold the
+ * whole family (Retry-After, else one full window) before the retry asks for a slot again.
+ */
+function callAdmin<T>(
+  context: AdminContext,
+  family: AdminFamily,
+  request: Omit<AdminRequest<T>, 'timeoutMs' | 'signal'>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const limiter = context.limiters.get(family);
+  return withRetry(
+    async () => {
+      const release = await limiter.acquire(signal);
+      try {
+        return await context.client.request({
+          ...request,
+          timeoutMs: context.timeoutMs ?? ADMIN_TIMEOUT_MS,
+          signal,
+        });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 429) {
+          limiter.holdFor(error.retryAfterMs ?? limiter.limit.windowMs);
+        }
+        throw error;
+      } finally {
+        // The slot counts from the answer, not the send (see rate-limiter.ts).
+        release();
+      }
+    },
+    { ...ADMIN_RETRY_POLICY, ...context.retry },
+    signal,
+  );
+}
+
+export function fetchSpendPage(
+  context: AdminContext,
+  page: number,
+  signal?: AbortSignal,
+): Promise<SpendPage> {
+  return callAdmin(
+    context,
+    'spend',
+    {
+      method: 'POST',
+      path: '/teams/spend',
+      endpoint: SPEND_ENDPOINT,
+      // A fixed order by member keeps pages stable while spend changes during the run.
+      body: { page, pageSize: SPEND_PAGE_SIZE, sortBy: 'user', sortDirection: 'asc' },
+      schema: spendPageSchema,
+    },
+    signal,
+  );
+}
+
+export interface DailyUsageQuery {
+  start: Date;
+  end: Date;
+  /** Only for the second and later pages of a paginated answer. */
+  page?: number;
+}
+
+export function fetchDailyUsage(
+  context: AdminContext,
+  query: DailyUsageQuery,
+  signal?: AbortSignal,
+): Promise<DailyUsagePage> {
+  const body: Record<string, number> = { startDate: query.start.getTime(), endDate: query.end.getTime() };
+  if (query.page !== undefined) body.page = query.page;
+  return callAdmin(
+    context,
+    'dailyUsage',
+    {
+      method: 'POST',
+      path: '/teams/daily-usage-data',
+      endpoint: DAILY_USAGE_ENDPOINT,
+      body,
+      schema: dailyUsageSchema,
+    },
+    signal,
+  );
+}
+
+export interface UsageEventsQuery {
+  start: Date;
+  end: Date;
+  page: number;
+  /** Only this member's events. */
+  email?: string;
+}
+
+export function fetchUsageEventsPage(
+  context: AdminContext,
+  query: UsageEventsQuery,
+  signal?: AbortSignal,
+): Promise<EventsPage> {
+  const body: Record<string, unknown> = {
+    startDate: query.start.getTime(),
+    endDate: query.end.getTime(),
+    page: query.page,
+    pageSize: ADMIN_EVENTS_PAGE_SIZE,
+  };
+  if (query.email !== undefined) body.email = query.email;
+  return callAdmin(
+    context,
+    'usageEvents',
+    {
+      method: 'POST',
+      path: '/teams/filtered-usage-events',
+      endpoint: USAGE_EVENTS_ENDPOINT,
+      body,
+      schema: adminEventsPageSchema,
+    },
+    signal,
+  );
+}

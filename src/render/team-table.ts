@@ -1,0 +1,29 @@
+/**
+ * The plain tables of `team spend|usage|cost`: the box layout of the cost table, colours from chalk only (so
+ * `colour: false` output has no escape codes), text columns left and figure columns right.
+ */
+import { palette } from './colour.js';
+import { safeText } from './safe-text.js';
+import { renderTextTable } from './text-table.js';
+
+export interface TeamColumn<T> {
+  head: string;
+  numeric?: boolean;
+  value: (row: T) => string;
+}
+
+export function renderTeamTable<T>(
+  columns: readonly TeamColumn<T>[],
+  rows: readonly T[],
+  options: { colour: boolean; total?: string[] },
+): string {
+  const c = palette(options.colour);
+  // Names and emails come from the Admin API: made safe for a terminal (docs/behaviour.md §15.7).
+  const body = rows.map((row) => columns.map((column) => safeText(column.value(row))));
+  if (options.total) body.push(options.total.map((cell) => c.yellow(cell)));
+  return renderTextTable({
+    head: columns.map((column) => c.cyan(column.head)),
+    rows: body,
+    aligns: columns.map((column) => (column.numeric ? 'right' : 'left')),
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * `codexbar team …` in-process through `run(argv, io)`, against a fresh fake Admin API sharing one
+ * virtual clock with the client's rate limiter and retries: sleeping advances the clock at once, so a
+ * run that waits minutes for the rate limit takes milliseconds, and the fake counts its windows on the
+ * same clock.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { run } from '../../src/cli.js';
+import { DEFAULT_TIMING } from '../../src/commands/io.js';
+import type { TeamIo } from '../../src/commands/team-context.js';
+import { startFakeAdmin } from '../fake-cursor/admin-server.js';
+import type { FakeAdmin, FakeAdminOptions } from '../fake-cursor/admin-types.js';
+import type { RecordedRequest } from '../fake-cursor/types.js';
+
+export const ADMIN_KEY = 'key_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
+export class VirtualClock {
+  readonly sleeps: number[] = [];
+  constructor(private ms: number) {}
+  now = (): number => this.ms;
+  sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (signal?.aborted) throw signal.reason;
+    this.sleeps.push(ms);
+    this.ms += Math.max(0, ms);
+  };
+}
+
+class Capture {
+  text = '';
+  constructor(readonly isTTY = false) {}
+  write(chunk: string): boolean {
+    this.text += chunk;
+    return true;
+  }
+}
+
+export interface TeamRunOptions {
+  now: Date;
+  /** Everything but the key and the clock. */
+  fake?: Omit<FakeAdminOptions, 'apiKey' | 'now'>;
+  /** CURSOR_ADMIN_API_KEY; null sets none. Default ADMIN_KEY. */
+  envKey?: string | null;
+  /** What --api-key-stdin reads. */
+  stdin?: string;
+  /** A config file with this content (written as JSON unless a string). */
+  config?: unknown;
+  env?: Record<string, string | undefined>;
+  stderrTTY?: boolean;
+}
+
+export interface TeamRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  requests: RecordedRequest[];
+  fake: FakeAdmin;
+  clock: VirtualClock;
+}
+
+export async function runTeam(args: readonly string[], options: TeamRunOptions): Promise<TeamRun> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-team-'));
+  const clock = new VirtualClock(options.now.getTime());
+  const fake = await startFakeAdmin({ ...options.fake, apiKey: ADMIN_KEY, now: clock.now });
+  try {
+    const configPath = path.join(home, 'config.json');
+    if (options.config !== undefined) {
+      const text = typeof options.config === 'string' ? options.config : JSON.stringify(options.config);
+      fs.writeFileSync(configPath, text, { mode: 0o600 });
+    }
+    const stdout = new Capture();
+    const stderr = new Capture(options.stderrTTY === true);
+    const envKey = options.envKey === undefined ? ADMIN_KEY : options.envKey;
+    const io: TeamIo = {
+      stdout,
+      stderr,
+      env: {
+        HOME: home,
+        TZ: 'UTC',
+        CODEXBAR_CONFIG: configPath,
+        CODEXBAR_CURSOR_ADMIN_BASE_URL: fake.url,
+        ...(envKey === null ? {} : { CURSOR_ADMIN_API_KEY: envKey }),
+        ...options.env,
+      },
+      platform: 'linux',
+      homeDir: home,
+      now: () => options.now,
+      clock,
+      timing: { ...DEFAULT_TIMING, sleep: clock.sleep },
+      stdin: options.stdin === undefined ? Readable.from([]) : Readable.from([options.stdin]),
+    };
+    const code = await run(['team', ...args], io);
+    return { code, stdout: stdout.text, stderr: stderr.text, requests: [...fake.requests], fake, clock };
+  } finally {
+    await fake.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+export function requestsTo(run: TeamRun, endpoint: string): RecordedRequest[] {
+  return run.requests.filter((request) => request.path === endpoint);
+}
+
+/** The one JSON row of a --json run. */
+export function jsonRow(result: { stdout: string }): Record<string, unknown> {
+  const rows = JSON.parse(result.stdout) as unknown;
+  if (!Array.isArray(rows) || rows.length !== 1)
+    throw new Error(`expected one JSON row, got: ${result.stdout}`);
+  return rows[0] as Record<string, unknown>;
+}
+
+/** The key must appear nowhere a user or a log could see it. */
+export function expectNoKey(run: { stdout: string; stderr: string }, key = ADMIN_KEY): void {
+  for (const [name, text] of [
+    ['stdout', run.stdout],
+    ['stderr', run.stderr],
+  ] as const) {
+    if (text.includes(key) || text.includes(Buffer.from(`${key}:`).toString('base64'))) {
+      throw new Error(`the Admin API key leaked into ${name}`);
+    }
+  }
+}

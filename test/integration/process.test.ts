@@ -1,0 +1,109 @@
+/**
+ * The built `bin/codexbar.js` in its own process, for what only a process shows: the `--version` fast
+ * path (the one place that answers it), real exit codes, a reader that stops early (EPIPE) and signals.
+ * Everything else runs in-process (test/helpers/cli.ts runCli). Needs `npm run build` (npm test builds).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
+import type { FakeAccount } from '../fake-cursor/server.js';
+import { builtCliExists, repoRoot, type SpawnOptions, spawnCli, startCli } from '../helpers/cli.js';
+import { usePerTestHome } from '../helpers/per-test.js';
+
+const SESSION = 'process-session-cookie';
+const VERSION = (
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+const perTest = usePerTestHome();
+beforeAll(() => {
+  if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: run `npm run build` before these tests');
+});
+
+function account(overrides: Partial<FakeAccount> = {}): FakeAccount {
+  return {
+    cookies: [SESSION],
+    usageSummary: { json: WORKED_SUMMARY },
+    me: { json: WORKED_ME },
+    legacyUsage: { json: { 'gpt-4': {} } },
+    sand: { json: WORKED_SAND },
+    ...overrides,
+  };
+}
+
+/** Spawn options against a fresh fake cursor.com serving `served`. */
+async function against(served: FakeAccount, extra: Partial<SpawnOptions> = {}): Promise<SpawnOptions> {
+  const fake = await perTest.startFake([served]);
+  return {
+    home: perTest.home,
+    now: WORKED_NOW,
+    env: {
+      CODEXBAR_CURSOR_BASE_URL: fake.url,
+      CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}`,
+    },
+    ...extra,
+  };
+}
+
+const NO_STACK = /^\s+at /m;
+
+describe('--version is answered by the bin before the bundle loads', () => {
+  it.each([[['--version']], [['-V']], [['cost', '--version']]])('codexbar %j', async (args) => {
+    const result = await spawnCli(args, { home: perTest.home });
+    expect(result).toEqual({ code: 0, signal: null, stdout: `codexbar ${VERSION}\n`, stderr: '' });
+  });
+});
+
+describe('exit codes of a real run', () => {
+  it('a run that succeeds exits 0 with its JSON row on stdout', async () => {
+    const result = await spawnCli(['usage', '--json'], await against(account()));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject([{ provider: 'cursor', source: 'web' }]);
+  });
+
+  it('a run that fails exits 1 with the error on stderr and no stack trace', async () => {
+    const failing = account({ usageSummary: { status: 500, json: {} } });
+    const result = await spawnCli(['usage'], await against(failing));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: Cursor API error: HTTP 500/);
+    expect(result.stderr).not.toMatch(NO_STACK);
+  });
+});
+
+describe('a reader that closes early (EPIPE) ends the run quietly', () => {
+  it('codexbar --help', async () => {
+    const result = await spawnCli(['--help'], { home: perTest.home, closeStdout: true });
+    expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
+  });
+
+  it('codexbar usage --json', async () => {
+    const result = await spawnCli(['usage', '--json'], await against(account(), { closeStdout: true }));
+    expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(perTest.fake.requests.map((request) => request.path)).toContain('/api/usage-summary');
+  });
+});
+
+describe('a signal during a request parked at cursor.com ends the process', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s', async (signal) => {
+    let arrived: () => void = () => {};
+    const parked = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    // The summary is never answered in the test's lifetime: only the signal can end the run before the
+    // 15 s request budget would (and that would exit 4, not by the signal).
+    const slow = account({
+      usageSummary: () => {
+        arrived();
+        return { json: WORKED_SUMMARY, delayMs: 60_000 };
+      },
+    });
+    const cli = startCli(['usage', '--json'], await against(slow));
+    await parked;
+    cli.child.kill(signal);
+    const result = await cli.result;
+    expect(result).toEqual({ code: null, signal, stdout: '', stderr: '' });
+  });
+});
