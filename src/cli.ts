@@ -5,6 +5,7 @@ import { addCostOptions } from './commands/cost-options.js';
 import { type CliIo, processIo } from './commands/io.js';
 import { addSharedOptions, argvWantsJson } from './commands/options.js';
 import { printCliError } from './commands/report.js';
+import { addServeCommand } from './commands/serve.js';
 import { usageCommand } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
 
@@ -72,6 +73,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .action(async (options, command: Command) => setExitCode(await costCommand(options, io, command)));
 
+  addServeCommand(program, io, setExitCode);
+
   return program;
 }
 
@@ -94,7 +97,9 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
       if (error.code === 'commander.help') return 0;
       const message = error.message.replace(/^error: /, 'Error: ');
-      printCliError(io, new ArgumentError(message), argvWantsJson(argv), argv.includes('--pretty'));
+      // serve's start-up errors are always JSON rows (docs/behaviour.md §Serve.1).
+      const json = argvWantsJson(argv) || argv[0] === 'serve';
+      printCliError(io, new ArgumentError(message), json, argv.includes('--pretty'));
       return 1;
     }
     printCliError(io, error, argvWantsJson(argv), argv.includes('--pretty'));
