@@ -54,8 +54,8 @@ const MAX_LAST_GOOD = 64;
 interface Entry<Row> {
   rows: Row[];
   fetchedAt: number;
-  /** A refresh failed (or was refused) since these rows were fetched. */
-  refreshFailed: boolean;
+  /** When a refresh last failed (or was refused) since these rows were fetched. */
+  refreshFailedAt?: number;
 }
 
 interface Flight<Row> {
@@ -89,8 +89,8 @@ export class ResponseCache<Row> {
       if (now - entry.fetchedAt < this.options.refreshIntervalMs) {
         return { rows: entry.rows, state: 'hit', fetchedAt: entry.fetchedAt };
       }
-      const refreshing = this.refreshInBackground(job, now);
-      const state = refreshing && !entry.refreshFailed ? 'refreshing' : 'stale';
+      const refreshing = this.refreshInBackground(job, entry, now);
+      const state = refreshing && entry.refreshFailedAt === undefined ? 'refreshing' : 'stale';
       return { rows: entry.rows, state, fetchedAt: entry.fetchedAt };
     }
     const flight = this.flights.get(job.key) ?? this.start(job);
@@ -118,11 +118,17 @@ export class ResponseCache<Row> {
     return undefined;
   }
 
-  /** Starts a refresh unless one runs or the cooldown holds; says whether one is now running. */
-  private refreshInBackground(job: CacheJob<Row>, now: number): boolean {
+  /**
+   * Starts a refresh unless one runs, the cooldown holds, or one failed less than an interval ago (so a
+   * failing upstream is retried once per interval, not once per request); says whether one is running.
+   */
+  private refreshInBackground(job: CacheJob<Row>, entry: Entry<Row>, now: number): boolean {
     if (this.flights.has(job.key)) return true;
     const until = this.cooldownUntil.get(job.key);
     if (until !== undefined && now < until) return false;
+    if (entry.refreshFailedAt !== undefined && now - entry.refreshFailedAt < this.options.refreshIntervalMs) {
+      return false;
+    }
     // Nobody waits for this one; a failure only marks the entry.
     this.start(job).promise.catch(() => {});
     return true;
@@ -149,15 +155,11 @@ export class ResponseCache<Row> {
     if (ok) {
       this.cooldownUntil.delete(key);
       if (this.caching) {
-        this.entries.set(key, {
-          rows: outcome.rows.map((keyed) => keyed.row),
-          fetchedAt: now,
-          refreshFailed: false,
-        });
+        this.entries.set(key, { rows: outcome.rows.map((keyed) => keyed.row), fetchedAt: now });
       }
     } else {
       const entry = this.entries.get(key);
-      if (entry) entry.refreshFailed = true;
+      if (entry) entry.refreshFailedAt = now;
       if (outcome.cooldown) this.cooldownUntil.set(key, now + (this.options.cooldownMs ?? COOLDOWN_MS));
     }
     if (this.caching) {
