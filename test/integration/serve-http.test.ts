@@ -2,11 +2,15 @@
  * docs/behaviour.md §Serve.3–6 over real sockets: every status, body and header a client can see, and
  * that no malformed request takes the server down.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEAD_BYTES } from '../../src/serve/listener.js';
+import { repoRoot } from '../helpers/cli.js';
 import { httpGet, rawRequest, type ServeHarness, startServeHarness } from '../helpers/serve.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const PAGE_DIR = path.join(repoRoot, 'src', 'serve', 'page');
 
 function expectError(
   response: { status: number; headers: Record<string, string>; body: string },
@@ -207,15 +211,16 @@ describe('loopback bind: head checks, methods, routes (docs/behaviour.md §Serve
     expect(page.body).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
     expect(page.body).toContain('<meta name="codexbar-auth" content="none">');
     expect(page.body).toContain('<meta name="codexbar-refresh-seconds" content="60">');
-    for (const [path, type] of [
-      ['/app.js', 'text/javascript; charset=utf-8'],
-      ['/app.css', 'text/css; charset=utf-8'],
-      ['/icons/cursor.svg', 'image/svg+xml'],
-      ['/icons/codexbar.svg', 'image/svg+xml'],
-    ]) {
-      const response = await serve.get(path!);
-      expect(response.status, path).toBe(200);
+    for (const [route, type, file] of [
+      ['/app.js', 'text/javascript; charset=utf-8', 'app.js'],
+      ['/app.css', 'text/css; charset=utf-8', 'app.css'],
+      ['/icons/cursor.svg', 'image/svg+xml', 'icons/cursor.svg'],
+      ['/icons/codexbar.svg', 'image/svg+xml', 'icons/codexbar.svg'],
+    ] as const) {
+      const response = await serve.get(route);
+      expect(response.status, route).toBe(200);
       expect(response.headers['content-type']).toBe(type);
+      expect(response.body).toBe(fs.readFileSync(path.join(PAGE_DIR, file), 'utf8'));
       expect(response.body).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
     }
   });

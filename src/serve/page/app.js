@@ -24,6 +24,8 @@ const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeri
 const state = { usage: undefined, cost: undefined };
 let timer;
 let loading = false;
+/** Completed loads, on <body data-load-count>: tests and tools can wait for the next one. */
+let loads = 0;
 
 // ---------- formatting ----------
 
@@ -479,7 +481,8 @@ async function load() {
       askForToken('That token was not accepted. Check it and try again.');
       return;
     }
-    document.body.setAttribute('data-loaded', String(Date.now()));
+    loads += 1;
+    document.body.setAttribute('data-load-count', String(loads));
   } finally {
     loading = false;
     button.disabled = false;
@@ -493,6 +496,8 @@ function askForToken(message) {
   form.hidden = false;
   byId('usage-section').hidden = true;
   byId('cost-section').hidden = true;
+  byId('account').textContent = 'Locked: this dashboard needs its token';
+  byId('fetched').textContent = 'Not loaded yet';
   const error = byId('token-error');
   error.hidden = !message;
   error.textContent = message ?? '';
