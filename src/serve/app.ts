@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { messageFor } from '../errors.js';
+import { encodeJson } from '../render/json.js';
 import { bearerAuthorized } from './auth.js';
 import type { Served } from './cache.js';
 import type { ServeData } from './data-service.js';
@@ -16,6 +17,7 @@ import { detailLevel, isResponse, providerSelection } from './query.js';
 import {
   forbiddenHost,
   invalidRequest,
+  JSON_TYPE,
   jsonResponse,
   methodNotAllowed,
   NO_STORE,
@@ -196,8 +198,26 @@ function assetResponse(asset: PageAsset, headers: Record<string, string>): Serve
 /** docs/behaviour.md §Serve.8: the rows, plus where they came from and how old they are. */
 function servedResponse(served: Served<unknown>, nowMs: number): ServeResponse {
   const age = Math.max(0, Math.floor((nowMs - served.fetchedAt) / 1000));
-  return jsonResponse(200, served.rows, {
-    noStore: true,
-    headers: { 'X-CodexBar-Cache': served.state, Age: String(age) },
-  });
+  return {
+    status: 200,
+    headers: {
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': NO_STORE,
+      'X-CodexBar-Cache': served.state,
+      Age: String(age),
+    },
+    body: encodedRows(served.rows),
+  };
+}
+
+/** A cached answer is the same array on every hit: encode it once, not once per request. */
+const encodedBodies = new WeakMap<readonly unknown[], Buffer>();
+
+function encodedRows(rows: readonly unknown[]): Buffer {
+  let body = encodedBodies.get(rows);
+  if (!body) {
+    body = Buffer.from(encodeJson(rows), 'utf8');
+    encodedBodies.set(rows, body);
+  }
+  return body;
 }
