@@ -80,11 +80,15 @@ export async function openBrowser(options: { colorScheme?: 'light' | 'dark' } = 
 export async function waitForLoads(page: Page, count: number): Promise<void> {
   // A function, not a string: Playwright evals a string predicate, which the page's CSP rightly forbids.
   // This file is type-checked without the DOM library, hence the narrow cast.
-  await page.waitForFunction((n) => {
-    const { body } = (globalThis as unknown as { document: { body: { dataset: Record<string, string> } } })
-      .document;
-    return Number(body.dataset.loadCount ?? 0) >= n;
-  }, count, { polling: 50 });
+  await page.waitForFunction(
+    (n) => {
+      const { body } = (globalThis as unknown as { document: { body: { dataset: Record<string, string> } } })
+        .document;
+      return Number(body.dataset.loadCount ?? 0) >= n;
+    },
+    count,
+    { polling: 50 },
+  );
 }
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

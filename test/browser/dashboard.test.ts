@@ -206,7 +206,15 @@ describe('the dashboard page in Chromium (loopback bind, built CLI)', () => {
     }
     const paths = browser.requests.map((request) => new URL(request.url).pathname);
     expect(paths).toEqual(
-      expect.arrayContaining(['/', '/app.js', '/app.css', '/usage', '/cost', '/icons/cursor.svg']),
+      expect.arrayContaining([
+        '/',
+        '/js/app.js',
+        '/js/format.js',
+        '/app.css',
+        '/usage',
+        '/cost',
+        '/icons/cursor.svg',
+      ]),
     );
   });
 

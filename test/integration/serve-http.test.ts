@@ -212,7 +212,11 @@ describe('loopback bind: head checks, methods, routes (docs/behaviour.md §Serve
     expect(page.body).toContain('<meta name="codexbar-auth" content="none">');
     expect(page.body).toContain('<meta name="codexbar-refresh-seconds" content="60">');
     for (const [route, type, file] of [
-      ['/app.js', 'text/javascript; charset=utf-8', 'app.js'],
+      ['/js/app.js', 'text/javascript; charset=utf-8', 'app.js'],
+      ['/js/format.js', 'text/javascript; charset=utf-8', 'format.js'],
+      ['/js/dom.js', 'text/javascript; charset=utf-8', 'dom.js'],
+      ['/js/usage-view.js', 'text/javascript; charset=utf-8', 'usage-view.js'],
+      ['/js/cost-view.js', 'text/javascript; charset=utf-8', 'cost-view.js'],
       ['/app.css', 'text/css; charset=utf-8', 'app.css'],
       ['/icons/cursor.svg', 'image/svg+xml', 'icons/cursor.svg'],
       ['/icons/codexbar.svg', 'image/svg+xml', 'icons/codexbar.svg'],

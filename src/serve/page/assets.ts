@@ -4,9 +4,13 @@
  */
 import appCss from './app.css?raw';
 import appJs from './app.js?raw';
+import costViewJs from './cost-view.js?raw';
+import domJs from './dom.js?raw';
+import formatJs from './format.js?raw';
 import codexbarIcon from './icons/codexbar.svg?raw';
 import cursorIcon from './icons/cursor.svg?raw';
 import indexHtml from './index.html?raw';
+import usageViewJs from './usage-view.js?raw';
 
 export interface PageAsset {
   type: string;
@@ -39,6 +43,15 @@ export const PAGE_CSP = [
 ].join('; ');
 
 const HTML = 'text/html; charset=utf-8';
+const JS = 'text/javascript; charset=utf-8';
+/** The page's ES modules, served under /js/ (app.js imports the others by relative path). */
+const SCRIPTS: Record<string, string> = {
+  'app.js': appJs,
+  'cost-view.js': costViewJs,
+  'dom.js': domJs,
+  'format.js': formatJs,
+  'usage-view.js': usageViewJs,
+};
 const SVG = 'image/svg+xml';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -56,7 +69,7 @@ export function pageAssets(settings: PageSettings): PageAssets {
   return {
     index: asset(HTML, html),
     files: new Map([
-      ['/app.js', asset('text/javascript; charset=utf-8', appJs)],
+      ...Object.entries(SCRIPTS).map(([name, text]) => [`/js/${name}`, asset(JS, text)] as const),
       ['/app.css', asset('text/css; charset=utf-8', appCss)],
     ]),
     icons: new Map([
