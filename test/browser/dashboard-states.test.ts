@@ -7,7 +7,15 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventsHandler } from '../fake-cursor/events.js';
 import type { EventsScenario, FakeResponse } from '../fake-cursor/server.js';
-import { SERVE_NOW, type ServeHarness, serveAccount, startServeHarness, until } from '../helpers/serve.js';
+import {
+  SERVE_NOW,
+  SESSION_VALUE,
+  type ServeHarness,
+  serveAccount,
+  startServeHarness,
+  until,
+} from '../helpers/serve.js';
+import { teamAccount } from '../helpers/team-fixtures.js';
 import {
   type BrowserSession,
   consoleProblems,
@@ -156,5 +164,37 @@ describe('token prompt on a non-loopback bind (127.0.0.2, --allow-plain-http)', 
     // The only console errors are the two 401s of the wrong token.
     expect(consoleProblems(browser)).toEqual([expect.stringMatching(/401/), expect.stringMatching(/401/)]);
     expect(browser.pageErrors).toEqual([]);
+  });
+});
+
+describe('a Business or Enterprise member', () => {
+  it('shows the verified member budget and the member’s share of the team’s on-demand pool', async () => {
+    const now = new Date('2026-07-20T15:00:00Z');
+    serve = await startServeHarness({
+      accounts: [teamAccount([SESSION_VALUE], { events: { events: [] } })],
+      now,
+    });
+    browser = await openBrowser();
+    const { page } = browser;
+    await page.clock.install({ time: now });
+    await page.goto(`http://127.0.0.1:${serve.server.port}/`);
+    await waitForLoads(page, 1);
+    const budget = page.locator('[data-spend="member-budget"] [data-field="used"]');
+    expect(await budget.textContent()).toBe('$84.21 of $150.00');
+    expect(await budget.getAttribute('data-value')).toBe('84.21');
+    expect(await budget.getAttribute('data-limit')).toBe('150');
+    expect(await page.locator('[data-spend="on-demand"] [data-field="used"]').textContent()).toBe(
+      '$312.50 of $1,000.00',
+    );
+    expect(await page.locator('[data-spend="on-demand"] [data-field="personal"]').textContent()).toBe(
+      'Your share: $44.71',
+    );
+    expect(await page.locator('#account').textContent()).toBe('dev@acme.com · Cursor Enterprise');
+    // No events in the window: zero is known here, so the totals say $0.00 rather than "unknown".
+    expect(await page.locator('#cost-totals [data-field="api-rate"]').textContent()).toBe('$0.00');
+    expect(await page.locator('#model-table tbody').textContent()).toBe('No requests in this window.');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-team-member');
+    expect(consoleProblems(browser)).toEqual([]);
   });
 });

@@ -94,6 +94,8 @@ export interface ServeHarnessOptions {
   deps?: Partial<Omit<ServeDeps, 'io' | 'version'>>;
   /** Written to ~/.config/codexbar/config.json before start. */
   config?: unknown;
+  /** Where the server's clock starts (default SERVE_NOW). */
+  now?: Date;
 }
 
 export interface ServeHarness {
@@ -112,7 +114,7 @@ export interface ServeHarness {
 export async function startServeHarness(options: ServeHarnessOptions = {}): Promise<ServeHarness> {
   const { home, cleanup } = makeTempHome();
   const fake = await startFakeCursor({ accounts: options.accounts ?? [serveAccount()] });
-  const clock = new TestClock(SERVE_NOW.getTime());
+  const clock = new TestClock((options.now ?? SERVE_NOW).getTime());
   const configPath = path.join(home, '.config', 'codexbar', 'config.json');
   if (options.config !== undefined) writeJson(configPath, options.config);
   const io: CliIo = {

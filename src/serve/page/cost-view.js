@@ -99,12 +99,14 @@ export function renderCost(answer) {
   if (!row || row.error) {
     errorLine.hidden = false;
     errorLine.textContent = `Cursor cost is unavailable: ${row?.error?.message ?? 'no data'}`;
+    // Nothing may stand in for figures nobody knows: the totals, chart and tables go away.
+    byId('cost-body').hidden = true;
     for (const id of ['cost-totals', 'daily-chart']) byId(id).replaceChildren();
     for (const id of ['daily-table', 'model-table']) byId(id).tBodies[0].replaceChildren();
-    byId('cost-note').hidden = true;
     return;
   }
   errorLine.hidden = true;
+  byId('cost-body').hidden = false;
   byId('cost-totals').replaceChildren(
     totalsItem('API-rate estimate', 'api-rate', row.last30DaysCostUSD, money(row.last30DaysCostUSD)),
     totalsItem('Cursor-metered', 'metered', row.meteredCostUSD, money(row.meteredCostUSD)),
@@ -135,8 +137,11 @@ export function renderCost(answer) {
         ),
       ),
   );
+  const models = row.byModel ?? [];
+  const noModels = el('tr', {}, el('td', { colspan: 5 }, 'No requests in this window.'));
   byId('model-table').tBodies[0].replaceChildren(
-    ...(row.byModel ?? []).map((model) =>
+    ...(models.length === 0 ? [noModels] : []),
+    ...models.map((model) =>
       el(
         'tr',
         { 'data-model': model.modelName },
