@@ -227,8 +227,9 @@ describe('last-good replacement (docs/behaviour.md §Serve.10)', () => {
     serve = await startServeHarness({
       accounts: [
         serveAccount(undefined, {
+          // A 400 is final (a 5xx would be retried after real backoff sleeps).
           events: (request, attempt) =>
-            attempt === 0 ? events(request, attempt) : { status: 502, json: {} },
+            attempt === 0 ? events(request, attempt) : { status: 400, json: {} },
         }),
       ],
     });
