@@ -7,8 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import type { ServeHooks, ServeIo } from '../../src/commands/serve.js';
 import type { RunningServer } from '../../src/serve/server.js';
+import { startFakeCursor } from '../fake-cursor/server.js';
 import { makeTempHome } from '../helpers/cli.js';
-import { Capture, freePort, httpGet, SERVE_NOW } from '../helpers/serve.js';
+import { Capture, freePort, httpGet, SERVE_COOKIE, SERVE_NOW, serveAccount } from '../helpers/serve.js';
 
 let home: { home: string; cleanup: () => void };
 beforeEach(() => {
@@ -213,5 +214,57 @@ describe('a server that starts (docs/behaviour.md §Serve.2)', () => {
       path: '/nowhere',
       status: 404,
     });
+  });
+});
+
+describe('serve --help and defaults (docs/behaviour.md §Serve.1)', () => {
+  it('documents the host, token, plain-http, timeout flags, the snapshot route, the env var and cleartext', async () => {
+    const { io, stdout } = makeIo();
+    expect(await run(['serve', '--help'], io)).toBe(0);
+    for (const text of [
+      '--host <address>',
+      '(default: "127.0.0.1")',
+      '--port <port>',
+      '(default: 8080)',
+      '--refresh-interval <seconds>',
+      '(default: 60)',
+      '--request-timeout <seconds>',
+      '(default: 30)',
+      '--dashboard-token <token>',
+      '--allow-plain-http',
+      '--identity <mode>',
+      '/dashboard/v1/snapshot',
+      'CODEXBAR_DASHBOARD_TOKEN',
+      'cleartext',
+      'Examples:',
+    ]) {
+      // commander wraps help at 80 columns.
+      expect(stdout.text.replace(/\s+/g, ' ')).toContain(text);
+    }
+  });
+
+  it('--identity redacted: the snapshot keeps the plan and drops the email and account id', async () => {
+    const fake = await startFakeCursor({ accounts: [serveAccount()] });
+    try {
+      const port = await freePort();
+      await runServing(
+        ['--port', String(port), '--identity', 'redacted'],
+        {
+          CODEXBAR_DASHBOARD_TOKEN: 't',
+          CODEXBAR_CURSOR_BASE_URL: fake.url,
+          CODEXBAR_CURSOR_COOKIE: SERVE_COOKIE,
+        },
+        async (server) => {
+          const response = await httpGet('127.0.0.1', server.port, '/dashboard/v1/snapshot', {
+            Authorization: 'Bearer t',
+          });
+          const [provider] = (response.json() as { providers: Array<{ identity: unknown }> }).providers;
+          expect(provider?.identity).toEqual({ plan: 'Cursor Pro' });
+          expect(response.body).not.toContain('dev@example.com');
+        },
+      );
+    } finally {
+      await fake.close();
+    }
   });
 });
