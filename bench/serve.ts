@@ -7,12 +7,12 @@
  * Then the same with 200 idle sockets held open by a slow client that never finishes its head, plus the
  * latency of GET /health from another client meanwhile. Prints figures; asserts nothing.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { loadDemoAccount } from '../fixtures/demo/account.js';
 import { startFakeCursor } from '../test/fake-cursor/server.js';
+import { spawnServe } from '../test/helpers/serve-process.js';
 import { cleanupTempDirs, cliEnv, makeTempDir, snapshotBuild } from './lib/cli-env.js';
 import { printSummary, type TargetRow } from './lib/summary.js';
 
@@ -136,26 +136,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startServe(bin: string, env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [bin, 'serve', '--port', String(port), '--refresh-interval', String(REFRESH_INTERVAL_S)],
-    {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      if (stderr.includes('listening on')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-  return child;
-}
-
 const fmt = (value: number, digits = 1) => value.toFixed(digits);
 
 /**
@@ -190,7 +170,11 @@ async function main(): Promise<void> {
   const home = makeTempDir('codexbar-bench-serve-');
   const port = await freePort();
   const env = cliEnv(home, fake.url, { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}` });
-  const child = await startServe(bin, env, port);
+  const { child } = await spawnServe(
+    bin,
+    ['--port', String(port), '--refresh-interval', String(REFRESH_INTERVAL_S)],
+    env,
+  );
   const rows: TargetRow[] = [];
   const upstream = () => fake.requests.filter((request) => request.path === '/api/usage-summary').length;
   try {

@@ -9,7 +9,7 @@ import { resolveBaseUrl } from '../api/base-url.js';
 import { messageFor } from '../errors.js';
 import { createRequestLogger } from '../serve/log.js';
 import { type RunningServer, startServe } from '../serve/server.js';
-import { type IdentityMode, resolveServeSettings, type ServeSettings } from '../serve/settings.js';
+import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';
 import type { CliIo } from './io.js';
 import { printCliError } from './report.js';
 import { parsePort, parseRefreshInterval, parseRequestTimeout, parseServeHost } from './serve-parsers.js';
@@ -80,14 +80,7 @@ export function addServeCommand(program: Command, io: ServeIo, setExitCode: (cod
     .action(async (options) => setExitCode(await serveCommand(options, io)));
 }
 
-interface RawServeOptions {
-  host: string;
-  port: number;
-  refreshInterval: number;
-  requestTimeout: number;
-  dashboardToken?: string;
-  allowPlainHttp?: boolean;
-  identity?: IdentityMode;
+interface RawServeOptions extends ServeFlags {
   verbose?: boolean;
   logLevel?: string;
   jsonOutput?: boolean;

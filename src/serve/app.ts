@@ -9,7 +9,7 @@ import { encodeJson } from '../render/json.js';
 import { bearerAuthorized } from './auth.js';
 import type { Served } from './cache.js';
 import type { ServeData } from './data-service.js';
-import type { CursorDataSource } from './data-source.js';
+import type { CursorDataSource, ServeConfig } from './data-source.js';
 import { checkHead } from './head.js';
 import type { PageAsset, PageAssets } from './page/assets.js';
 import { PAGE_CSP } from './page/assets.js';
@@ -110,24 +110,18 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
     access: 'open',
     run: () => jsonResponse(200, { status: 'ok', version: options.version }),
   };
-  const usage: Route = {
+  /** /usage and /cost: the provider check, the config of this request, then the cache. */
+  const dataRoute = (serve: (config: ServeConfig, budgetMs?: number) => Promise<Served<unknown>>): Route => ({
     access: 'loopback-or-token',
     run: async (context) => {
       const selection = providerSelection(context.query);
       if (isResponse(selection)) return selection;
       const config = await source.loadConfig();
-      return servedResponse(await data.usage(config, context.fetchBudget()), options.now());
+      return servedResponse(await serve(config, context.fetchBudget()), options.now());
     },
-  };
-  const cost: Route = {
-    access: 'loopback-or-token',
-    run: async (context) => {
-      const selection = providerSelection(context.query);
-      if (isResponse(selection)) return selection;
-      const config = await source.loadConfig();
-      return servedResponse(await data.cost(config, context.fetchBudget()), options.now());
-    },
-  };
+  });
+  const usage = dataRoute((config, budgetMs) => data.usage(config, budgetMs));
+  const cost = dataRoute((config, budgetMs) => data.cost(config, budgetMs));
   const snapshot: Route = {
     access: 'token',
     run: async (context) => {

@@ -4,7 +4,6 @@
  * and /cost return, the console is clean, every request goes to the server, and axe finds nothing
  * serious. Screenshots land in test-results/.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { formatCountdown } from '../../src/usage/countdown.js';
 import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { makeTempHome, repoRoot } from '../helpers/cli.js';
 import { freePort, httpGet } from '../helpers/serve.js';
+import { type ServeProcess, spawnServe } from '../helpers/serve-process.js';
 import {
   type BrowserSession,
   consoleProblems,
@@ -52,7 +52,7 @@ interface CostRow {
 }
 
 let fake: FakeCursor;
-let child: ChildProcess;
+let served: ServeProcess;
 let origin: string;
 let port: number;
 let home: { home: string; cleanup: () => void };
@@ -62,32 +62,17 @@ beforeAll(async () => {
   home = makeTempHome();
   port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  child = spawn(
-    process.execPath,
-    [path.join(repoRoot, 'bin', 'codexbar.js'), 'serve', '--port', String(port)],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home.home,
-        TZ: 'UTC',
-        CODEXBAR_CURSOR_BASE_URL: fake.url,
-        CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}`,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      if (stderr.includes('listening on')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`serve exited: ${stderr}`)));
+  served = await spawnServe(path.join(repoRoot, 'bin', 'codexbar.js'), ['--port', String(port)], {
+    PATH: process.env.PATH ?? '',
+    HOME: home.home,
+    TZ: 'UTC',
+    CODEXBAR_CURSOR_BASE_URL: fake.url,
+    CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}`,
   });
 });
 
 afterAll(async () => {
-  child?.kill('SIGTERM');
+  served?.child.kill('SIGTERM');
   await fake?.close();
   home?.cleanup();
 });

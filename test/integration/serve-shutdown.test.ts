@@ -2,7 +2,6 @@
  * docs/behaviour.md §Serve.3, the process itself: the built bin stops accepting on SIGINT, SIGTERM or
  * SIGHUP, finishes the requests in flight (bounded by the request timeout) and exits 0.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,51 +9,28 @@ import type { FakeCursor, FakeResponse } from '../fake-cursor/server.js';
 import { startFakeCursor } from '../fake-cursor/server.js';
 import { makeTempHome, repoRoot } from '../helpers/cli.js';
 import { freePort, gated, httpGet, SERVE_COOKIE, serveAccount, until } from '../helpers/serve.js';
+import { type ServeProcess, spawnServe } from '../helpers/serve-process.js';
 
 const BIN = path.join(repoRoot, 'bin', 'codexbar.js');
-
-interface Served {
-  child: ChildProcess;
-  port: number;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr: () => string;
-}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startBin(fake: FakeCursor, args: string[]): Promise<Served> {
+async function startBin(fake: FakeCursor, args: string[]): Promise<ServeProcess> {
   const { home, cleanup } = makeTempHome();
   cleanups.push(cleanup);
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(await freePort()), ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      CODEXBAR_CURSOR_BASE_URL: fake.url,
-      CODEXBAR_CURSOR_COOKIE: SERVE_COOKIE,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const served = await spawnServe(BIN, ['--port', String(await freePort()), ...args], {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    CODEXBAR_CURSOR_BASE_URL: fake.url,
+    CODEXBAR_CURSOR_COOKIE: SERVE_COOKIE,
   });
   cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (served.child.exitCode === null && served.child.signalCode === null) served.child.kill('SIGKILL');
   });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stderr!.on('data', () => {
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (match) resolve(Number(match[1]));
-    });
-    void exited.then(() => reject(new Error(`serve exited early: ${stderr}`)));
-  });
-  return { child, port, exited, stderr: () => stderr };
+  return served;
 }
 
 function refusesConnections(port: number): Promise<boolean> {
