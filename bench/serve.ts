@@ -12,7 +12,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { loadDemoAccount } from '../fixtures/demo/account.js';
 import { startFakeCursor } from '../test/fake-cursor/server.js';
-import { spawnServe } from '../test/helpers/serve-process.js';
+import { freePort, spawnServe } from '../test/helpers/serve-process.js';
 import { cleanupTempDirs, cliEnv, makeTempDir, snapshotBuild } from './lib/cli-env.js';
 import { printSummary, type TargetRow } from './lib/summary.js';
 
@@ -126,14 +126,6 @@ function rssMB(pid: number): number {
   }
   const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
   return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const fmt = (value: number, digits = 1) => value.toFixed(digits);

@@ -3,6 +3,7 @@
  * the bundled page in a real browser) and for bench/serve.ts. Resolves once the banner is on stderr.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -36,4 +37,13 @@ export async function spawnServe(
     );
   });
   return { child, port, exited, stderr: () => stderr };
+}
+
+/** A port nothing listens on right now (serve's --port must be 1–65535, so tests cannot pass 0). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

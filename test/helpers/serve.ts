@@ -18,6 +18,8 @@ import {
 import { proAccount } from './accounts.js';
 import { makeTempHome } from './cli.js';
 
+export { freePort } from './serve-process.js';
+
 /** Mid-cycle for proAccount (15 Nov – 15 Dec 2026). */
 export const SERVE_NOW = new Date('2026-11-20T12:00:00Z');
 export const SESSION_VALUE = 'user_serve%3A%3Aserve-session';
@@ -218,15 +220,6 @@ export function parseResponse(raw: string): RawResponse {
     raw,
     json: () => JSON.parse(body),
   };
-}
-
-/** A port nothing listens on right now (serve's --port must be 1–65535, so tests cannot pass 0). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Resolves once `check` holds, polling on the event loop (for background work the test cannot await). */
