@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineConfig } from 'tsup';
 
@@ -22,6 +23,21 @@ export default defineConfig({
     js: "import { createRequire as __codexbarCreateRequire } from 'node:module'; const require = __codexbarCreateRequire(import.meta.url);",
   },
   esbuildPlugins: [
+    {
+      // `import text from './app.css?raw'` (what Vite does in tests): the serve page's assets as strings.
+      name: 'raw-text',
+      setup(build) {
+        // The resolved path keeps its `?raw`, so tsup's own CSS loader (which matches any namespace) skips it.
+        build.onResolve({ filter: /\?raw$/ }, (args) => ({
+          path: path.resolve(args.resolveDir, args.path),
+          namespace: 'raw-text',
+        }));
+        build.onLoad({ filter: /\?raw$/, namespace: 'raw-text' }, async (args) => ({
+          contents: await readFile(args.path.slice(0, -'?raw'.length), 'utf8'),
+          loader: 'text',
+        }));
+      },
+    },
     {
       // zod re-exports all ~50 locales (≈250 KB) as `z.locales`; nothing here uses them.
       name: 'drop-zod-locales',

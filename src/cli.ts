@@ -4,6 +4,7 @@ import { addCostOptions, type CostFlags } from './commands/cost-options.js';
 import { type CliIo, processIo } from './commands/io.js';
 import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
 import { reportFailure } from './commands/report.js';
+import { addServeCommand } from './commands/serve.js';
 import { registerTeamCommand } from './commands/team.js';
 import { usageCommand } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
@@ -78,6 +79,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .action(async (flags: SharedFlags & CostFlags) => setExitCode(await costCommand(flags, io)));
 
   registerTeamCommand(program, io, setExitCode);
+  addServeCommand(program, io, setExitCode);
   return program;
 }
 
@@ -95,7 +97,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     const failure =
       error instanceof CommanderError ? new ArgumentError(argumentMessage(error, argv, program)) : error;
     return reportFailure(io, failure, {
-      json: argvWantsJson(argv),
+      // docs/behaviour.md §Serve.1: serve's start-up errors are always JSON rows.
+      json: argvWantsJson(argv) || argv[0] === 'serve',
       pretty: argv.includes('--pretty'),
       jsonOnly: argv.includes('--json-only'),
     });

@@ -47,7 +47,7 @@ const PATTERNS = [
 export function redact(text: string): string {
   let out = text;
   for (const pattern of PATTERNS) {
-    out = out.replace(pattern, (match, name?: string) =>
+    out = out.replace(pattern, (_match, name?: string) =>
       typeof name === 'string' ? name + REDACTED : REDACTED,
     );
   }

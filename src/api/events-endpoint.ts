@@ -2,7 +2,7 @@ import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
 import { type EventsPage, eventsPageSchema } from './schemas/events.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
-const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
+export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
 export const EVENTS_PAGE_SIZE = 1000;
 
 /** What the pager needs from CursorClient (structural, so tests and the client stay decoupled). */

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS, TEAM_DEADLINE_MS } from '../api/timeouts.js';
 import { DEFAULT_RETRY_POLICY } from '../cost/retry.js';
 import type { Platform } from '../local/environment.js';
+import type { UsageTimeouts } from '../usage/collect.js';
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -55,5 +56,14 @@ export function processIo(): CliIo {
     homeDir: os.homedir(),
     now: () => new Date(),
     timing: DEFAULT_TIMING,
+  };
+}
+
+/** The usage lookups' budgets from the run's timing. */
+export function usageTimeouts(timing: Timing): UsageTimeouts {
+  return {
+    requestMs: timing.requestTimeoutMs,
+    optionalMs: timing.optionalTimeoutMs,
+    teamDeadlineMs: timing.teamDeadlineMs,
   };
 }

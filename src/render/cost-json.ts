@@ -4,17 +4,9 @@
  * unknown values are omitted, never written as 0. `daily` and `projects` are always present.
  */
 
-import type {
-  CostDay,
-  CostModelRow,
-  CostReport,
-  CostTotals,
-  KindTotals,
-  UsageKindBucket,
-} from '../cost/types.js';
+import type { CostDay, CostModelRow, CostReport, CostTotals, KindTotals } from '../cost/types.js';
 import { USAGE_KIND_BUCKETS } from '../cost/types.js';
 import { errorBody } from '../errors.js';
-import { encodeJson } from './json.js';
 
 export type CostRow = Record<string, unknown>;
 

@@ -13,7 +13,6 @@ import type {
   RateWindow,
   UsageSnapshot,
 } from '../usage/types.js';
-import { encodeJson } from './json.js';
 import { type Pace, snapshotPace } from './window-pace.js';
 
 export interface UsageRow {
@@ -51,6 +50,10 @@ function usageObject(snapshot: UsageSnapshot): Record<string, unknown> {
     extraRateWindows:
       snapshot.extraRateWindows.length > 0 ? snapshot.extraRateWindows.map(extraWindowObject) : undefined,
     providerCost: snapshot.providerCost ? providerCostObject(snapshot.providerCost) : undefined,
+    // Additive (docs/behaviour.md §3.10): the member budget behind a team plan's primary percent.
+    memberBudget: snapshot.memberBudget
+      ? { used: snapshot.memberBudget.used, limit: snapshot.memberBudget.limit, currencyCode: 'USD' }
+      : undefined,
     details: details.length > 0 ? details.map(detailObject) : undefined,
     updatedAt: snapshot.updatedAt,
     identity: identityObject(identity),

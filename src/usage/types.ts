@@ -32,6 +32,12 @@ export interface ProviderCost {
   updatedAt: Date;
 }
 
+/** Dollars, as the team spend endpoint reports them for the signed-in member. */
+export interface MemberBudget {
+  used: number;
+  limit: number;
+}
+
 export interface DetailRow {
   label: string;
   value: string;
@@ -67,6 +73,8 @@ export interface UsageSnapshot {
   labels: WindowLabels;
   extraRateWindows: ExtraRateWindow[];
   providerCost?: ProviderCost;
+  /** The verified team member budget the primary percent was computed from (docs/behaviour.md §Serve.14). */
+  memberBudget?: MemberBudget;
   details: DetailSection[];
   updatedAt: Date;
   identity: Identity;
