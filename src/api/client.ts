@@ -25,7 +25,7 @@ export interface CursorRequest<T> {
 }
 
 /** A JSON answer of the small endpoints: far above any real one, far below what could hurt. */
-export const SMALL_RESPONSE_LIMIT = 2 * 1024 * 1024;
+const SMALL_RESPONSE_LIMIT = 2 * 1024 * 1024;
 /** One page of 1000 usage events. */
 export const EVENTS_PAGE_LIMIT = 64 * 1024 * 1024;
 

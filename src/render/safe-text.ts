@@ -3,7 +3,6 @@
  * control characters (C0, DEL, C1), which could move the cursor, set the title, open a hyperlink or forge a
  * line, are shown as visible `\xNN` escapes. JSON output keeps them, escaped by the encoder.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters to neutralise.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 export function safeText(text: string): string {

@@ -10,7 +10,7 @@ import { Pager } from './pager.js';
 import { compareTextKey, decodeRecord, type SqlValue } from './record.js';
 import { findItemTable, type ItemTableLayout } from './schema.js';
 
-export const ITEM_TABLE = 'ItemTable';
+const ITEM_TABLE = 'ItemTable';
 
 export interface ItemTableReader {
   readonly textEncoding: TextEncoding;
