@@ -58,7 +58,7 @@ const events = [
 const cost = (tz: string | undefined, args: string[] = []) =>
   runCost(
     [{ cookies: [MANUAL_COOKIE_VALUE], events: { events } }],
-    ['--json', '--verbose', '--days', '7', ...args],
+    ['--json', '--verbose', ...(args.includes('--since') ? [] : ['--days', '7']), ...args],
     {
       now: NOW,
       env: { TZ: tz },
@@ -131,5 +131,22 @@ describe('cost with TZ= and TZ=Factory (docs/behaviour.md §17.6)', () => {
       error: { message: expect.stringMatching(/--timezone/) },
     });
     expect(run.requests).toEqual([]);
+  });
+});
+
+describe('--since before the Unix epoch is refused before any request (docs/behaviour.md §17.3)', () => {
+  it('1970-01-01 starts before the epoch in Tokyo, not in New York', async () => {
+    const tokyo = await cost(undefined, ['--since', '1970-01-01', '--timezone', 'Asia/Tokyo']);
+    expect(tokyo.code).toBe(1);
+    expect(onlyRow(tokyo)).toMatchObject({
+      provider: 'cli',
+      error: { message: '--since 1970-01-01 starts before the Unix epoch in Asia/Tokyo.' },
+    });
+    expect(tokyo.requests).toEqual([]);
+
+    const newYork = await cost(undefined, ['--since', '1970-01-01', '--timezone', 'America/New_York']);
+    expect(newYork.code, newYork.stdout).toBe(0);
+    const bodies = newYork.requests.map((request) => request.body as { startDate: string });
+    expect(bodies[0]?.startDate).toBe(String(Date.parse('1970-01-01T05:00:00Z')));
   });
 });
