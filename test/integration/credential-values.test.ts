@@ -4,12 +4,11 @@
  * malformed (skipped with a --verbose reason, the ladder goes on); as a manual header it is an argument error
  * naming the rule, before any request.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
 import { runInProcess } from '../helpers/browser-cli.js';
 import { addFirefox, makeBrowserHome } from '../helpers/browser-home.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
+import { emailOf, summaryCookies, tokenAccounts, useFakeHome } from '../helpers/fake-home.js';
 import {
   makeToken,
   type TestToken,
@@ -21,40 +20,17 @@ import {
 } from '../helpers/home.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
+const box = useFakeHome(NOW);
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
-
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  cleanup();
-});
-
-async function serve(tokens: TestToken[]): Promise<FakeCursor> {
-  fake = await startFakeCursor({
-    accounts: tokens.map((token) => proAccount([token.cookieValue], `${token.userId}@example.com`)),
-  });
-  return fake;
-}
-
+/** Each test gives every source its own account, so the email printed says which source was used. */
+const serve = (tokens: TestToken[]) => box.serve(tokenAccounts(tokens));
 const usage = (args: string[] = ['--json', '--verbose'], env: Record<string, string | undefined> = {}) =>
-  runCli(['usage', ...args], { home, now: NOW, env: { CODEXBAR_CURSOR_BASE_URL: fake?.url, ...env } });
-
-const emailOf = (stdout: string): string => JSON.parse(stdout)[0].usage.accountEmail;
-
-/** The Cookie headers usage-summary received, in order. */
-const summaryCookies = (server: FakeCursor): string[] =>
-  server.requests.filter((r) => r.path === '/api/usage-summary').map((r) => r.headers.cookie ?? '');
+  box.usage(args, env);
 
 describe('a token with a trailing newline is the same token (docs/behaviour.md Â§7.13)', () => {
   it('the Cursor app token', async () => {
     const app = await makeToken('app_user');
-    writeAppToken(home, `${app.jwt}\n`);
+    writeAppToken(box.home, `${app.jwt}\n`);
     const server = await serve([app]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -64,7 +40,7 @@ describe('a token with a trailing newline is the same token (docs/behaviour.md Â
 
   it("cursor-agent's token (CRLF and spaces around it)", async () => {
     const agent = await makeToken('agent_user');
-    writeAgentToken(home, `  ${agent.jwt}\r\n`);
+    writeAgentToken(box.home, `  ${agent.jwt}\r\n`);
     const server = await serve([agent]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -74,7 +50,7 @@ describe('a token with a trailing newline is the same token (docs/behaviour.md Â
 
   it('a stored-session cookie value', async () => {
     const stored = await makeToken('stored_user');
-    writeStoredSession(home, `${stored.cookieValue}\n`);
+    writeStoredSession(box.home, `${stored.cookieValue}\n`);
     const server = await serve([stored]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -99,8 +75,8 @@ describe('a cookie that cannot be sent makes its source malformed; the next sour
     async (_, spoil, reason) => {
       const cached = await makeToken('cached_user');
       const stored = await makeToken('stored_user');
-      writeCachedCookie(home, `WorkosCursorSessionToken=${spoil(cached.cookieValue)}`);
-      writeStoredSession(home, stored.cookieValue);
+      writeCachedCookie(box.home, `WorkosCursorSessionToken=${spoil(cached.cookieValue)}`);
+      writeStoredSession(box.home, stored.cookieValue);
       const server = await serve([cached, stored]);
       const result = await usage();
       expect(result.code, result.stderr).toBe(0);
@@ -118,8 +94,8 @@ describe('a cookie that cannot be sent makes its source malformed; the next sour
   it('a stored session with a CRLF inside its value: skipped, the Cursor app token is used', async () => {
     const stored = await makeToken('stored_user');
     const app = await makeToken('app_user');
-    writeStoredSession(home, `${stored.cookieValue}\r\nX-Forged: 1`);
-    writeAppToken(home, app.jwt);
+    writeStoredSession(box.home, `${stored.cookieValue}\r\nX-Forged: 1`);
+    writeAppToken(box.home, app.jwt);
     const server = await serve([stored, app]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -171,7 +147,7 @@ describe('a manual header that cannot be sent is an argument error naming the ru
   });
 
   it("the config file's manual header with a non-ASCII character: exit 1, no request", async () => {
-    writeConfig(home, {
+    writeConfig(box.home, {
       version: 1,
       providers: [{ id: 'cursor', cookieSource: 'manual', cookieHeader: 'WorkosCursorSessionToken=valuÃ©' }],
     });
@@ -192,30 +168,31 @@ describe('a browser cookie that cannot be sent is skipped; the next profile is u
     ],
     ['100 KB', (value: string) => `${value}${'a'.repeat(100 * 1024)}`, /longer than 8 KiB/],
   ])("Firefox: %s in the first profile's cookie, a good one in the second", async (_, spoil, reason) => {
-    const box = makeBrowserHome();
+    const browser = makeBrowserHome();
     const savedTmp = process.env.TMPDIR;
-    process.env.TMPDIR = box.tmp;
+    process.env.TMPDIR = browser.tmp;
     try {
       const spoiled = await makeToken('spoiled_user');
       const good = await makeToken('firefox_user');
-      addFirefox(box.home, 'linux', [
+      addFirefox(browser.home, 'linux', [
         { name: 'default-release', folder: 'a.default-release', session: spoil(spoiled.cookieValue) },
         { name: 'work', folder: 'b.work', session: good.cookieValue },
       ]);
-      fake = await startFakeCursor({
-        accounts: [proAccount([spoiled.cookieValue]), proAccount([good.cookieValue], 'firefox@example.com')],
-      });
+      const server = await box.serve([
+        proAccount([spoiled.cookieValue]),
+        proAccount([good.cookieValue], 'firefox@example.com'),
+      ]);
       const result = await runInProcess(['usage', '--json', '--verbose'], {
         platform: 'linux',
-        box,
+        box: browser,
         path: process.env.PATH ?? '',
-        env: { CODEXBAR_CURSOR_BASE_URL: fake.url },
+        env: { CODEXBAR_CURSOR_BASE_URL: server.url },
         now: NOW,
         secrets: [spoiled.jwt, good.jwt],
       });
       expect(result.code, result.stderr).toBe(0);
       expect(emailOf(result.stdout)).toBe('firefox@example.com');
-      expect(summaryCookies(fake)).toEqual([`WorkosCursorSessionToken=${good.cookieValue}`]);
+      expect(summaryCookies(server)).toEqual([`WorkosCursorSessionToken=${good.cookieValue}`]);
       const skipped = result.stderr
         .split('\n')
         .find((line) => line.includes('Skipped Firefox profile "default-release"'));
@@ -223,7 +200,7 @@ describe('a browser cookie that cannot be sent is skipped; the next profile is u
     } finally {
       if (savedTmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = savedTmp;
-      box.cleanup();
+      browser.cleanup();
     }
   });
 });

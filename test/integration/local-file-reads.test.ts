@@ -7,10 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { proAccount } from '../helpers/accounts.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { emailOf, tokenAccounts, useFakeHome } from '../helpers/fake-home.js';
 import { makeFifo, startFifoRescue } from '../helpers/fifo.js';
 import {
   makeToken,
@@ -22,51 +20,34 @@ import {
 } from '../helpers/home.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
-
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
+const box = useFakeHome(NOW);
 let stopRescue: (() => void) | undefined;
 
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
+afterEach(() => {
   stopRescue?.();
   stopRescue = undefined;
-  await fake?.close();
-  fake = undefined;
-  cleanup();
 });
 
 const places = {
-  config: () => path.join(home, '.config', 'codexbar', 'config.json'),
-  cached: () => path.join(home, '.local', 'share', 'CodexBar', 'cursor-cookie.json'),
-  stored: () => path.join(home, '.local', 'share', 'CodexBar', 'cursor-session.json'),
-  agent: () => path.join(home, '.config', 'cursor', 'auth.json'),
-  appDb: () => path.join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'),
+  config: () => path.join(box.home, '.config', 'codexbar', 'config.json'),
+  cached: () => path.join(box.home, '.local', 'share', 'CodexBar', 'cursor-cookie.json'),
+  stored: () => path.join(box.home, '.local', 'share', 'CodexBar', 'cursor-session.json'),
+  agent: () => path.join(box.home, '.config', 'cursor', 'auth.json'),
+  appDb: () => path.join(box.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'),
 };
 
 /** FIFOs at `files`, watched: a run that blocks on one is let go after 2 s and the test fails. */
 function fifos(...files: string[]): () => Promise<string[]> {
   for (const file of files) makeFifo(file);
-  const rescue = startFifoRescue(files, path.join(home, 'rescued-fifos'));
+  const rescue = startFifoRescue(files, path.join(box.home, 'rescued-fifos'));
   stopRescue = rescue.stop;
   return rescue.rescued;
 }
 
-async function serve(tokens: TestToken[]): Promise<FakeCursor> {
-  fake = await startFakeCursor({
-    accounts: tokens.map((token) => proAccount([token.cookieValue], `${token.userId}@example.com`)),
-  });
-  return fake;
-}
-
+/** Each test gives every source its own account, so the email printed says which source was used. */
+const serve = (tokens: TestToken[]) => box.serve(tokenAccounts(tokens));
 const usage = (args: string[] = ['--json', '--verbose'], env: Record<string, string | undefined> = {}) =>
-  runCli(['usage', ...args], { home, now: NOW, env: { CODEXBAR_CURSOR_BASE_URL: fake?.url, ...env } });
-
-/** The account whose usage was printed: each test gives every source its own account. */
-const emailOf = (stdout: string): string => JSON.parse(stdout)[0].usage.accountEmail;
+  box.usage(args, env);
 
 describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md §1.1)', () => {
   it('the config file: exit 1 naming the file, before any request', async () => {
@@ -77,12 +58,12 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
     expect(result.stderr).toContain(
       `Error: Failed to read CodexBar config at ${places.config()}: not a regular file`,
     );
-    expect(fake!.requests).toEqual([]);
+    expect(box.fake!.requests).toEqual([]);
     expect(await rescued()).toEqual([]);
   });
 
   it('the file CODEXBAR_CONFIG names: the same config error', async () => {
-    const file = path.join(home, 'elsewhere', 'codexbar.json');
+    const file = path.join(box.home, 'elsewhere', 'codexbar.json');
     const rescued = fifos(file);
     await serve([]);
     const result = await usage(['--json'], { CODEXBAR_CONFIG: file });
@@ -96,7 +77,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   it('the cached cookie: skipped as unreadable, the stored session is used', async () => {
     const stored = await makeToken('stored_user');
     const rescued = fifos(places.cached());
-    writeStoredSession(home, stored.cookieValue);
+    writeStoredSession(box.home, stored.cookieValue);
     await serve([stored]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -108,7 +89,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   it('the stored session: skipped as unreadable, the Cursor app token is used', async () => {
     const app = await makeToken('app_user');
     const rescued = fifos(places.stored());
-    writeAppToken(home, app.jwt);
+    writeAppToken(box.home, app.jwt);
     await serve([app]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -120,7 +101,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   it('state.vscdb: the app token is skipped as unreadable, the cursor-agent token is used', async () => {
     const agent = await makeToken('agent_user');
     const rescued = fifos(places.appDb());
-    writeAgentToken(home, agent.jwt);
+    writeAgentToken(box.home, agent.jwt);
     await serve([agent]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -132,9 +113,9 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   it('state.vscdb-wal beside a good database: the app token is skipped, the cursor-agent token is used', async () => {
     const app = await makeToken('app_user');
     const agent = await makeToken('agent_user');
-    const dbPath = writeAppToken(home, app.jwt);
+    const dbPath = writeAppToken(box.home, app.jwt);
     const rescued = fifos(`${dbPath}-wal`);
-    writeAgentToken(home, agent.jwt);
+    writeAgentToken(box.home, agent.jwt);
     await serve([app, agent]);
     const before = fs.readFileSync(dbPath);
     const result = await usage();
@@ -155,7 +136,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
     expect(result.stderr).toMatch(
       /^Error: No Cursor session found\. Looked at: .*cursor-agent token \(.*auth\.json.*not a regular file/m,
     );
-    expect(fake!.requests).toEqual([]);
+    expect(box.fake!.requests).toEqual([]);
     expect(await rescued()).toEqual([]);
   });
 });
@@ -187,8 +168,8 @@ describe('a huge or endless config file fails at once naming the file (docs/beha
 
   it('a cached cookie larger than 1 MiB is skipped, the next source is used', async () => {
     const stored = await makeToken('stored_user');
-    writeCachedCookie(home, `WorkosCursorSessionToken=${'a'.repeat(1024 * 1024)}`);
-    writeStoredSession(home, stored.cookieValue);
+    writeCachedCookie(box.home, `WorkosCursorSessionToken=${'a'.repeat(1024 * 1024)}`);
+    writeStoredSession(box.home, stored.cookieValue);
     await serve([stored]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -224,7 +205,7 @@ describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour
 
   it("cursor-agent's auth.json with a BOM: its token is used", async () => {
     const agent = await makeToken('agent_user');
-    prefixBom(writeAgentToken(home, agent.jwt));
+    prefixBom(writeAgentToken(box.home, agent.jwt));
     await serve([agent]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -233,17 +214,16 @@ describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour
 
   it('the cached cookie and the stored session with a BOM: each is used', async () => {
     const cached = await makeToken('cached_user');
-    writeCachedCookie(home, `WorkosCursorSessionToken=${cached.cookieValue}`);
+    writeCachedCookie(box.home, `WorkosCursorSessionToken=${cached.cookieValue}`);
     prefixBom(places.cached());
     await serve([cached]);
     const first = await usage();
     expect(first.code, first.stderr).toBe(0);
     expect(emailOf(first.stdout)).toBe('cached_user@example.com');
 
-    await fake?.close();
     fs.rmSync(places.cached());
     const stored = await makeToken('stored_user');
-    writeStoredSession(home, stored.cookieValue);
+    writeStoredSession(box.home, stored.cookieValue);
     prefixBom(places.stored());
     await serve([stored]);
     const second = await usage();
@@ -255,7 +235,7 @@ describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour
 describe('CODEXBAR_CONFIG naming a missing file (docs/behaviour.md §6.1)', () => {
   it('--verbose says so and the defaults are used', async () => {
     const agent = await makeToken('agent_user');
-    writeAgentToken(home, agent.jwt);
+    writeAgentToken(box.home, agent.jwt);
     await serve([agent]);
     const result = await usage(['--json', '--verbose'], { CODEXBAR_CONFIG: '~/nowhere/config.json' });
     expect(result.code, result.stderr).toBe(0);

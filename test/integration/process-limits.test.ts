@@ -8,10 +8,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
-import { type CliResult, makeTempHome, repoRoot } from '../helpers/cli.js';
+import { type CliResult, repoRoot } from '../helpers/cli.js';
+import { useFakeHome } from '../helpers/fake-home.js';
 
 const BIN = path.join(repoRoot, 'bin', 'codexbar.js');
 /** Writes the process's own peak RSS (KiB) to $PEAK_RSS_FILE at exit. */
@@ -21,18 +21,7 @@ const PEAK_RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
 const VALUE = 'user_process%3A%3Amanual';
 const MB = 1024 * 1024;
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
-
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  cleanup();
-});
+const box = useFakeHome();
 
 interface BinRun extends CliResult {
   /** Peak resident set size in MB, when measured. */
@@ -47,9 +36,14 @@ function runBin(
   args: string[],
   options: { env?: Record<string, string>; stdoutFile?: string; stderrFile?: string; peakRss?: boolean } = {},
 ): Promise<BinRun> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, TZ: 'UTC', ...options.env };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: box.home,
+    TZ: 'UTC',
+    ...options.env,
+  };
   const nodeArgs: string[] = [];
-  const rssFile = path.join(home, 'peak-rss');
+  const rssFile = path.join(box.home, 'peak-rss');
   if (options.peakRss) {
     nodeArgs.push('--import', PEAK_RSS_PRELOAD);
     env.PEAK_RSS_FILE = rssFile;
@@ -59,7 +53,7 @@ function runBin(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
       env,
-      cwd: home,
+      cwd: box.home,
       stdio: ['ignore', out, err],
     });
     let stdout = '';
@@ -82,19 +76,17 @@ function runBin(
 }
 
 const cursorEnv = () => ({
-  CODEXBAR_CURSOR_BASE_URL: fake!.url,
+  CODEXBAR_CURSOR_BASE_URL: box.fake!.url,
   CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}`,
 });
 
 describe('a huge answer costs at most its cap in memory (docs/behaviour.md §10.5)', () => {
   it('a 50 MB usage-summary fails at the 2 MiB cap with a peak RSS under 150 MB', async () => {
-    fake = await startFakeCursor({
-      accounts: [
-        proAccount([VALUE], 'dev@example.com', {
-          usageSummary: { stream: { chunk: 'x'.repeat(MB), bytes: 50 * MB } },
-        }),
-      ],
-    });
+    await box.serve([
+      proAccount([VALUE], 'dev@example.com', {
+        usageSummary: { stream: { chunk: 'x'.repeat(MB), bytes: 50 * MB } },
+      }),
+    ]);
     const run = await runBin(['usage'], { env: cursorEnv(), peakRss: true });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('Error: Cursor API error: response larger than 2 MiB (GET /api/usage-summary)\n');
@@ -103,9 +95,7 @@ describe('a huge answer costs at most its cap in memory (docs/behaviour.md §10.
   });
 
   it('an endless events page fails at the 64 MiB cap with a peak RSS under 300 MB', async () => {
-    fake = await startFakeCursor({
-      accounts: [{ cookies: [VALUE], events: { stream: { chunk: `[${'0,'.repeat(MB / 2 - 1)}` } } }],
-    });
+    await box.serve([{ cookies: [VALUE], events: { stream: { chunk: `[${'0,'.repeat(MB / 2 - 1)}` } } }]);
     const run = await runBin(['cost', '--json'], { env: cursorEnv(), peakRss: true });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)[0].error.message).toBe(
@@ -123,7 +113,7 @@ describe('a write error on the output is one line and exit 1 (docs/behaviour.md 
   });
 
   it('usage --json > /dev/full', async () => {
-    fake = await startFakeCursor({ accounts: [proAccount([VALUE])] });
+    await box.serve([proAccount([VALUE])]);
     const run = await runBin(['usage', '--json'], { env: cursorEnv(), stdoutFile: '/dev/full' });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('Error: cannot write output: ENOSPC\n');

@@ -7,43 +7,27 @@
  * - figures no account can have print as unknown in text with a --verbose note, and JSON keeps cursor.com's
  *   numbers (docs/behaviour.md §15.8).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type FakeAccount,
-  type FakeCursor,
-  type HandlerFunction,
-  startFakeCursor,
-} from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeAccount, HandlerFunction } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { type CliResult, makeTempHome, runCli } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
 import { MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';
+import { useFakeHome } from '../helpers/fake-home.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 const ESC = '\u001b';
 const BEL = '\u0007';
+const box = useFakeHome(NOW);
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
-
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  cleanup();
-});
-
+/** `codexbar usage <args>` against a fresh fake cursor.com serving `account`. */
 async function usage(
   account: FakeAccount,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<CliResult> {
-  await fake?.close();
-  fake = await startFakeCursor({ accounts: [account] });
-  return runCli(['usage', ...args], { home, now: NOW, env: { CODEXBAR_CURSOR_BASE_URL: fake.url, ...env } });
+  await box.serve([account]);
+  return box.usage(args, env);
 }
 
 /** No raw control character other than the line feeds that end lines. */
@@ -131,7 +115,7 @@ describe('a response that echoes the credential is printed with it redacted (doc
   /** Everything of the session that must never be printed, in pieces a partial echo could show. */
   async function appSession() {
     const token = await makeToken('user_01JECHOEDBACK', { email: 'echo@example.com' });
-    writeAppToken(home, token.jwt);
+    writeAppToken(box.home, token.jwt);
     const [header, payload, signature] = token.jwt.split('.') as [string, string, string];
     const pieces = [token.cookieValue, token.jwt, header, payload, signature, token.userId];
     return { token, pieces };

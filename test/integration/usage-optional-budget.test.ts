@@ -3,41 +3,28 @@
  * the summary's 15 s), so a slow one cannot hold the run. The budgets are injected: the optional one is made
  * tiny and the request one large, so the test shows which budget each lookup gets without waiting for either.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
+import { useFakeHome } from '../helpers/fake-home.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor;
-
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  cleanup();
-});
+const box = useFakeHome();
 
 it('a slow auth/me and /api/usage are dropped at the optional budget; usage prints', async () => {
   // An app token, so /api/usage has a user id (the JWT's) even without auth/me.
   const token = await makeToken('slow_user', { email: 'slow@example.com' });
-  writeAppToken(home, token.jwt);
-  fake = await startFakeCursor({
-    accounts: [
-      proAccount([token.cookieValue], 'me@example.com', {
-        me: { delayMs: 60_000, json: { email: 'me@example.com', sub: 'auth0|slow_user' } },
-        legacyUsage: { delayMs: 60_000, json: { 'gpt-4': { numRequests: 5, maxRequestUsage: 500 } } },
-      }),
-    ],
-  });
-  const result = await runCli(['usage', '--json', '--verbose'], {
-    home,
-    env: { CODEXBAR_CURSOR_BASE_URL: fake.url },
-    timing: { optionalTimeoutMs: 100, requestTimeoutMs: 20_000 },
-  });
+  writeAppToken(box.home, token.jwt);
+  await box.serve([
+    proAccount([token.cookieValue], 'me@example.com', {
+      me: { delayMs: 60_000, json: { email: 'me@example.com', sub: 'auth0|slow_user' } },
+      legacyUsage: { delayMs: 60_000, json: { 'gpt-4': { numRequests: 5, maxRequestUsage: 500 } } },
+    }),
+  ]);
+  const result = await box.usage(
+    ['--json', '--verbose'],
+    {},
+    { optionalTimeoutMs: 100, requestTimeoutMs: 20_000 },
+  );
   expect(result.code, result.stderr).toBe(0);
   const row = JSON.parse(result.stdout)[0];
   expect(row.usage.primary.usedPercent).toBe(45);
