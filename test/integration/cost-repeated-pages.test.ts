@@ -5,14 +5,19 @@
  * rows served, which is exactly the case that used to publish a double-counted total with exit 0.
  */
 import { describe, expect, it } from 'vitest';
-import { createEventsHandler, generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
+import { createEventsHandler, type UsageEventJson } from '../fake-cursor/events.js';
 import type { FakeAccount, HandlerFunction } from '../fake-cursor/server.js';
 import { attemptsAt, type CostRun, MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 
+/** Small distinct rows, newest first, one a minute, each with its own token count. */
 const generated = (count: number): UsageEventJson[] =>
-  generateEvents({ count, start: new Date('2026-07-01T00:00:00Z'), end: NOW, seed: 11 });
+  Array.from({ length: count }, (_, i) => ({
+    timestamp: String(NOW.getTime() - (i + 1) * 60_000),
+    model: i % 3 === 0 ? 'gpt-5' : 'claude-4.5-sonnet',
+    tokenUsage: { inputTokens: 1 + (i % 97), totalCents: 1 },
+  }));
 
 const inputTokensOf = (events: UsageEventJson[]) =>
   events.reduce((sum, event) => sum + Number(event.tokenUsage?.inputTokens ?? 0), 0);

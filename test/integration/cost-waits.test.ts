@@ -6,12 +6,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Timing } from '../../src/commands/io.js';
-import { createEventsHandler, generateEvents } from '../fake-cursor/events.js';
+import { createEventsHandler } from '../fake-cursor/events.js';
 import type { FakeAccount, HandlerFunction } from '../fake-cursor/server.js';
 import { attemptsAt, MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
-const events = generateEvents({ count: 4500, start: new Date('2026-07-01T00:00:00Z'), end: NOW, seed: 5 });
+/** 4,500 small rows, one a minute back from now: five pages. */
+const events = Array.from({ length: 4500 }, (_, i) => ({
+  timestamp: String(NOW.getTime() - (i + 1) * 60_000),
+  model: 'gpt-5',
+  tokenUsage: { inputTokens: 1 + (i % 89), totalCents: 1 },
+}));
 const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
 
 /** Sleeps that are recorded, never slept. */
