@@ -67,6 +67,8 @@ export async function withSession<T>(
       // docs/behaviour.md §1.2: from here on, an echo of this credential in any output is redacted.
       registerSecret(session.cookieHeader);
       log(`[cursor] Using ${session.description}`);
+      // docs/behaviour.md §1.2: known before its first request, so nothing a server echoes back can print it.
+      registerSecret(session.cookieHeader);
       try {
         return { value: await perform(session), session };
       } catch (error) {

@@ -42,6 +42,8 @@ async function fetchReport(
   reporter: Reporter,
   progress: ProgressLine,
 ): Promise<CostReport> {
+  // docs/behaviour.md §18.12: one deadline for the whole run, every session tried and every page and wait.
+  const deadline = { signal: io.timing.deadline(flags.timeout), ms: flags.timeout };
   const { value } = await runWithCursorSession(io, options, 'cost', reporter.verbose, (client, session) =>
     collectCost({
       client,
@@ -51,6 +53,7 @@ async function fetchReport(
       concurrency: flags.concurrency,
       timeoutMs: io.timing.requestTimeoutMs,
       retry: { sleep: io.timing.sleep },
+      deadline,
       onProgress: (page) => {
         reporter.verbose(verbosePageLine(page));
         progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));

@@ -68,7 +68,11 @@ export function implausibleFigures(snapshot: UsageSnapshot, now: Date): string[]
   if (cost && [cost.used, cost.limit, cost.personalUsed].some(isNegative)) {
     notes.push('a negative on-demand amount is shown as unknown');
   }
-  if (snapshot.details.some((section) => section.rows.some((row) => row.figures?.some(isNegative)))) {
+  const counts = [
+    ...snapshot.details.flatMap((section) => section.rows.map((row) => row.figures)),
+    ...windows.map((window) => window?.figures),
+  ];
+  if (counts.some((figures) => figures?.some(isNegative))) {
     notes.push('a negative request count is shown as unknown');
   }
   return notes.map((note) => `[cursor] cursor.com sent an impossible figure: ${note}`);
@@ -120,6 +124,8 @@ function resetText(window: RateWindow, now: Date): string | undefined {
   }
   const description = window.resetDescription?.trim();
   if (!description) return undefined;
+  // docs/behaviour.md §15.8: a legacy plan's `<used> / <limit> requests` with a negative count.
+  if (window.figures?.some(isNegative)) return `Resets ${UNKNOWN}`;
   return safeText(description.startsWith('Resets ') ? description : `Resets ${description}`);
 }
 

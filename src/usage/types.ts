@@ -9,6 +9,8 @@ export interface RateWindow {
   windowMinutes?: number;
   resetsAt?: Date;
   resetDescription?: string;
+  /** The numbers `resetDescription` shows, so text can tell an impossible one (docs/behaviour.md §15.8); not in JSON. */
+  figures?: number[];
 }
 
 export interface ExtraRateWindow {

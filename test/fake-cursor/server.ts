@@ -84,9 +84,14 @@ export function send(res: http.ServerResponse, response: FakeResponse): void {
     res.socket?.resetAndDestroy();
     return;
   }
-  const body = response.text ?? (response.json === undefined ? '' : JSON.stringify(response.json));
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   for (const [name, value] of Object.entries(response.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (response.stream) {
+    res.writeHead(response.status ?? 200, headers);
+    void pump(res, response.stream);
+    return;
+  }
+  const body = response.text ?? (response.json === undefined ? '' : JSON.stringify(response.json));
   headers['content-length'] = String(Buffer.byteLength(body));
   res.writeHead(response.status ?? 200, headers);
   res.end(body);
@@ -133,6 +138,28 @@ export async function listenOnLoopback(
       return closing;
     },
   };
+}
+
+/** Writes a streamed body chunk by chunk, waiting for the client to drain, until done or the client leaves. */
+async function pump(res: http.ServerResponse, stream: { chunk: string; bytes?: number }): Promise<void> {
+  const chunk = Buffer.from(stream.chunk);
+  let left = stream.bytes ?? Number.POSITIVE_INFINITY;
+  while (left > 0 && !res.destroyed) {
+    const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+    left -= piece.length;
+    if (!res.write(piece)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
 }
 
 /** A loopback cursor.com for tests, the demo and benchmarks (test/fake-cursor/types.ts has the shapes). */

@@ -24,6 +24,11 @@ export interface FakeResponse {
   delayMs?: number;
   /** Reset the socket instead of answering. */
   destroy?: boolean;
+  /**
+   * Stream `chunk` again and again with chunked encoding (no Content-Length): `bytes` in all, or without end
+   * until the client goes away (an endless body). Replaces `json`/`text`.
+   */
+  stream?: { chunk: string; bytes?: number };
 }
 
 /** `attempt` counts earlier requests to the same account, endpoint and page (0 on the first). */
