@@ -1,5 +1,10 @@
 import os from 'node:os';
-import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS, TEAM_DEADLINE_MS } from '../api/timeouts.js';
+import {
+  OPTIONAL_TIMEOUT_MS,
+  REQUEST_TIMEOUT_MS,
+  STATUS_TIMEOUT_MS,
+  TEAM_DEADLINE_MS,
+} from '../api/timeouts.js';
 import { DEFAULT_RETRY_POLICY } from '../cost/retry.js';
 import type { Platform } from '../local/environment.js';
 
@@ -20,6 +25,8 @@ export interface Timing {
   optionalTimeoutMs: number;
   /** The one deadline shared by /teams and every get-team-spend page. */
   teamDeadlineMs: number;
+  /** `usage --status`: the Statuspage request (docs/behaviour.md §27.6). */
+  statusTimeoutMs: number;
   /** The wait before a retry of an events page (backoff or Retry-After). */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -28,6 +35,7 @@ export const DEFAULT_TIMING: Timing = {
   requestTimeoutMs: REQUEST_TIMEOUT_MS,
   optionalTimeoutMs: OPTIONAL_TIMEOUT_MS,
   teamDeadlineMs: TEAM_DEADLINE_MS,
+  statusTimeoutMs: STATUS_TIMEOUT_MS,
   sleep: DEFAULT_RETRY_POLICY.sleep,
 };
 

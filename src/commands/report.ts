@@ -30,11 +30,20 @@ export function reportFailure(
     const row = commandLevel ? cliErrorRow(error) : providerRow(error);
     io.stdout.write(`${encodeJson([row], { pretty: mode.pretty })}\n`);
   } else if (!mode.jsonOnly) {
-    io.stderr.write(`Error: ${messageFor(error)}\n`);
-    const hint = hintFor(error);
-    if (hint) io.stderr.write(`Hint: ${hint}\n`);
+    writeTextError(io, error);
   }
   return exitCodeFor(error);
+}
+
+/**
+ * `Error: <message>`, or `Error (cursor - <label>): <message>` for a token account's row (docs/behaviour.md
+ * §27.3), then `Hint: …` when there is one.
+ */
+function writeTextError(io: CliIo, error: unknown, account?: string): void {
+  const prefix = account === undefined ? 'Error' : `Error (cursor - ${account})`;
+  io.stderr.write(`${prefix}: ${messageFor(error)}\n`);
+  const hint = hintFor(error);
+  if (hint) io.stderr.write(`Hint: ${hint}\n`);
 }
 
 /**
@@ -72,6 +81,11 @@ export class Reporter {
 
   printText(text: string): void {
     this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** One failed row of a text run that goes on (several accounts): stderr, unless --json-only. */
+  printRowError(error: unknown, account?: string): void {
+    if (!this.options.jsonOnly) writeTextError(this.io, error, account);
   }
 
   /** A failed run: printed once, as text or as `providerRow`'s JSON row; returns the exit code. */

@@ -19,6 +19,8 @@ export interface CostTextOptions {
   breakdown: boolean;
   /** Whether stdout is a TTY; the chart is only drawn for terminals. */
   isTTY: boolean;
+  /** The token account the report belongs to, shown under the header (docs/behaviour.md §27.3). */
+  account?: string;
 }
 
 const COMPACT_NOTE = 'Compact view: widen the terminal for the cache and total-token columns.';
@@ -26,7 +28,7 @@ const HINT = "From Cursor's usage dashboard at vendor token rates; may differ fr
 
 export function renderCostText(report: CostReport, options: CostTextOptions): string {
   const c = palette(options.colour);
-  const blocks = [costSummaryLines(report, c).join('\n')];
+  const blocks = [costSummaryLines(report, c, options.account).join('\n')];
   if (report.daily.length === 0) {
     blocks.push('No usage events in this window.');
     return blocks.join('\n\n');
@@ -42,10 +44,11 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
 }
 
 /** docs/behaviour.md §21.1: header, Today, the window, Cursor-metered (when known) and the hint. */
-function costSummaryLines(report: CostReport, c: ChalkInstance): string[] {
+function costSummaryLines(report: CostReport, c: ChalkInstance, account?: string): string[] {
   const { label } = report.window;
   const lines = [
     c.bold.cyan('Cursor Cost (API-rate estimate)'),
+    ...(account === undefined ? [] : [`Account: ${account}`]),
     `Today: ${amountWithTokens(report.today.costUSD, report.today.tokens)}`,
     `${label}: ${amountWithTokens(report.totals.costUSD, report.totals.totalTokens)}`,
   ];

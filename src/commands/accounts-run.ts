@@ -1,0 +1,97 @@
+import type { CursorClient } from '../api/client.js';
+import type { Session } from '../auth/types.js';
+import {
+  type AccountFlags,
+  accountFlagsUsed,
+  checkAccountFlags,
+  type SelectedAccount,
+  selectAccounts,
+} from '../config/accounts.js';
+import { ArgumentError } from '../errors.js';
+import { type Purpose, prepareCursor, runWithCursorSession } from './cursor-context.js';
+import type { CliIo } from './io.js';
+import type { SharedOptions } from './options.js';
+
+/** docs/behaviour.md §27.3: at most this many accounts are fetched at once. */
+export const ACCOUNT_CONCURRENCY = 4;
+
+/** One row's worth of work: the account it ran as (none for the ordinary ladder) and how it ended. */
+export type AccountOutcome<T> =
+  | { account?: SelectedAccount; ok: true; value: T; session: Session }
+  | { account?: SelectedAccount; ok: false; error: unknown };
+
+/**
+ * Runs `perform` once per selected token account (docs/behaviour.md §27.2–27.3), or once through the ordinary
+ * credential ladder when no account applies. Flag, config and selection errors are thrown (nothing has
+ * been fetched yet); a failure of one account is its outcome, and the others still run. Outcomes keep the
+ * config order whatever order the fetches finish in.
+ */
+export async function runForAccounts<T>(
+  io: CliIo,
+  options: SharedOptions,
+  flags: AccountFlags,
+  purpose: Purpose,
+  log: (line: string) => void,
+  perform: (client: CursorClient, session: Session, account: SelectedAccount | undefined) => Promise<T>,
+): Promise<AccountOutcome<T>[]> {
+  checkAccountFlags(flags);
+  if (options.cookieFlag !== undefined && accountFlagsUsed(flags)) {
+    throw new ArgumentError('--cookie cannot be combined with --account, --account-index or --all-accounts.');
+  }
+  const prep = await prepareCursor(io, options);
+  const envCookie = io.env.CODEXBAR_CURSOR_COOKIE?.trim();
+  const accounts = selectAccounts(prep.config.cursor, flags, {
+    manualOverride: options.cookieFlag !== undefined || Boolean(envCookie),
+  });
+  const runOne = async (account: SelectedAccount | undefined): Promise<AccountOutcome<T>> => {
+    const accountLog = account && accounts.length > 1 ? labelledLog(log, account.label) : log;
+    try {
+      const { value, session } = await runWithCursorSession(
+        io,
+        options,
+        purpose,
+        accountLog,
+        (client, session) => perform(client, session, account),
+        { prep, account },
+      );
+      return { account, ok: true, value, session };
+    } catch (error) {
+      return { account, ok: false, error };
+    }
+  };
+  if (accounts.length === 0) return [await runOne(undefined)];
+  return mapWithConcurrency(accounts, ACCOUNT_CONCURRENCY, runOne);
+}
+
+/** `[cursor] Using …` becomes `[cursor - work] Using …` when several accounts log at once. */
+function labelledLog(log: (line: string) => void, label: string): (line: string) => void {
+  return (line) => log(line.replace(/^\[([\w-]+)\]/, (_match, tag: string) => `[${tag} - ${label}]`));
+}
+
+/** `map` with at most `limit` calls in flight; results in input order. */
+export async function mapWithConcurrency<I, O>(
+  items: readonly I[],
+  limit: number,
+  fn: (item: I) => Promise<O>,
+): Promise<O[]> {
+  const results = new Array<O>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** docs/behaviour.md §4, §27.3: the run exits with the code of the last failing row, else 0. */
+export function lastFailureCode<T>(
+  outcomes: readonly AccountOutcome<T>[],
+  codeOf: (error: unknown) => number,
+): number {
+  let code = 0;
+  for (const outcome of outcomes) if (!outcome.ok) code = codeOf(outcome.error);
+  return code;
+}
