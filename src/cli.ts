@@ -1,10 +1,11 @@
 import { Command, CommanderError, Help, Option } from 'commander';
+import { type AccountFlags, addAccountOptions } from './commands/account-options.js';
 import { costCommand } from './commands/cost.js';
 import { addCostOptions, type CostFlags } from './commands/cost-options.js';
 import { type CliIo, processIo } from './commands/io.js';
 import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
 import { reportFailure } from './commands/report.js';
-import { usageCommand } from './commands/usage.js';
+import { type UsageFlags, usageCommand } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
 
 const ROOT_EXAMPLES = `
@@ -58,23 +59,30 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addHelpText('after', ROOT_EXAMPLES);
 
   // docs/behaviour.md §2.1: no command, or a first argument that is a flag, runs `usage`.
-  addSharedOptions(
-    program
-      .command('usage', { isDefault: true })
-      .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
-  )
-    .addHelpText('after', USAGE_EXAMPLES)
-    .action(async (flags: SharedFlags) => setExitCode(await usageCommand(flags, io)));
-
-  addCostOptions(
+  addAccountOptions(
     addSharedOptions(
       program
-        .command('cost')
-        .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
+        .command('usage', { isDefault: true })
+        .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
+    ),
+  )
+    .option('--status', "add cursor.com's status page indicator (status.cursor.com)")
+    .addHelpText('after', USAGE_EXAMPLES)
+    .action(async (flags: UsageFlags) => setExitCode(await usageCommand(flags, io)));
+
+  addAccountOptions(
+    addCostOptions(
+      addSharedOptions(
+        program
+          .command('cost')
+          .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
+      ),
     ),
   )
     .addHelpText('after', COST_EXAMPLES)
-    .action(async (flags: SharedFlags & CostFlags) => setExitCode(await costCommand(flags, io)));
+    .action(async (flags: SharedFlags & CostFlags & AccountFlags) =>
+      setExitCode(await costCommand(flags, io)),
+    );
 
   return program;
 }

@@ -111,6 +111,11 @@ export interface FakeAccount {
 export interface FakeCursorOptions {
   accounts: FakeAccount[];
   latencyMs?: number;
+  /**
+   * `GET /api/v2/status.json`, the Statuspage API `usage --status` reads (point CODEXBAR_CURSOR_STATUS_URL at
+   * the fake). Answered without any session; 404 when not set.
+   */
+  statusPage?: Handler;
 }
 
 export interface FakeCursor {
