@@ -39,6 +39,18 @@ export const DEFAULT_TIMING: Timing = {
   sleep: DEFAULT_RETRY_POLICY.sleep,
 };
 
+/** What `login` reads a secret from (docs/behaviour.md §27.5): process.stdin, or a test's stream. */
+export interface InputStream extends AsyncIterable<Buffer | string> {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  setEncoding?(encoding: BufferEncoding): unknown;
+  on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  removeListener(event: string, listener: (...args: never[]) => void): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
 /** Everything a command touches outside the process: injected so tests can run commands in-process. */
 export interface CliIo {
   stdout: OutputStream;
@@ -48,6 +60,8 @@ export interface CliIo {
   homeDir: string;
   now: () => Date;
   timing: Timing;
+  /** Only `login` reads it; absent means no input at all. */
+  stdin?: InputStream;
 }
 
 export function processIo(): CliIo {
@@ -60,5 +74,9 @@ export function processIo(): CliIo {
     homeDir: os.homedir(),
     now: () => new Date(),
     timing: DEFAULT_TIMING,
+    // A getter: Node creates process.stdin on first access, and only `login` should ever touch it.
+    get stdin() {
+      return process.stdin;
+    },
   };
 }

@@ -3,7 +3,7 @@ import { shouldUseColour } from '../render/colour.js';
 import { encodeJson } from '../render/json.js';
 import { cliErrorRow } from '../render/usage-json.js';
 import type { CliIo } from './io.js';
-import type { SharedOptions } from './options.js';
+import type { OutputOptions, SharedOptions } from './options.js';
 
 /** How a run prints: JSON rows or text, and whether stderr stays silent (--json-only). */
 export interface OutputMode {
@@ -50,10 +50,10 @@ function writeTextError(io: CliIo, error: unknown, account?: string): void {
  * Where a command's output goes: stdout holds only successful output (or the JSON array), stderr gets
  * errors, hints and `--verbose` lines — and nothing at all with --json-only (docs/behaviour.md §3.1).
  */
-export class Reporter {
+export class Reporter<Options extends OutputOptions = SharedOptions> {
   constructor(
     readonly io: CliIo,
-    readonly options: SharedOptions,
+    readonly options: Options,
   ) {}
 
   get json(): boolean {
@@ -89,7 +89,7 @@ export class Reporter {
   }
 
   /** A failed run: printed once, as text or as `providerRow`'s JSON row; returns the exit code. */
-  fail(error: unknown, providerRow: (error: unknown) => unknown): number {
+  fail(error: unknown, providerRow?: (error: unknown) => unknown): number {
     return reportFailure(
       this.io,
       error,
