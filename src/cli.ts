@@ -1,8 +1,10 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { type AccountFlags, addAccountOptions } from './commands/account-options.js';
+import { registerConfigCommand } from './commands/config.js';
 import { costCommand } from './commands/cost.js';
 import { addCostOptions, type CostFlags } from './commands/cost-options.js';
 import { type CliIo, processIo } from './commands/io.js';
+import { registerLoginCommands } from './commands/login.js';
 import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
 import { reportFailure } from './commands/report.js';
 import { type UsageFlags, usageCommand } from './commands/usage.js';
@@ -84,6 +86,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       setExitCode(await costCommand(flags, io)),
     );
 
+  registerConfigCommand(program, io, setExitCode);
+  registerLoginCommands(program, io, setExitCode);
+
   return program;
 }
 
@@ -113,11 +118,17 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
  * which already names the flag and the accepted values.
  */
 function argumentMessage(error: CommanderError, argv: readonly string[], program: Command): string {
-  const first = argv[0];
-  // A word that is not a command reaches the default command as a stray argument.
-  if (error.code === 'commander.excessArguments' && first !== undefined && !first.startsWith('-')) {
-    const names = program.commands.map((command) => command.name());
-    if (!names.includes(first)) return `unknown command '${first}' (commands: ${names.join(', ')})`;
+  // A word that is not a command reaches the default command as a stray argument: at the top level
+  // (`codexbar bogus`) or under a command with subcommands (`codexbar config bogus`).
+  if (error.code === 'commander.excessArguments') {
+    const [first, second] = argv;
+    const parent = program.commands.find((command) => command.name() === first);
+    const [scope, word, prefix] =
+      parent && parent.commands.length > 0 ? [parent, second, `${first} `] : [program, first, ''];
+    const names = scope.commands.map((command) => command.name());
+    if (word !== undefined && !word.startsWith('-') && !names.includes(word)) {
+      return `unknown command '${prefix}${word}' (${prefix}commands: ${names.join(', ')})`;
+    }
   }
   const message = error.message.replace(/^error: /, '');
   const refused = /^option '[^']*' argument '[\s\S]*' is invalid\. ([\s\S]*)$/.exec(message);
