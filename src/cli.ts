@@ -1,5 +1,6 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { type AccountFlags, addAccountOptions } from './commands/account-options.js';
+import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommand } from './commands/config.js';
 import { costCommand } from './commands/cost.js';
 import { addCostOptions, type CostFlags } from './commands/cost-options.js';
@@ -88,6 +89,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
 
   registerConfigCommand(program, io, setExitCode);
   registerLoginCommands(program, io, setExitCode);
+  // Last: the completion scripts describe every command registered before it.
+  registerCompletionCommand(program, io, setExitCode);
 
   return program;
 }
@@ -131,6 +134,9 @@ function argumentMessage(error: CommanderError, argv: readonly string[], program
     }
   }
   const message = error.message.replace(/^error: /, '');
-  const refused = /^option '[^']*' argument '[\s\S]*' is invalid\. ([\s\S]*)$/.exec(message);
+  const refused =
+    /^(?:option '[^']*' argument|command-argument value) '[\s\S]*' is invalid(?: for argument '[^']*')?\. ([\s\S]*)$/.exec(
+      message,
+    );
   return refused ? refused[1]! : message;
 }
