@@ -1,5 +1,6 @@
 import type { CursorClient } from '../api/client.js';
 import type { Session } from '../auth/types.js';
+import { mapWithConcurrency } from '../concurrency.js';
 import {
   type AccountFlags,
   accountFlagsUsed,
@@ -66,24 +67,6 @@ export async function runForAccounts<T>(
 /** `[cursor] Using …` becomes `[cursor - work] Using …` when several accounts log at once. */
 function labelledLog(log: (line: string) => void, label: string): (line: string) => void {
   return (line) => log(line.replace(/^\[([\w-]+)\]/, (_match, tag: string) => `[${tag} - ${label}]`));
-}
-
-/** `map` with at most `limit` calls in flight; results in input order. */
-export async function mapWithConcurrency<I, O>(
-  items: readonly I[],
-  limit: number,
-  fn: (item: I) => Promise<O>,
-): Promise<O[]> {
-  const results = new Array<O>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** docs/behaviour.md §4, §27.3: the run exits with the code of the last failing row, else 0. */
