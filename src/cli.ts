@@ -4,6 +4,7 @@ import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommand } from './commands/config.js';
 import { costCommand } from './commands/cost.js';
 import { addCostOptions, type CostFlags } from './commands/cost-options.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { type CliIo, processIo } from './commands/io.js';
 import { registerLoginCommands } from './commands/login.js';
 import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
@@ -89,6 +90,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
 
   registerConfigCommand(program, io, setExitCode);
   registerLoginCommands(program, io, setExitCode);
+  registerDoctorCommand(program, io, setExitCode);
   // Last: the completion scripts describe every command registered before it.
   registerCompletionCommand(program, io, setExitCode);
 
