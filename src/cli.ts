@@ -20,6 +20,9 @@ Examples:
   codexbar cost                              what the last 30 days cost, per day
   codexbar cost --days 7 --breakdown         per-model rows under each day
   codexbar cost --month --timezone Europe/Berlin
+  codexbar login                             add a cursor.com session (pasted without echo, verified, saved)
+  codexbar usage --all-accounts              every token account in the config file
+  codexbar doctor                            what is set up, what is used, and how to fix the rest
 
 Run codexbar <command> --help for a command's options.`;
 
@@ -27,7 +30,8 @@ const USAGE_EXAMPLES = `
 Examples:
   codexbar                                   plan usage (same as: codexbar usage --provider cursor)
   codexbar usage --verbose                   also say which credential was used
-  codexbar usage --json --pretty             CodexBar's JSON row`;
+  codexbar usage --json --pretty             CodexBar's JSON row
+  codexbar usage --account work --status     one token account, with cursor.com's status page`;
 
 const COST_EXAMPLES = `
 Examples:

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors.js';
 
 export const CURSOR_ORIGIN = 'https://cursor.com';
 /** The Statuspage site of cursor.com; its API lives at `<url>/api/v2/status.json`. */
-export const CURSOR_STATUS_URL = 'https://status.cursor.com';
+const CURSOR_STATUS_URL = 'https://status.cursor.com';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -25,7 +25,7 @@ export function resolveStatusUrl(raw: string | undefined): string {
  * `variable`'s value `raw` replaces `fallback` only when it is `https://…`, or `http://` on 127.0.0.1,
  * localhost or [::1]; anything else is a config error before any request. No trailing slash.
  */
-export function resolveServiceUrl(variable: string, raw: string | undefined, fallback: string): string {
+function resolveServiceUrl(variable: string, raw: string | undefined, fallback: string): string {
   const value = raw?.trim();
   if (!value) return fallback;
   let url: URL;

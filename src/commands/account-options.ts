@@ -23,8 +23,3 @@ export function addAccountOptions(command: Command): Command {
     )
     .option('--all-accounts', 'every token account, fetched concurrently (4 at a time)');
 }
-
-/** The flags only: what an action's options object carries for the account selection. */
-export function accountFlagsOf(flags: AccountFlags): AccountFlags {
-  return { account: flags.account, accountIndex: flags.accountIndex, allAccounts: flags.allAccounts };
-}

@@ -14,7 +14,7 @@ import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
 
 /** docs/behaviour.md §27.3: at most this many accounts are fetched at once. */
-export const ACCOUNT_CONCURRENCY = 4;
+const ACCOUNT_CONCURRENCY = 4;
 
 /** One row's worth of work: the account it ran as (none for the ordinary ladder) and how it ended. */
 export type AccountOutcome<T> =

@@ -69,7 +69,7 @@ const QUESTION =
  * `codexbar login` (docs/behaviour.md §27.5): read a session without echo, verify it live, store it as a
  * token account. Nothing is written unless cursor.com accepted the session.
  */
-export async function loginCommand(flags: LoginFlags, io: CliIo): Promise<number> {
+async function loginCommand(flags: LoginFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, outputOptions(flags));
   try {
     const label = flags.label === undefined ? undefined : cleanValue(flags.label);

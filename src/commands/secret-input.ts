@@ -5,7 +5,7 @@ import type { InputStream, OutputStream } from './io.js';
 const MAX_INPUT_BYTES = 1024 * 1024;
 
 /** The user pressed Ctrl-C or Ctrl-D at the prompt: nothing is read, nothing saved (exit 130 like a shell). */
-export class CancelledError extends CodexbarError {
+class CancelledError extends CodexbarError {
   readonly code = 'cancelled';
   override readonly exitCode = 130;
 }

@@ -46,7 +46,7 @@ function specialValues(long: string | undefined): ValueSource | undefined {
 }
 
 /** IANA names, plus `UTC`, which some Node builds leave out of supportedValuesOf. */
-export function timeZoneNames(): string[] {
+function timeZoneNames(): string[] {
   const zones = Intl.supportedValuesOf('timeZone');
   return zones.includes('UTC') ? zones : [...zones, 'UTC'];
 }

@@ -17,7 +17,7 @@ interface Node {
 }
 
 /** The root and every command, depth first, with their paths. */
-export function walk(spec: CompletionSpec): Node[] {
+function walk(spec: CompletionSpec): Node[] {
   const nodes: Node[] = [{ path: '', command: spec.root }];
   const visit = (command: CommandSpec, parent: string) => {
     const path = parent === '' ? command.name : `${parent} ${command.name}`;

@@ -23,7 +23,7 @@ export interface SelectedAccount {
   token: string;
 }
 
-export const ALL_ACCOUNTS_CONFLICT = '--all-accounts cannot be combined with --account or --account-index.';
+const ALL_ACCOUNTS_CONFLICT = '--all-accounts cannot be combined with --account or --account-index.';
 export const ACCOUNT_INDEX_INVALID = '--account-index must be a positive integer.';
 
 /** `--account-index`: a positive whole number (`3`, `+3`), else undefined; 1-based as the user counts. */

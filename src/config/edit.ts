@@ -27,7 +27,7 @@ export function newConfig(): ConfigObject {
 }
 
 /** The first entry with this id (later duplicates are ignored, as on reading), optionally appended. */
-export function providerEntry(config: ConfigObject, id: string, create: (id: string) => Entry): Entry {
+function providerEntry(config: ConfigObject, id: string, create: (id: string) => Entry): Entry {
   const providers = config.providers as Entry[];
   const found = providers.find((entry) => entry.id === id);
   if (found) return found;
@@ -36,7 +36,7 @@ export function providerEntry(config: ConfigObject, id: string, create: (id: str
   return entry;
 }
 
-export function findProviderEntry(config: ConfigObject, id: string): Entry | undefined {
+function findProviderEntry(config: ConfigObject, id: string): Entry | undefined {
   return (config.providers as Entry[]).find((entry) => entry.id === id);
 }
 

@@ -5,7 +5,7 @@
  * a key that names a token, secret, password or cookie.
  */
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 const SECRET_KEY =
   /^(?:apikey|secretkey|cookieheader|token|accesstoken|refreshtoken|password|secret|cookie)$/i;

@@ -40,7 +40,7 @@ export function validateConfigDocument(document: ConfigDocument): ConfigIssue[] 
   }
 }
 
-export function validateConfigFile(file: ConfigFile): ConfigIssue[] {
+function validateConfigFile(file: ConfigFile): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   if (file.version !== 1) {
     issues.push({

@@ -22,7 +22,7 @@ export async function makeTokenAccounts(labels: readonly string[]): Promise<Test
 }
 
 /** The config file entry CodexBar writes for these accounts (docs/behaviour.md §6.2). */
-export function tokenAccountsEntry(accounts: readonly TestTokenAccount[], activeIndex = 0): unknown {
+function tokenAccountsEntry(accounts: readonly TestTokenAccount[], activeIndex = 0): unknown {
   return {
     version: 1,
     activeIndex,

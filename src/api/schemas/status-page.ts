@@ -11,5 +11,3 @@ export const statusPageSchema = z.object({
     description: z.string().nullish(),
   }),
 });
-
-export type StatusPageResponse = z.infer<typeof statusPageSchema>;
