@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { ACCOUNT_INDEX_INVALID, type AccountFlags, parseAccountIndex } from '../config/accounts.js';
+import { ACCOUNT_INDEX_INVALID, parseAccountIndex } from '../config/accounts.js';
 
 export type { AccountFlags } from '../config/accounts.js';
 

@@ -3,7 +3,7 @@ import { readJsonFile } from '../local/read-file.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
 /**
- * The config file as it is on disk (docs/behaviour.md §6, §27.4): the raw JSON (every key kept, so a
+ * The config file as it is on disk (docs/behaviour.md §6, §27.1): the raw JSON (every key kept, so a
  * write can preserve what CodexBar or a newer codexbar put there) next to its checked form.
  */
 export type ConfigDocument =

@@ -111,8 +111,9 @@ describe('codexbar completion (docs/behaviour.md §27.8)', () => {
         `autoload -U compinit && compinit -u -d '${home}/.zcompdump'`,
         `source '${file}'`,
         'print -r -- "$_comps[codexbar]"',
-        'compadd() { local name=${@[-1]}; print -l -- "${(@P)name}" }',
-        '_describe() { local name=${@[-1]}; print -l -- "${(@P)name%%:*}" }',
+        // zsh code, not template literals: `$` + `{…}` keeps Biome from taking them for either.
+        'compadd() { local name=$' + '{@[-1]}; print -l -- "$' + '{(@P)name}" }',
+        '_describe() { local name=$' + '{@[-1]}; print -l -- "$' + '{(@P)name%%:*}" }',
         ...probes,
       ].join('\n'),
     ]);
