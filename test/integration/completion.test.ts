@@ -60,7 +60,11 @@ function shell(
 
 /** Each case: the words typed (the last one being completed) and candidates that must (not) be offered. */
 const CASES: Array<{ line: string[]; offers: string[]; not?: string[] }> = [
-  { line: ['codexbar', ''], offers: ['usage', 'cost', 'config', 'login', 'logout', 'completion'] },
+  {
+    line: ['codexbar', ''],
+    offers: ['usage', 'cost', 'config', 'login', 'logout', 'doctor', 'diagnose', 'completion'],
+  },
+  { line: ['codexbar', 'diagnose', '--for'], offers: ['--format'] },
   { line: ['codexbar', '--so'], offers: ['--source'] },
   { line: ['codexbar', 'usage', '--source', ''], offers: ['auto', 'web', 'cli', 'oauth', 'api'] },
   { line: ['codexbar', 'cost', '--format', ''], offers: ['text', 'json'], not: ['toon'] },
@@ -147,13 +151,14 @@ describe('codexbar completion (docs/behaviour.md §27.8)', () => {
     expect(text).toContain("Register-ArgumentCompleter -Native -CommandName 'codexbar' -ScriptBlock {");
     const json = /@'\n(.*)\n'@ \| ConvertFrom-Json/.exec(text)?.[1];
     const tree = JSON.parse(json!);
-    expect(tree.commands.map((command: { name: string }) => command.name)).toEqual([
-      'usage',
-      'cost',
-      'config',
-      'login',
-      'logout',
-      'completion',
+    // Exactly the commands `--help` lists (commander's own `help` aside).
+    const help = (await runCli(['--help'], { home })).stdout.split('Commands:\n')[1]!.split('\n\n')[0]!;
+    const listed = [...help.matchAll(/^ {2}([a-z]+)(?:\|[a-z]+)? /gm)]
+      .map((match) => match[1])
+      .filter((name) => name !== 'help');
+    expect(tree.commands.map((command: { name: string }) => command.name)).toEqual(listed);
+    expect(tree.commands.find((command: { name: string }) => command.name === 'doctor').aliases).toEqual([
+      'diagnose',
     ]);
     const cost = tree.commands[1];
     expect(
