@@ -7,7 +7,7 @@ import { sessionTokenIdentityFromCookie } from '../auth/cookie.js';
 import { loginCookieHeader } from '../auth/login-input.js';
 import { cleanValue } from '../config/clean.js';
 import { newConfig, upsertTokenAccount } from '../config/edit.js';
-import { updateConfigFile } from '../config/write.js';
+import { assertConfigUpdatable, updateConfigFile } from '../config/write.js';
 import { ArgumentError, NotLoggedInError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
@@ -77,6 +77,8 @@ async function loginCommand(flags: LoginFlags, io: CliIo): Promise<number> {
       throw new ArgumentError('--label must not be empty.');
     const env: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
     const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+    // A config file that could not take the account is reported before the secret is asked for.
+    await assertConfigUpdatable(env);
     const pasted = await readSecret(io.stdin, io.stderr, {
       fromStdin: flags.stdin === true,
       question: QUESTION,

@@ -64,6 +64,16 @@ export async function updateConfigFile<R>(
   }
 }
 
+/**
+ * Fails now, before any work, when the config file could not be updated later (docs/behaviour.md §27.1):
+ * `login` checks it before it asks for a secret. The update itself checks again under the lock.
+ */
+export async function assertConfigUpdatable(env: LocalEnvironment): Promise<void> {
+  const configPath = await findConfigPath(env);
+  const shown = displayPath(configPath, env);
+  await readForUpdate(await writeTarget(configPath, shown), shown);
+}
+
 /** The current content, or undefined for no file; anything not safe to overwrite is refused. */
 async function readForUpdate(target: string, shown: string): Promise<ConfigObject | undefined> {
   const document = await readConfigDocument(target);
