@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { makeToken, writeConfig } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 import {
   fakeFor,
   makeTokenAccounts,
@@ -10,26 +11,12 @@ import {
   writeTokenAccountsConfig,
 } from '../helpers/token-accounts.js';
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
+const scene = useScene();
 
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  cleanup();
-});
-
-async function serve(accounts: FakeAccount[]): Promise<FakeCursor> {
-  fake = await startFakeCursor({ accounts });
-  return fake;
-}
+const serve = (accounts: FakeAccount[]) => scene.serve(accounts);
 
 const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { home, env: { CODEXBAR_CURSOR_BASE_URL: fake?.url, ...env } });
+  runCli(args, { home: scene.home, env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url, ...env } });
 
 /** Which token account's cookie reached usage-summary, in arrival order. */
 function summaryCookies(server: FakeCursor): string[] {
@@ -46,7 +33,7 @@ interface Row {
 
 async function threeAccounts(): Promise<TestTokenAccount[]> {
   const accounts = await makeTokenAccounts(['work', 'broken', 'personal']);
-  writeTokenAccountsConfig(home, accounts);
+  writeTokenAccountsConfig(scene.home, accounts);
   // "broken" is rejected by cursor.com (401 on usage-summary): the other two still print.
   await serve([
     fakeFor(accounts[0]!),
@@ -100,7 +87,7 @@ describe('--all-accounts: one row per token account, one failing among three (do
 
   it('fetches at most 4 accounts at a time, and 4 at once when there are more', async () => {
     const accounts = await makeTokenAccounts(['a', 'b', 'c', 'd', 'e', 'f']);
-    writeTokenAccountsConfig(home, accounts);
+    writeTokenAccountsConfig(scene.home, accounts);
     // Each usage-summary is held until as many are in flight as the limit allows (so reaching 4 does not
     // depend on timing), then kept a little longer so that a fifth one, were it sent, would overlap.
     let inFlight = 0;
@@ -159,7 +146,7 @@ describe('--all-accounts: one row per token account, one failing among three (do
 describe('choosing one token account (docs/behaviour.md §27.2)', () => {
   async function twoAccounts(activeIndex = 0): Promise<TestTokenAccount[]> {
     const accounts = await makeTokenAccounts(['work', 'personal']);
-    writeTokenAccountsConfig(home, accounts, { activeIndex });
+    writeTokenAccountsConfig(scene.home, accounts, { activeIndex });
     await serve(accounts.map((account) => fakeFor(account)));
     return accounts;
   }
@@ -168,40 +155,40 @@ describe('choosing one token account (docs/behaviour.md §27.2)', () => {
     const accounts = await twoAccounts(1);
     const result = await cli(['usage', '--json']);
     expect(result.code).toBe(0);
-    expect(summaryCookies(fake!)).toEqual([accounts[1]!.cookieHeader]);
+    expect(summaryCookies(scene.fake!)).toEqual([accounts[1]!.cookieHeader]);
     expect((JSON.parse(result.stdout) as Row[])[0]!.account).toBe('personal');
   });
 
   it('an activeIndex past the end is clamped to the last account', async () => {
     const accounts = await twoAccounts(7);
     await cli(['usage', '--json']);
-    expect(summaryCookies(fake!)).toEqual([accounts[1]!.cookieHeader]);
+    expect(summaryCookies(scene.fake!)).toEqual([accounts[1]!.cookieHeader]);
   });
 
   it('--account matches the label trimmed and in any case', async () => {
     const accounts = await twoAccounts();
     const result = await cli(['usage', '--json', '--account', '  PERSONAL ']);
     expect(result.code).toBe(0);
-    expect(summaryCookies(fake!)).toEqual([accounts[1]!.cookieHeader]);
+    expect(summaryCookies(scene.fake!)).toEqual([accounts[1]!.cookieHeader]);
   });
 
   it('--account-index is 1-based', async () => {
     const accounts = await twoAccounts();
     await cli(['usage', '--json', '--account-index', '2']);
-    expect(summaryCookies(fake!)).toEqual([accounts[1]!.cookieHeader]);
+    expect(summaryCookies(scene.fake!)).toEqual([accounts[1]!.cookieHeader]);
   });
 
   it('--account wins over --account-index, as in CodexBar', async () => {
     const accounts = await twoAccounts();
     await cli(['usage', '--json', '--account', 'work', '--account-index', '2']);
-    expect(summaryCookies(fake!)).toEqual([accounts[0]!.cookieHeader]);
+    expect(summaryCookies(scene.fake!)).toEqual([accounts[0]!.cookieHeader]);
   });
 
   it('CODEXBAR_CURSOR_COOKIE beats the active account; an account flag beats the variable', async () => {
     const accounts = await twoAccounts();
     const other = await makeToken('env_user');
-    fake!.requests.length = 0;
-    await fake!.close();
+    scene.fake!.requests.length = 0;
+    await scene.fake!.close();
     await serve([...accounts.map((account) => fakeFor(account)), proAccount([other.cookieValue])]);
     const envCookie = `WorkosCursorSessionToken=${other.cookieValue}`;
 
@@ -211,13 +198,13 @@ describe('choosing one token account (docs/behaviour.md §27.2)', () => {
       CODEXBAR_CURSOR_COOKIE: envCookie,
     });
     expect((JSON.parse(chosen.stdout) as Row[])[0]!.account).toBe('personal');
-    expect(summaryCookies(fake!)).toEqual([envCookie, accounts[1]!.cookieHeader]);
+    expect(summaryCookies(scene.fake!)).toEqual([envCookie, accounts[1]!.cookieHeader]);
   });
 
   it('without an email from cursor.com, the label stands in for it (text and JSON)', async () => {
     const token = await makeToken('no_email_user');
     const account = { label: 'ci-bot', token, cookieHeader: `WorkosCursorSessionToken=${token.cookieValue}` };
-    writeTokenAccountsConfig(home, [account]);
+    writeTokenAccountsConfig(scene.home, [account]);
     await serve([proAccount([token.cookieValue], 'x', { me: { json: {} } })]);
 
     const json = await cli(['usage', '--json']);
@@ -303,8 +290,8 @@ describe('account selection errors, exactly as CodexBar words them (docs/behavio
   for (const { name, args, accounts: count, message, kind } of cases) {
     it(`${name}: text and JSON, exit 1, no request sent`, async () => {
       const accounts = await makeTokenAccounts(['work', 'personal'].slice(0, count));
-      if (count > 0) writeTokenAccountsConfig(home, accounts);
-      else writeConfig(home, { version: 1, providers: [{ id: 'cursor' }] });
+      if (count > 0) writeTokenAccountsConfig(scene.home, accounts);
+      else writeConfig(scene.home, { version: 1, providers: [{ id: 'cursor' }] });
       const server = await serve(accounts.map((account) => fakeFor(account)));
 
       for (const command of ['usage', 'cost']) {
@@ -331,7 +318,7 @@ describe('account selection errors, exactly as CodexBar words them (docs/behavio
   }
 
   it('a provider-row selection error reports --source as given', async () => {
-    writeConfig(home, { version: 1, providers: [] });
+    writeConfig(scene.home, { version: 1, providers: [] });
     await serve([]);
     const result = await cli(['usage', '--account', 'x', '--source', 'web', '--json']);
     expect(JSON.parse(result.stdout)[0].source).toBe('web');
@@ -353,7 +340,7 @@ describe('cost --all-accounts and --account (docs/behaviour.md §27.3)', () => {
 
   async function costAccounts(): Promise<void> {
     const accounts = await makeTokenAccounts(['work', 'broken', 'personal']);
-    writeTokenAccountsConfig(home, accounts);
+    writeTokenAccountsConfig(scene.home, accounts);
     await serve([
       { cookies: [accounts[0]!.token.cookieValue], events: oneEvent(125) },
       { cookies: [accounts[1]!.token.cookieValue], events: { status: 500, json: {} } },
@@ -363,10 +350,10 @@ describe('cost --all-accounts and --account (docs/behaviour.md §27.3)', () => {
 
   const cost = (args: string[]) =>
     runCli(['cost', '--days', '1', ...args], {
-      home,
+      home: scene.home,
       now: NOW,
       frozen: true,
-      env: { CODEXBAR_CURSOR_BASE_URL: fake?.url },
+      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url },
     });
 
   it('JSON: one cost row per account with `account`; the failing one is an error row; exit 1', async () => {

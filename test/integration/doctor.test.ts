@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeAccount } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { type CliResult, makeTempHome, runCli } from '../helpers/cli.js';
+import { type CliResult, runCli } from '../helpers/cli.js';
 import { makeToken, writeAgentToken, writeAppToken, writeConfig } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 import {
   fakeFor,
   makeTokenAccounts,
@@ -14,28 +15,14 @@ import {
   writeTokenAccountsConfig,
 } from '../helpers/token-accounts.js';
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
+const scene = useScene();
 
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  cleanup();
-});
-
-async function serve(accounts: FakeAccount[]): Promise<FakeCursor> {
-  fake = await startFakeCursor({ accounts });
-  return fake;
-}
+const serve = (accounts: FakeAccount[]) => scene.serve(accounts);
 
 const PROXY_PASSWORD = 'planted-proxy-password-7';
 
 const doctor = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { home, env: { CODEXBAR_CURSOR_BASE_URL: fake?.url, ...env } });
+  runCli(args, { home: scene.home, env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url, ...env } });
 
 /** docs/behaviour.md §1.2: nothing secret in any output. */
 function expectNoSecrets(result: CliResult, secrets: string[]): void {
@@ -53,11 +40,11 @@ interface Scene {
 /** Two token accounts (one rejected), a usable app token, an expired cursor-agent login, a proxy with a password. */
 async function busyMachine(): Promise<Scene> {
   const accounts = await makeTokenAccounts(['work', 'stale']);
-  writeTokenAccountsConfig(home, accounts);
+  writeTokenAccountsConfig(scene.home, accounts);
   const app = await makeToken('app_user', { email: 'app@example.com' });
-  writeAppToken(home, app.jwt);
+  writeAppToken(scene.home, app.jwt);
   const agent = await makeToken('agent_user', { exp: Math.floor(Date.now() / 1000) - 600 });
-  writeAgentToken(home, agent.jwt);
+  writeAgentToken(scene.home, agent.jwt);
   await serve([fakeFor(accounts[0]!), proAccount([app.cookieValue])]);
   const secrets = [
     ...accounts.flatMap((account) => [account.token.cookieValue, account.token.jwt]),
@@ -71,7 +58,7 @@ async function busyMachine(): Promise<Scene> {
 
 const proxyEnv = {
   HTTPS_PROXY: `http://alice:${PROXY_PASSWORD}@proxy.example.com:3128`,
-  // The fake is on loopback: it must not go through the (unreachable) proxy.
+  // The scene.fake is on loopback: it must not go through the (unreachable) proxy.
   NO_PROXY: '127.0.0.1,localhost',
 };
 
@@ -163,8 +150,8 @@ describe('codexbar doctor (docs/behaviour.md §27.7)', () => {
   it('a rejected session found on the machine is named, and the next source is checked as usage would', async () => {
     const stale = await makeToken('stale_app');
     const agent = await makeToken('agent_ok', { email: 'agent@example.com' });
-    writeAppToken(home, stale.jwt);
-    writeAgentToken(home, agent.jwt);
+    writeAppToken(scene.home, stale.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     await serve([
       proAccount([stale.cookieValue], 'x', { usageSummary: { status: 401, json: {} } }),
       proAccount([agent.cookieValue]),
@@ -180,13 +167,13 @@ describe('codexbar doctor (docs/behaviour.md §27.7)', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const cache = path.join(home, '.cache', 'codexbar');
+    const cache = path.join(scene.home, '.cache', 'codexbar');
     fs.mkdirSync(cache, { recursive: true, mode: 0o755 });
     fs.chmodSync(cache, 0o755);
-    writeConfig(home, '{"version": 1, "providers": [');
+    writeConfig(scene.home, '{"version": 1, "providers": [');
 
     const result = await runCli(['doctor', '--no-color'], {
-      home,
+      home: scene.home,
       env: { CODEXBAR_CURSOR_BASE_URL: `http://127.0.0.1:${port}` },
     });
 
@@ -202,7 +189,7 @@ describe('codexbar doctor (docs/behaviour.md §27.7)', () => {
     const json = JSON.parse(
       (
         await runCli(['doctor', '--json'], {
-          home,
+          home: scene.home,
           env: { CODEXBAR_CURSOR_BASE_URL: `http://127.0.0.1:${port}` },
         })
       ).stdout,
@@ -212,7 +199,7 @@ describe('codexbar doctor (docs/behaviour.md §27.7)', () => {
 
   it('all well: "No problems found." and exit 0', async () => {
     const [account] = await makeTokenAccounts(['solo']);
-    writeTokenAccountsConfig(home, [account!]);
+    writeTokenAccountsConfig(scene.home, [account!]);
     await serve([fakeFor(account!)]);
     const result = await doctor(['doctor', '--no-color']);
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('No problems found.');

@@ -1,38 +1,25 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeAccount } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { type CliResult, makeTempHome, repoRoot, runCli } from '../helpers/cli.js';
+import { type CliResult, repoRoot, runCli } from '../helpers/cli.js';
 import { makeToken, writeConfig } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 import { fakeFor, makeTokenAccounts, writeTokenAccountsConfig } from '../helpers/token-accounts.js';
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
+const scene = useScene();
 
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  cleanup();
-});
+const serve = (accounts: FakeAccount[]) => scene.serve(accounts);
 
-async function serve(accounts: FakeAccount[]): Promise<FakeCursor> {
-  fake = await startFakeCursor({ accounts });
-  return fake;
-}
-
-const configFile = () => path.join(home, '.config', 'codexbar', 'config.json');
+const configFile = () => path.join(scene.home, '.config', 'codexbar', 'config.json');
 const readConfig = () => JSON.parse(fs.readFileSync(configFile(), 'utf8'));
 
 const login = (stdin: string | undefined, args: string[] = [], env: Record<string, string> = {}) =>
   runCli(['login', ...(stdin === undefined ? [] : ['--stdin']), ...args], {
-    home,
-    env: { CODEXBAR_CURSOR_BASE_URL: fake?.url, ...env },
+    home: scene.home,
+    env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url, ...env },
     now: new Date('2026-07-20T15:00:00Z'),
     frozen: true,
     stdin,
@@ -81,7 +68,10 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
     expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/auth/me', '/api/usage-summary']);
 
     // The stored account is what `usage` uses from now on.
-    const usage = await runCli(['usage', '--json'], { home, env: { CODEXBAR_CURSOR_BASE_URL: server.url } });
+    const usage = await runCli(['usage', '--json'], {
+      home: scene.home,
+      env: { CODEXBAR_CURSOR_BASE_URL: server.url },
+    });
     expect(JSON.parse(usage.stdout)[0]).toMatchObject({
       account: 'dev@example.com',
       usage: { accountEmail: 'dev@example.com' },
@@ -116,7 +106,7 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
   it('a session cursor.com rejects is not saved: exit 1 with the reason', async () => {
     const token = await makeToken('user_rejected');
     await serve([proAccount(['someone-else'])]);
-    writeConfig(home, { version: 1, providers: [{ id: 'codex', enabled: true }] });
+    writeConfig(scene.home, { version: 1, providers: [{ id: 'codex', enabled: true }] });
     const before = fs.readFileSync(configFile(), 'utf8');
 
     const result = await login(`WorkosCursorSessionToken=${token.cookieValue}`);
@@ -140,13 +130,13 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
     expect(failed.stderr).toContain('Cursor API error: HTTP 503 (GET /api/usage-summary)');
     expect(fs.existsSync(configFile())).toBe(false);
 
-    await fake!.close();
+    await scene.fake!.close();
     await serve([
       proAccount([token.cookieValue], 'x@example.com', { usageSummary: { json: {}, delayMs: 2000 } }),
     ]);
     const slow = await runCli(['login', '--stdin'], {
-      home,
-      env: { CODEXBAR_CURSOR_BASE_URL: fake!.url },
+      home: scene.home,
+      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake!.url },
       stdin: token.cookieValue,
       timing: { requestTimeoutMs: 50 },
     });
@@ -188,7 +178,9 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
 
   it('keeps every other provider, key and account of a CodexBar config', async () => {
     const [existing, added] = await makeTokenAccounts(['existing', 'added']);
-    writeTokenAccountsConfig(home, [existing!], { cursor: { cookieSource: 'auto', futureKey: { a: [1] } } });
+    writeTokenAccountsConfig(scene.home, [existing!], {
+      cursor: { cookieSource: 'auto', futureKey: { a: [1] } },
+    });
     const config = readConfig();
     config.providers.unshift({ id: 'codex', enabled: true, apiKey: 'k' });
     config.hooks = null;
@@ -206,28 +198,33 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
 
   it('without --stdin and without a terminal it refuses, and never takes the secret as an argument', async () => {
     await serve([]);
-    const noTty = await runCli(['login'], { home, env: { CODEXBAR_CURSOR_BASE_URL: fake!.url } });
+    const noTty = await runCli(['login'], {
+      home: scene.home,
+      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake!.url },
+    });
     expect(noTty.code).toBe(1);
     expect(noTty.stderr).toMatch(
       /^Error: codexbar login reads the cookie from the terminal, and stdin is not a terminal\./,
     );
-    const asArgument = await runCli(['login', 'WorkosCursorSessionToken=abc'], { home });
+    const asArgument = await runCli(['login', 'WorkosCursorSessionToken=abc'], { home: scene.home });
     expect(asArgument.code).toBe(1);
     expect(asArgument.stderr).toMatch(/too many arguments/);
-    const cookieFlag = await runCli(['login', '--cookie', 'WorkosCursorSessionToken=abc'], { home });
+    const cookieFlag = await runCli(['login', '--cookie', 'WorkosCursorSessionToken=abc'], {
+      home: scene.home,
+    });
     expect(cookieFlag.stderr).toMatch(/unknown option '--cookie'/);
     expect(fs.existsSync(configFile())).toBe(false);
   });
 
   it('a config file that cannot take the account is refused before anything is read or sent', async () => {
     await serve([]);
-    writeConfig(home, '{"version": 2, "providers": []}');
+    writeConfig(scene.home, '{"version": 2, "providers": []}');
     const result = await login('WorkosCursorSessionToken=never-read');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       /^Error: Refusing to write the config file ~\/\.config\/codexbar\/config\.json: its version is 2, not 1\./,
     );
-    expect(fake!.requests).toEqual([]);
+    expect(scene.fake!.requests).toEqual([]);
   });
 
   it('input that cannot be a header is refused without being quoted', async () => {
@@ -237,7 +234,7 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
     const binary = await login('WorkosCursorSessionToken=abc\u0000def-secret-part');
     expect(binary.stderr).toMatch(/^Error: The pasted text is not a Cookie header/);
     expect(binary.stderr).not.toContain('secret-part');
-    expect(fake!.requests).toEqual([]);
+    expect(scene.fake!.requests).toEqual([]);
   });
 
   it('with no email from cursor.com and no --label, nothing is saved and --label is suggested', async () => {
@@ -280,7 +277,7 @@ describe('concurrent logins never lose an account (docs/behaviour.md §27.1)', (
               process.execPath,
               [path.join(repoRoot, 'bin', 'codexbar.js'), 'login', '--stdin', '--label', account.label],
               {
-                env: { PATH: process.env.PATH ?? '', HOME: home, CODEXBAR_CURSOR_BASE_URL: server.url },
+                env: { PATH: process.env.PATH ?? '', HOME: scene.home, CODEXBAR_CURSOR_BASE_URL: server.url },
                 stdio: ['pipe', 'ignore', 'ignore'],
               },
             );
@@ -299,11 +296,11 @@ describe('concurrent logins never lose an account (docs/behaviour.md §27.1)', (
 describe('codexbar logout (docs/behaviour.md §27.5)', () => {
   async function three(activeIndex: number) {
     const accounts = await makeTokenAccounts(['work', 'personal', 'ci']);
-    writeTokenAccountsConfig(home, accounts, { activeIndex });
+    writeTokenAccountsConfig(scene.home, accounts, { activeIndex });
   }
   const labels = () =>
     readConfig().providers[0].tokenAccounts.accounts.map((a: { label: string }) => a.label);
-  const logout = (args: string[]) => runCli(['logout', ...args], { home });
+  const logout = (args: string[]) => runCli(['logout', ...args], { home: scene.home });
 
   it('removes the active account by default; the one at its place becomes active', async () => {
     await three(1);
@@ -368,11 +365,11 @@ describe('codexbar login at a terminal: a hidden prompt (docs/behaviour.md §27.
   ) {
     const spec = {
       argv: [process.execPath, path.join(repoRoot, 'bin', 'codexbar.js'), ...args],
-      env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'xterm', ...env },
-      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: scene.home, TERM: 'xterm', ...env },
+      cwd: scene.home,
       steps,
     };
-    // Asynchronous: the fake cursor.com answers from this very process.
+    // Asynchronous: the scene.fake cursor.com answers from this very process.
     return new Promise<{ code: number | null; output: string; stuck?: string }>((resolve, reject) => {
       const child = spawn(python!, [
         path.join(repoRoot, 'test', 'helpers', 'pty-run.py'),
@@ -414,7 +411,7 @@ describe('codexbar login at a terminal: a hidden prompt (docs/behaviour.md §27.
       ['login'],
       [{ expect: 'then press Enter:', send: 'WorkosCursorSessionToken=abc\u0003' }],
       {
-        CODEXBAR_CURSOR_BASE_URL: fake!.url,
+        CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
       },
     );
     expect(run.code).toBe(130);

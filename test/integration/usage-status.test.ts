@@ -1,28 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeCursor, type Handler, startFakeCursor } from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeCursor, Handler } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { useScene } from '../helpers/scene.js';
 
 const COOKIE_VALUE = 'user_status%3A%3Asession';
 const COOKIE = `WorkosCursorSessionToken=${COOKIE_VALUE}`;
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
-
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  cleanup();
-});
+const scene = useScene();
 
 async function usage(statusPage: Handler | undefined, args: string[], env: Record<string, string> = {}) {
-  fake = await startFakeCursor({ accounts: [proAccount([COOKIE_VALUE])], statusPage });
+  const fake = await scene.serve([proAccount([COOKIE_VALUE])], { statusPage });
   return runCli(['usage', '--status', ...args], {
-    home,
+    home: scene.home,
     env: {
       CODEXBAR_CURSOR_BASE_URL: fake.url,
       CODEXBAR_CURSOR_STATUS_URL: fake.url,
@@ -64,9 +54,9 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
       indicator: 'minor',
       description: 'Partially Degraded Service',
       updatedAt: '2026-07-20T14:58:12Z',
-      url: fake!.url,
+      url: scene.fake!.url,
     });
-    const [request] = statusRequests(fake!);
+    const [request] = statusRequests(scene.fake!);
     expect(request?.headers.cookie).toBeUndefined();
     expect(request?.headers.authorization).toBeUndefined();
   });
@@ -89,7 +79,7 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
     for (const [indicator, label] of Object.entries(labels)) {
       const result = await usage({ json: { status: { indicator } } }, ['--no-color']);
       expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(`Status: ${label}`);
-      await fake?.close();
+      await scene.fake?.close();
     }
   });
 
@@ -99,7 +89,7 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
     expect(JSON.parse(result.stdout)[0].status).toEqual({
       indicator: 'unknown',
       description: 'Status page answered HTTP 503',
-      url: fake!.url,
+      url: scene.fake!.url,
     });
   });
 
@@ -119,9 +109,9 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
   });
 
   it('without --status the status site is never asked', async () => {
-    fake = await startFakeCursor({ accounts: [proAccount([COOKIE_VALUE])], statusPage: MINOR });
+    const fake = await scene.serve([proAccount([COOKIE_VALUE])], { statusPage: MINOR });
     const result = await runCli(['usage', '--json'], {
-      home,
+      home: scene.home,
       env: {
         CODEXBAR_CURSOR_BASE_URL: fake.url,
         CODEXBAR_CURSOR_STATUS_URL: fake.url,
@@ -149,6 +139,6 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
         },
       },
     ]);
-    expect(fake!.requests).toEqual([]);
+    expect(scene.fake!.requests).toEqual([]);
   });
 });
