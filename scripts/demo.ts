@@ -18,9 +18,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'codexbar.js');
 const BUILT = path.join(ROOT, 'dist', 'cli.js');
 const COMMANDS = [
-  ['usage', '--provider', 'cursor', '--verbose'],
+  ['usage', '--provider', 'cursor', '--verbose', '--status'],
   ['cost', '--provider', 'cursor'],
+  ['doctor'],
 ];
+/** What the fake status page says for `usage --status` (docs/behaviour.md §27.6). */
+const STATUS_PAGE = { json: { status: { indicator: 'none', description: 'All Systems Operational' } } };
 const DAY_S = 86_400;
 
 /** Where the CLI looks for Cursor's app database on this platform (docs/behaviour.md §7.10). */
@@ -37,7 +40,14 @@ function demoEnv(home: string, appData: string, baseUrl: string): NodeJS.Process
   const env: NodeJS.ProcessEnv = {};
   const dropped = /^(CODEXBAR_|XDG_(CONFIG|DATA|CACHE)_HOME$|(HTTPS?|ALL|NO)_PROXY$)/i;
   for (const [name, value] of Object.entries(process.env)) if (!dropped.test(name)) env[name] = value;
-  return { ...env, HOME: home, USERPROFILE: home, APPDATA: appData, CODEXBAR_CURSOR_BASE_URL: baseUrl };
+  return {
+    ...env,
+    HOME: home,
+    USERPROFILE: home,
+    APPDATA: appData,
+    CODEXBAR_CURSOR_BASE_URL: baseUrl,
+    CODEXBAR_CURSOR_STATUS_URL: baseUrl,
+  };
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -59,7 +69,7 @@ async function main(): Promise<number> {
   const now = new Date();
   const token = await makeJwt({ sub: DEMO_SUB, now, exp: Math.floor(now.getTime() / 1000) + 30 * DAY_S });
   const account = loadDemoAccount(now, sessionCookieValue(DEMO_USER_ID, token));
-  const fake = await startFakeCursor({ accounts: [account] });
+  const fake = await startFakeCursor({ accounts: [account], statusPage: STATUS_PAGE });
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-demo-'));
   const appData = path.join(home, 'AppData', 'Roaming');
   // Ctrl-C reaches the CLI through the terminal; the demo stays alive long enough to clean up.

@@ -1,12 +1,17 @@
 import { Command, CommanderError, Help, Option } from 'commander';
+import { type AccountFlags, addAccountOptions } from './commands/account-options.js';
+import { registerCompletionCommand } from './commands/completion.js';
+import { registerConfigCommand } from './commands/config.js';
 import { costCommand } from './commands/cost.js';
 import { addCostOptions, type CostFlags } from './commands/cost-options.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { type CliIo, processIo } from './commands/io.js';
+import { registerLoginCommands } from './commands/login.js';
 import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
 import { reportFailure } from './commands/report.js';
 import { addServeCommand } from './commands/serve.js';
 import { registerTeamCommand } from './commands/team.js';
-import { usageCommand } from './commands/usage.js';
+import { type UsageFlags, usageCommand } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
 
 const ROOT_EXAMPLES = `
@@ -17,6 +22,9 @@ Examples:
   codexbar cost                              what the last 30 days cost, per day
   codexbar cost --days 7 --breakdown         per-model rows under each day
   codexbar cost --month --timezone Europe/Berlin
+  codexbar login                             add a cursor.com session (pasted without echo, verified, saved)
+  codexbar usage --all-accounts              every token account in the config file
+  codexbar doctor                            what is set up, what is used, and how to fix the rest
 
 Run codexbar <command> --help for a command's options.`;
 
@@ -24,7 +32,8 @@ const USAGE_EXAMPLES = `
 Examples:
   codexbar                                   plan usage (same as: codexbar usage --provider cursor)
   codexbar usage --verbose                   also say which credential was used
-  codexbar usage --json --pretty             CodexBar's JSON row`;
+  codexbar usage --json --pretty             CodexBar's JSON row
+  codexbar usage --account work --status     one token account, with cursor.com's status page`;
 
 const COST_EXAMPLES = `
 Examples:
@@ -60,26 +69,38 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addHelpText('after', ROOT_EXAMPLES);
 
   // docs/behaviour.md §2.1: no command, or a first argument that is a flag, runs `usage`.
-  addSharedOptions(
-    program
-      .command('usage', { isDefault: true })
-      .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
-  )
-    .addHelpText('after', USAGE_EXAMPLES)
-    .action(async (flags: SharedFlags) => setExitCode(await usageCommand(flags, io)));
-
-  addCostOptions(
+  addAccountOptions(
     addSharedOptions(
       program
-        .command('cost')
-        .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
+        .command('usage', { isDefault: true })
+        .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
+    ),
+  )
+    .option('--status', "add cursor.com's status page indicator (status.cursor.com)")
+    .addHelpText('after', USAGE_EXAMPLES)
+    .action(async (flags: UsageFlags) => setExitCode(await usageCommand(flags, io)));
+
+  addAccountOptions(
+    addCostOptions(
+      addSharedOptions(
+        program
+          .command('cost')
+          .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
+      ),
     ),
   )
     .addHelpText('after', COST_EXAMPLES)
-    .action(async (flags: SharedFlags & CostFlags) => setExitCode(await costCommand(flags, io)));
+    .action(async (flags: SharedFlags & CostFlags & AccountFlags) =>
+      setExitCode(await costCommand(flags, io)),
+    );
 
-  registerTeamCommand(program, io, setExitCode);
   addServeCommand(program, io, setExitCode);
+  registerConfigCommand(program, io, setExitCode);
+  registerLoginCommands(program, io, setExitCode);
+  registerDoctorCommand(program, io, setExitCode);
+  registerTeamCommand(program, io, setExitCode);
+  // Last: the completion scripts describe every command registered before it.
+  registerCompletionCommand(program, io, setExitCode);
   return program;
 }
 
@@ -110,13 +131,22 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
  * which already names the flag and the accepted values.
  */
 function argumentMessage(error: CommanderError, argv: readonly string[], program: Command): string {
-  const first = argv[0];
-  // A word that is not a command reaches the default command as a stray argument.
-  if (error.code === 'commander.excessArguments' && first !== undefined && !first.startsWith('-')) {
-    const names = program.commands.map((command) => command.name());
-    if (!names.includes(first)) return `unknown command '${first}' (commands: ${names.join(', ')})`;
+  // A word that is not a command reaches the default command as a stray argument: at the top level
+  // (`codexbar bogus`) or under a command with subcommands (`codexbar config bogus`).
+  if (error.code === 'commander.excessArguments') {
+    const [first, second] = argv;
+    const parent = program.commands.find((command) => command.name() === first);
+    const [scope, word, prefix] =
+      parent && parent.commands.length > 0 ? [parent, second, `${first} `] : [program, first, ''];
+    const names = scope.commands.map((command) => command.name());
+    if (word !== undefined && !word.startsWith('-') && !names.includes(word)) {
+      return `unknown command '${prefix}${word}' (${prefix}commands: ${names.join(', ')})`;
+    }
   }
   const message = error.message.replace(/^error: /, '');
-  const refused = /^option '[^']*' argument '[\s\S]*' is invalid\. ([\s\S]*)$/.exec(message);
+  const refused =
+    /^(?:option '[^']*' argument|command-argument value) '[\s\S]*' is invalid(?: for argument '[^']*')?\. ([\s\S]*)$/.exec(
+      message,
+    );
   return refused ? refused[1]! : message;
 }

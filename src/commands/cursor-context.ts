@@ -6,7 +6,8 @@ import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/cr
 import { buildLadder } from '../auth/ladder.js';
 import { type Resolved, withSession } from '../auth/resolver.js';
 import type { Session } from '../auth/types.js';
-import { loadConfig } from '../config/config.js';
+import type { SelectedAccount } from '../config/accounts.js';
+import { type LoadedConfig, loadConfig } from '../config/config.js';
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
@@ -15,17 +16,22 @@ import type { SharedOptions } from './options.js';
 
 export type Purpose = 'usage' | 'cost';
 
+/** What every run of a command shares: read once, before any account is fetched. */
+export interface CursorPrep {
+  authEnv: LocalEnvironment;
+  config: LoadedConfig;
+  baseUrl: string;
+}
+
 /**
- * Everything `usage` and `cost` share before they fetch: the config file, the base URL check, the
- * credential policy and the auth ladder. Errors here end the run before any request.
+ * The checks that end a run before anything is fetched: an unsupported `--source`, the config file and the
+ * base URL (docs/behaviour.md §2.5, §6.1, §10.1).
  */
-export async function runWithCursorSession<T>(
+export async function prepareCursor(
   io: CliIo,
   options: SharedOptions,
-  purpose: Purpose,
-  log: (line: string) => void,
-  perform: (client: CursorClient, session: Session) => Promise<T>,
-): Promise<Resolved<T>> {
+  log: (line: string) => void = () => {},
+): Promise<CursorPrep> {
   if (options.unsupportedSource) {
     throw new UnsupportedError(`Source '${options.unsupportedSource}' is not supported for cursor.`);
   }
@@ -37,10 +43,33 @@ export async function runWithCursorSession<T>(
     );
   }
   const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+  return { authEnv, config, baseUrl };
+}
+
+/** Optional inputs of one run: a shared preparation, and the token account to run as. */
+export interface CursorTarget {
+  prep?: CursorPrep;
+  account?: SelectedAccount;
+}
+
+/**
+ * Everything `usage` and `cost` share before they fetch: the config file, the base URL check, the
+ * credential policy and the auth ladder. Errors here end the run before any request.
+ */
+export async function runWithCursorSession<T>(
+  io: CliIo,
+  options: SharedOptions,
+  purpose: Purpose,
+  log: (line: string) => void,
+  perform: (client: CursorClient, session: Session) => Promise<T>,
+  target: CursorTarget = {},
+): Promise<Resolved<T>> {
+  const { authEnv, config, baseUrl } = target.prep ?? (await prepareCursor(io, options, log));
   const credentials = resolveCursorCredentialsConfig({
     config,
     cookieFlag: options.cookieFlag,
     cookieEnv: io.env.CODEXBAR_CURSOR_COOKIE,
+    account: target.account,
   });
   const configShown = displayPath(config.path, authEnv);
   if (credentials.cookieSource === 'off') {
@@ -57,7 +86,9 @@ export async function runWithCursorSession<T>(
       purpose === 'cost'
         ? 'Cursor cost requires a non-empty Manual cookie header.'
         : 'Cursor usage requires a non-empty Manual cookie header.',
-      `Paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown}, or set "cookieSource" to "auto".`,
+      credentials.accountLabel !== undefined
+        ? `Token account "${credentials.accountLabel}" has an empty token: replace it with \`codexbar login --label '${credentials.accountLabel}'\`.`
+        : `Paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown}, or set "cookieSource" to "auto".`,
     );
   }
 

@@ -7,7 +7,7 @@ import { choiceOption } from './parsers.js';
  * validates the fixed value sets, so an action only ever sees accepted values.
  */
 export function addSharedOptions(command: Command): Command {
-  return command
+  command
     .addOption(
       choiceOption(
         '--provider <id>',
@@ -29,7 +29,16 @@ export function addSharedOptions(command: Command): Command {
     .addOption(
       choiceOption('--browser <name>', 'read the cursor.com cookie from this browser only', BROWSER_IDS),
     )
-    .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key')
+    .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key');
+  return addOutputOptions(command);
+}
+
+/**
+ * How a command prints (docs/behaviour.md §2.3, §2.6–2.8): every command takes these, including those that
+ * never fetch (`config`, `login`, `doctor`).
+ */
+export function addOutputOptions(command: Command): Command {
+  return command
     .addOption(choiceOption('--format <format>', 'output format', FORMATS))
     .option('--json', 'same as --format json')
     .option('--json-only', 'JSON on stdout and nothing on stderr')
@@ -50,14 +59,8 @@ const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
 const FORMATS = ['text', 'json'] as const;
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'] as const;
 
-/** What commander hands an action for the shared flags, already validated. */
-export interface SharedFlags {
-  provider: (typeof PROVIDERS)[number];
-  source?: (typeof SOURCES)[number];
-  web?: boolean;
-  cookie?: string;
-  browser?: BrowserId;
-  allowKeychainPrompt?: boolean;
+/** What commander hands an action for the output flags, already validated. */
+export interface OutputFlags {
   format?: OutputFormat;
   json?: boolean;
   jsonOnly?: boolean;
@@ -67,14 +70,28 @@ export interface SharedFlags {
   logLevel?: (typeof LOG_LEVELS)[number];
 }
 
+/** What commander hands an action for the shared flags, already validated. */
+export interface SharedFlags extends OutputFlags {
+  provider: (typeof PROVIDERS)[number];
+  source?: (typeof SOURCES)[number];
+  web?: boolean;
+  cookie?: string;
+  browser?: BrowserId;
+  allowKeychainPrompt?: boolean;
+}
+
 export type OutputFormat = (typeof FORMATS)[number];
 
-export interface SharedOptions {
+/** How a command prints, derived from the output flags. */
+export interface OutputOptions {
   format: OutputFormat;
   jsonOnly: boolean;
   pretty: boolean;
   noColorFlag: boolean;
   verbose: boolean;
+}
+
+export interface SharedOptions extends OutputOptions {
   /** `auto` and `web`; `cli` behaves as `auto` (docs/behaviour.md §2.5). */
   sourceMode: 'auto' | 'web';
   /** The mode as given (`auto`, `web`, `cli`, …): what a JSON error row reports as its `source`. */
@@ -88,9 +105,8 @@ export interface SharedOptions {
   allowKeychainPrompt: boolean;
 }
 
-/** Settings derived from the parsed flags: --web beats --source, an explicit --format beats --json. */
-export function sharedOptions(flags: SharedFlags): SharedOptions {
-  const source = flags.web ? 'web' : (flags.source ?? 'auto');
+/** An explicit --format beats --json; trace, verbose and debug log levels mean --verbose. */
+export function outputOptions(flags: OutputFlags): OutputOptions {
   const jsonFlag = flags.json === true || flags.jsonOnly === true;
   return {
     format: flags.format ?? (jsonFlag ? 'json' : 'text'),
@@ -98,6 +114,14 @@ export function sharedOptions(flags: SharedFlags): SharedOptions {
     pretty: flags.pretty === true,
     noColorFlag: flags.color === false,
     verbose: flags.verbose === true || ['trace', 'verbose', 'debug'].includes(flags.logLevel ?? ''),
+  };
+}
+
+/** Settings derived from the parsed flags: --web beats --source, an explicit --format beats --json. */
+export function sharedOptions(flags: SharedFlags): SharedOptions {
+  const source = flags.web ? 'web' : (flags.source ?? 'auto');
+  return {
+    ...outputOptions(flags),
     sourceMode: source === 'web' ? 'web' : 'auto',
     sourceLabel: source,
     unsupportedSource: source === 'oauth' || source === 'api' ? source : undefined,

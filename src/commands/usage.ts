@@ -1,47 +1,94 @@
+import { resolveStatusUrl } from '../api/base-url.js';
+import { fetchProviderStatus, type ProviderStatus } from '../api/status-page.js';
+import { proxySettings } from '../api/transport.js';
+import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
 import { resolveLocalTimeZone } from '../cost/time-zone.js';
+import { exitCodeFor } from '../errors.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
 import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
+import { withAccountLabel } from '../usage/account-label.js';
 import { collectUsage } from '../usage/collect.js';
-import { runWithCursorSession } from './cursor-context.js';
-import type { CliIo } from './io.js';
+import type { UsageSnapshot } from '../usage/types.js';
+import { type AccountOutcome, lastFailureCode, runForAccounts } from './accounts-run.js';
+import { type CliIo, usageTimeouts } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
 import { Reporter } from './report.js';
 
-/** `codexbar usage`: resolve a session, fetch and map, then print text or CodexBar's JSON row. */
-export async function usageCommand(flags: SharedFlags, io: CliIo): Promise<number> {
+/** `usage`'s own flags on top of the shared and account ones. */
+export interface UsageFlags extends SharedFlags, AccountFlags {
+  status?: boolean;
+}
+
+/**
+ * `codexbar usage`: resolve a session per selected token account (or through the ordinary ladder), fetch and
+ * map, then print one text section or one CodexBar JSON row per account (docs/behaviour.md §27.3).
+ */
+export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number> {
   const options = sharedOptions(flags);
   const reporter = new Reporter(io, options);
+  let status: Promise<ProviderStatus | undefined> = Promise.resolve(undefined);
   const zone = resolveLocalTimeZone(io.env);
   if (zone.note) reporter.verbose(`[cursor] ${zone.note}`);
   try {
-    const { value: snapshot } = await runWithCursorSession(
-      io,
-      options,
-      'usage',
-      reporter.verbose,
-      (client, session) =>
-        collectUsage({
-          client,
-          session,
-          now: io.now(),
-          timeZone: zone.zone,
-          log: reporter.verbose,
-          timeouts: {
-            requestMs: io.timing.requestTimeoutMs,
-            optionalMs: io.timing.optionalTimeoutMs,
-            teamDeadlineMs: io.timing.teamDeadlineMs,
-          },
-        }),
-    );
-    const now = io.now();
-    if (reporter.json) {
-      reporter.printJson([usageRow(snapshot, now)]);
-    } else {
-      for (const note of implausibleFigures(snapshot, now)) reporter.verbose(note);
-      reporter.printText(renderUsageText(snapshot, { now, colour: reporter.colour }));
+    checkAccountFlags(flags);
+    // docs/behaviour.md §27.6: the status page is asked once, alongside the accounts, never with a credential.
+    if (flags.status) {
+      status = fetchProviderStatus(
+        resolveStatusUrl(io.env.CODEXBAR_CURSOR_STATUS_URL),
+        proxySettings(io.env),
+        io.timing.statusTimeoutMs,
+      );
     }
-    return 0;
+    const outcomes = await runForAccounts(io, options, flags, 'usage', reporter.verbose, (client, session) =>
+      collectUsage({
+        client,
+        session,
+        now: io.now(),
+        timeZone: zone.zone,
+        log: reporter.verbose,
+        timeouts: usageTimeouts(io.timing),
+      }),
+    );
+    printOutcomes(outcomes, reporter, options.sourceLabel, await status);
+    return lastFailureCode(outcomes, exitCodeFor);
   } catch (error) {
-    return reporter.fail(error, (failure) => usageErrorRow(failure, options.sourceLabel));
+    const known = await status;
+    return reporter.fail(error, (failure) => usageErrorRow(failure, options.sourceLabel, { status: known }));
   }
+}
+
+function printOutcomes(
+  outcomes: readonly AccountOutcome<UsageSnapshot>[],
+  reporter: Reporter,
+  source: string,
+  status: ProviderStatus | undefined,
+): void {
+  const now = reporter.io.now();
+  if (reporter.json) {
+    reporter.printJson(
+      outcomes.map((outcome) => {
+        const account = outcome.account?.label;
+        return outcome.ok
+          ? usageRow(labelled(outcome.value, account), now, { account, status })
+          : usageErrorRow(outcome.error, source, { account, status });
+      }),
+    );
+    return;
+  }
+  const sections: string[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.ok) {
+      const snapshot = labelled(outcome.value, outcome.account?.label);
+      for (const note of implausibleFigures(snapshot, now)) reporter.verbose(note);
+      sections.push(renderUsageText(snapshot, { now, colour: reporter.colour, status }));
+    } else {
+      reporter.printRowError(outcome.error, outcome.account?.label);
+    }
+  }
+  // docs/behaviour.md §27.3: sections are separated by one blank line; stdout holds only the successes.
+  if (sections.length > 0) reporter.printText(sections.join('\n\n'));
+}
+
+function labelled(snapshot: UsageSnapshot, account: string | undefined): UsageSnapshot {
+  return account === undefined ? snapshot : withAccountLabel(snapshot, account);
 }

@@ -10,9 +10,11 @@ import { errorBody } from '../errors.js';
 
 export type CostRow = Record<string, unknown>;
 
-export function costRow(report: CostReport): CostRow {
+/** `account`: the token-account label, additive (docs/behaviour.md §27.3). */
+export function costRow(report: CostReport, account?: string): CostRow {
   return {
     provider: 'cursor',
+    account,
     source: 'web',
     updatedAt: report.generatedAt,
     currencyCode: 'USD',
@@ -40,9 +42,10 @@ export function costRow(report: CostReport): CostRow {
 }
 
 /** docs/behaviour.md §3.9: the error row carries `updatedAt` (the time of the error) and no `kind`. */
-export function costErrorRow(error: unknown, at: Date): CostRow {
+export function costErrorRow(error: unknown, at: Date, account?: string): CostRow {
   return {
     provider: 'cursor',
+    account,
     source: 'web',
     updatedAt: at,
     daily: [],

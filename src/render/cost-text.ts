@@ -10,7 +10,7 @@ import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
 import { renderCostTable } from './cost-table.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
-import { displayName } from './safe-text.js';
+import { displayName, safeText } from './safe-text.js';
 
 export interface CostTextOptions {
   colour: boolean;
@@ -22,6 +22,8 @@ export interface CostTextOptions {
   isTTY: boolean;
   /** The first line and the source hint, for reports that do not come from the dashboard (`team cost`). */
   heading?: SummaryHeading;
+  /** The token account the report belongs to, shown under the header (docs/behaviour.md §27.3). */
+  account?: string;
 }
 
 export interface SummaryHeading {
@@ -38,7 +40,7 @@ const COMPACT_NOTE = 'Compact view: widen the terminal for the cache and total-t
 
 export function renderCostText(report: CostReport, options: CostTextOptions): string {
   const c = palette(options.colour);
-  const blocks = [costSummaryLines(report, c, options.heading).join('\n')];
+  const blocks = [costSummaryLines(report, c, options.heading, options.account).join('\n')];
   if (report.daily.length === 0) {
     blocks.push('No usage events in this window.');
     return blocks.join('\n\n');
@@ -58,10 +60,12 @@ function costSummaryLines(
   report: CostReport,
   c: ChalkInstance,
   heading: SummaryHeading = DASHBOARD_HEADING,
+  account?: string,
 ): string[] {
   const { label } = report.window;
   const lines = [
     c.bold.cyan(heading.title),
+    ...(account === undefined ? [] : [`Account: ${safeText(account)}`]),
     `Today: ${amountWithTokens(report.today.costUSD, report.today.tokens)}`,
     `${label}: ${amountWithTokens(report.totals.costUSD, report.totals.totalTokens)}`,
   ];

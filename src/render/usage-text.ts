@@ -5,6 +5,7 @@
  */
 
 import type { ChalkInstance } from 'chalk';
+import type { ProviderStatus, StatusIndicator } from '../api/status-page.js';
 import { formatCountdown } from '../usage/countdown.js';
 import type { ProviderCost, RateWindow, UsageSnapshot } from '../usage/types.js';
 import { palette } from './colour.js';
@@ -16,6 +17,8 @@ export interface UsageTextOptions {
   /** The instant countdowns and pace are measured from. */
   now: Date;
   colour: boolean;
+  /** With `--status`: the last line (docs/behaviour.md §27.6). */
+  status?: ProviderStatus;
 }
 
 const BAR_WIDTH = 12;
@@ -46,6 +49,7 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
   const { accountEmail, loginMethod } = snapshot.identity;
   if (accountEmail) lines.push(labelled(c, 'Account', safeText(accountEmail)));
   if (loginMethod) lines.push(labelled(c, 'Plan', safeText(capitalizeWords(loginMethod))));
+  if (options.status) lines.push(statusLine(c, options.status));
   return lines.join('\n');
 }
 
@@ -86,6 +90,34 @@ function resetTooFar(resetsAt: Date, now: Date): boolean {
 
 function isNegative(value: number | undefined): boolean {
   return value !== undefined && value < 0;
+}
+
+const STATUS_LABELS: Record<StatusIndicator, string> = {
+  none: 'Operational',
+  minor: 'Partial outage',
+  major: 'Major outage',
+  critical: 'Critical issue',
+  maintenance: 'Maintenance',
+  unknown: 'Status unknown',
+};
+
+/** `Status: Operational – All Systems Operational`, coloured as a whole by indicator (docs/behaviour.md §27.6). */
+function statusLine(c: ChalkInstance, status: ProviderStatus): string {
+  const description = status.description ? ` \u2013 ${safeText(status.description)}` : '';
+  const text = `Status: ${STATUS_LABELS[status.indicator]}${description}`;
+  switch (status.indicator) {
+    case 'none':
+      return c.green(text);
+    case 'minor':
+      return c.yellow(text);
+    case 'major':
+    case 'critical':
+      return c.red(text);
+    case 'maintenance':
+      return c.blue(text);
+    default:
+      return c.gray(text);
+  }
 }
 
 function windowLines(

@@ -37,6 +37,9 @@ const ROUTES: Record<string, { method: 'GET' | 'POST'; endpoint: AccountEndpoint
   '/api/dashboard/v2/usage-status': { method: 'GET', endpoint: 'usageStatus' },
 };
 
+/** Statuspage's API, served next to cursor.com's routes so one fake serves `usage --status` too. */
+const STATUS_PAGE_PATH = '/api/v2/status.json';
+
 const SESSION_COOKIE = 'WorkosCursorSessionToken';
 const CURSOR_ORIGIN = 'https://cursor.com';
 
@@ -197,6 +200,11 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
   };
 
   const answer = async (req: http.IncomingMessage, recorded: RecordedRequest): Promise<FakeResponse> => {
+    if (recorded.path === STATUS_PAGE_PATH) {
+      const handler = options.statusPage;
+      if (handler === undefined) return { status: 404, json: { error: 'not_found' } };
+      return typeof handler === 'function' ? handler(recorded, 0) : handler;
+    }
     const route = ROUTES[recorded.path];
     if (!route) return { status: 404, json: { error: 'not_found' } };
     if (req.method !== route.method) return { status: 405, json: { error: 'method_not_allowed' } };

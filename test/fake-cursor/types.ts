@@ -118,6 +118,11 @@ export interface FakeCursorOptions {
   latencyMs?: number;
   /** Serve https with this certificate (e.g. fixtures/tls/loopback.ts) instead of plain http. */
   tls?: { cert: string; key: string };
+  /**
+   * `GET /api/v2/status.json`, the Statuspage API `usage --status` reads (point CODEXBAR_CURSOR_STATUS_URL at
+   * the fake). Answered without any session; 404 when not set.
+   */
+  statusPage?: Handler;
 }
 
 export interface FakeCursor {

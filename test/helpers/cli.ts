@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { run } from '../../src/cli.js';
 import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../../src/commands/io.js';
@@ -35,6 +36,8 @@ export interface RunOptions {
   stderrTTY?: boolean;
   /** Shorter budgets for a test; retry waits never sleep unless a test passes its own `sleep`. */
   timing?: Partial<Timing>;
+  /** What the CLI reads on stdin (a pipe, not a terminal); absent means no stdin at all. */
+  stdin?: string;
 }
 
 /** A stream that collects what the CLI writes. */
@@ -77,6 +80,7 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
     now: () =>
       fixed === undefined ? new Date() : new Date(options.frozen ? fixed : fixed + (Date.now() - startedAt)),
     timing: { ...DEFAULT_TIMING, sleep: noSleep, ...options.timing },
+    stdin: options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]),
   };
   const code = await run(args, io);
   return { code, stdout: stdout.text(), stderr: stderr.text() };

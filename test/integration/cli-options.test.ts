@@ -70,7 +70,9 @@ describe('usage is the default command', () => {
   it('a word that is not a command is refused, naming the commands', async () => {
     const result = await cli(['foo']);
     expect(result).toMatchObject({ code: 1, stdout: '' });
-    expect(result.stderr).toBe("Error: unknown command 'foo' (commands: usage, cost, team, serve)\n");
+    expect(result.stderr).toBe(
+      "Error: unknown command 'foo' (commands: usage, cost, serve, config, login, logout, doctor, team, completion)\n",
+    );
     expect(fake.requests).toHaveLength(0);
   });
 });
