@@ -14,6 +14,7 @@ import {
   ModelAccumulator,
   TOKEN_SUM_LIMIT,
 } from './accumulators.js';
+import { exactSum } from './exact-sum.js';
 import { type EventCost, eventCost, type ListPricer } from './pricing.js';
 import { civilDateAt, createDayKeyer, formatDayKey } from './time-zone.js';
 import type {
@@ -109,20 +110,17 @@ function modelRow(acc: ModelAccumulator): CostModelRow {
   };
 }
 
-/** docs/behaviour.md §19.6's day rule: the sum of the known values, or null when none is known. */
+/**
+ * docs/behaviour.md §19.6's day rule: the sum of the known values, or null when none is known. Exact, so the
+ * order of the values (e.g. a kind's models, in the order they were first seen) never changes a digit.
+ */
 function sumKnown(values: readonly (number | null)[]): number | null {
-  let sum: number | null = null;
-  for (const value of values) if (value !== null) sum = (sum ?? 0) + value;
-  return sum;
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : exactSum(known);
 }
 
 function allKnown(values: readonly (number | null)[]): number | null {
-  let sum = 0;
-  for (const value of values) {
-    if (value === null) return null;
-    sum += value;
-  }
-  return sum;
+  return values.includes(null) ? null : exactSum(values as readonly number[]);
 }
 
 /** docs/behaviour.md §19.4: each token field summed with overflow checks; the total is the sum of the four sums. */
