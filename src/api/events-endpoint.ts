@@ -1,5 +1,6 @@
 import type { CursorRequest } from './client.js';
 import { type EventsPage, eventsPageSchema } from './schemas/events.js';
+import { decodeEventsPageBytes } from './schemas/events-bytes.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
 const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
@@ -47,6 +48,7 @@ export function fetchEventsPage(
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
     schema: eventsPageSchema,
+    decodeBytes: decodeEventsPageBytes,
     notLoggedInStatuses: [401],
   });
 }
