@@ -7,15 +7,19 @@
  * exact: the same events give the same bytes whatever their order.
  */
 export class ExactSum {
-  /** Non-overlapping partials in increasing magnitude; their exact sum is the exact sum of the inputs. */
-  private readonly partials: number[] = [];
+  /**
+   * Non-overlapping partials in increasing magnitude, `count` of them; their exact sum is the exact sum of
+   * the inputs. Sums of cents need two or three; a typed array keeps adding free of allocation.
+   */
+  private partials = new Float64Array(4);
+  private count = 0;
   private overflowed = false;
 
   add(value: number): void {
-    const partials = this.partials;
+    let partials = this.partials;
     let x = value;
     let kept = 0;
-    for (let i = 0; i < partials.length; i++) {
+    for (let i = 0; i < this.count; i++) {
       let y = partials[i]!;
       if (Math.abs(x) < Math.abs(y)) {
         const swap = x;
@@ -27,8 +31,15 @@ export class ExactSum {
       if (low !== 0) partials[kept++] = low;
       x = high;
     }
-    partials.length = kept;
-    if (x !== 0) partials.push(x);
+    if (x !== 0) {
+      if (kept === partials.length) {
+        const grown = new Float64Array(partials.length * 2);
+        grown.set(partials);
+        this.partials = partials = grown;
+      }
+      partials[kept++] = x;
+    }
+    this.count = kept;
     if (!Number.isFinite(x)) this.overflowed = true;
   }
 
@@ -40,7 +51,7 @@ export class ExactSum {
   /** The exact sum rounded to the nearest double (ties to even); +0 when nothing or only zeros were added. */
   get value(): number {
     const partials = this.partials;
-    let n = partials.length;
+    let n = this.count;
     if (n === 0) return 0;
     let high = partials[--n]!;
     let low = 0;
