@@ -3,7 +3,7 @@
  * over the window, billing-kind buckets, request counts by price source and Cursor-metered USD per row.
  * Pure: events in, a CostReport out.
  */
-import type { TokenUsage, UsageEvent } from '../api/schemas/events.js';
+import type { TokenUsage } from '../api/schemas/events.js';
 import {
   CostSum,
   checkedAdd,
@@ -19,6 +19,7 @@ import { type EventCost, eventCost, type ListPricer } from './pricing.js';
 import { civilDateAt, createDayKeyer, formatDayKey } from './time-zone.js';
 import type {
   CostDay,
+  CostEvent,
   CostModelRow,
   CostReport,
   CostWindow,
@@ -46,7 +47,7 @@ export interface FinishMeta {
 }
 
 export interface CostAggregator {
-  add(event: UsageEvent): void;
+  add(event: CostEvent): void;
   finish(window: CostWindow, meta: FinishMeta): CostReport;
 }
 
@@ -72,7 +73,7 @@ class KindAccumulator {
 }
 
 /** docs/behaviour.md §19.1: skip unless the four counts are all ≥ 0 and sum, without overflow, to more than 0. */
-function eventTokenTotal(event: UsageEvent): number {
+function eventTokenTotal(event: CostEvent): number {
   const usage = event.tokenUsage;
   if (!usage) return 0;
   const { inputTokens, outputTokens, cacheWriteTokens, cacheReadTokens } = usage;
@@ -208,7 +209,7 @@ class CostAggregation implements CostAggregator {
         : formatDayKey(civilDateAt(options.today.getTime(), options.timeZone));
   }
 
-  add(event: UsageEvent): void {
+  add(event: CostEvent): void {
     const timestamp = event.timestamp;
     if (timestamp === undefined || timestamp <= 0) return;
     const kind = this.countRequest(event);
@@ -220,7 +221,7 @@ class CostAggregation implements CostAggregator {
   }
 
   /** Every event with a time counts as a request, for the metered sum and its billing kind. */
-  private countRequest(event: UsageEvent): KindAccumulator {
+  private countRequest(event: CostEvent): KindAccumulator {
     this.eventCount++;
     this.metered.add(event.chargedCents);
     const kind = mapEntry(this.kindOf, event.kind, () => this.kinds.get(usageKindBucket(event.kind))!);
@@ -230,12 +231,7 @@ class CostAggregation implements CostAggregator {
   }
 
   /** An event with tokens: priced, then summed into its day, its model and its kind. */
-  private addTokenEvent(
-    event: UsageEvent,
-    usage: TokenUsage,
-    timestamp: number,
-    kind: KindAccumulator,
-  ): void {
+  private addTokenEvent(event: CostEvent, usage: TokenUsage, timestamp: number, kind: KindAccumulator): void {
     const model = event.model ?? 'unknown';
     const cost = eventCost(usage, event.model, timestamp, this.options.pricing);
     const source = cost.source === 'invalid' ? 'unpriced' : cost.source;
