@@ -38,6 +38,12 @@ export function addCostOptions(command: Command): Command {
         .argParser(wholeNumber('--concurrency', 1, 16))
         .default(6),
     )
+    .addOption(
+      new Option('--no-cache', 'fetch every event and leave the local event store alone').conflicts(
+        'refresh',
+      ),
+    )
+    .option('--refresh', 'fetch every event and replace what the local event store holds')
     .option('--breakdown', 'per-model rows under each day')
     .option('--compact', 'the narrow table layout');
 }
@@ -51,6 +57,9 @@ export interface CostFlags {
   all?: boolean;
   timezone?: string;
   concurrency: number;
+  /** false with `--no-cache`. */
+  cache: boolean;
+  refresh?: boolean;
   breakdown?: boolean;
   compact?: boolean;
 }

@@ -7,6 +7,7 @@ import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage, type ProgressLine } from '../render/progress.js';
 import type { CostFlags } from './cost-options.js';
+import { withCostStore } from './cost-store.js';
 import { runWithCursorSession } from './cursor-context.js';
 import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
@@ -60,20 +61,29 @@ async function fetchReport(
     reporter.options,
     'cost',
     reporter.verbose,
-    (client, session) =>
-      collectCost({
-        client,
-        cookieHeader: session.cookieHeader,
-        window,
-        now: io.now,
-        concurrency: flags.concurrency,
-        timeoutMs: io.timing.requestTimeoutMs,
-        retry: { sleep: io.timing.sleep },
-        onProgress: (page) => {
-          reporter.verbose(verbosePageLine(page));
-          progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
-        },
-      }),
+    (client, session, account) =>
+      withCostStore(
+        { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now },
+        { noCache: flags.cache === false, refresh: flags.refresh === true },
+        session,
+        account,
+        reporter.verbose,
+        (store) =>
+          collectCost({
+            client,
+            cookieHeader: session.cookieHeader,
+            window,
+            now: io.now,
+            concurrency: flags.concurrency,
+            timeoutMs: io.timing.requestTimeoutMs,
+            retry: { sleep: io.timing.sleep },
+            store,
+            onProgress: (page) => {
+              reporter.verbose(verbosePageLine(page));
+              progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
+            },
+          }),
+      ),
   );
   return value;
 }

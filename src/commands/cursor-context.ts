@@ -13,6 +13,12 @@ import type { SharedOptions } from './options.js';
 
 export type Purpose = 'usage' | 'cost';
 
+/** What a command may know about whose session it got, besides the session itself (never a credential). */
+export interface SessionAccount {
+  /** The token-account label, when a token account supplied the header. */
+  label?: string;
+}
+
 /**
  * Everything `usage` and `cost` share before they fetch: the config file, the base URL check, the
  * credential policy and the auth ladder. Errors here end the run before any request.
@@ -22,7 +28,7 @@ export async function runWithCursorSession<T>(
   options: SharedOptions,
   purpose: Purpose,
   log: (line: string) => void,
-  perform: (client: CursorClient, session: Session) => Promise<T>,
+  perform: (client: CursorClient, session: Session, account: SessionAccount) => Promise<T>,
 ): Promise<Resolved<T>> {
   if (options.unsupportedSource) {
     throw new UnsupportedError(`Source '${options.unsupportedSource}' is not supported for cursor.`);
@@ -71,7 +77,7 @@ export async function runWithCursorSession<T>(
         log,
         noSessionHint: noSessionHint(options.sourceMode, configShown),
       },
-      (session) => perform(client, session),
+      (session) => perform(client, session, { label: credentials.accountLabel }),
     );
   } finally {
     await client.close();
