@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // --version skips loading the bundle, so `codexbar --version` starts about as fast as bare node.
 const argv = process.argv.slice(2);
-// `codexbar … | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
+// `codexbar … | head` closes the pipe early: stop quietly on EPIPE. Any other write error (a full disk,
+// `> /dev/full`) is one line on stderr and exit 1, never a stack trace (docs/behaviour.md §3.1).
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? 0);
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (stream !== process.stderr) {
+      try {
+        process.stderr.write(`Error: cannot write output: ${error.code ?? error.message}\n`);
+      } catch {}
+    }
+    process.exit(1);
   });
 }
 if (argv.includes('--version') || argv.includes('-V')) {

@@ -103,6 +103,15 @@ export class TimeoutError extends CodexbarError {
   }
 }
 
+/**
+ * A whole run that went past its deadline (`cost --timeout`): exit code 4 like a timeout, naming how far it
+ * got, and never with a total (docs/behaviour.md §18.12).
+ */
+export class DeadlineError extends CodexbarError {
+  readonly code = 'deadline';
+  override readonly exitCode = 4;
+}
+
 /** Cost pagination that cannot prove it saw every event (docs/behaviour.md §18.3–18.6). */
 export class PaginationError extends CodexbarError {
   readonly code: 'pagination_incomplete' | 'pagination_inconsistent' | 'pagination_safety_limit';

@@ -3,7 +3,8 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../errors.js';
 import { CURSOR_ORIGIN } from './base-url.js';
-import { createDispatcher, sendRequest } from './transport.js';
+import { cookieHeaderProblem } from './header-value.js';
+import { createDispatcher, type ProxySettings, proxySettings, sendRequest } from './transport.js';
 
 export interface CursorRequest<T> {
   method: 'GET' | 'POST';
@@ -23,7 +24,14 @@ export interface CursorRequest<T> {
   decodeBytes?: (bytes: Buffer) => T | undefined;
   /** Statuses that mean "this session is not logged in" (docs/behaviour.md §7.4, §11.1). */
   notLoggedInStatuses?: readonly number[];
+  /** The largest body accepted (docs/behaviour.md §10.5); default SMALL_RESPONSE_LIMIT. */
+  maxBytes?: number;
 }
+
+/** A JSON answer of the small endpoints: far above any real one, far below what could hurt. */
+export const SMALL_RESPONSE_LIMIT = 2 * 1024 * 1024;
+/** One page of 1000 usage events. */
+export const EVENTS_PAGE_LIMIT = 64 * 1024 * 1024;
 
 const MAX_REDIRECTS = 5;
 const RAW_EXCERPT = 200;
@@ -37,14 +45,17 @@ export class CursorClient {
   readonly baseUrl: string;
   private readonly dispatcher: Dispatcher;
 
-  constructor(options: { baseUrl: string; dispatcher?: Dispatcher }) {
+  constructor(options: { baseUrl: string; proxy?: ProxySettings; dispatcher?: Dispatcher }) {
     this.baseUrl = options.baseUrl;
-    this.dispatcher = options.dispatcher ?? createDispatcher();
+    this.dispatcher = options.dispatcher ?? createDispatcher(options.proxy ?? proxySettings({}));
   }
 
   async request<T>(req: CursorRequest<T>): Promise<T> {
     const timeout = AbortSignal.timeout(req.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    // docs/behaviour.md §7.3: sources refuse such values first; this keeps a bad one from ever going out.
+    const refused = cookieHeaderProblem(req.cookieHeader);
+    if (refused) throw new ApiError(req.endpoint, `the Cookie header was not sent: ${refused}`);
     const headers: Record<string, string> = { accept: 'application/json', cookie: req.cookieHeader };
     let body: string | undefined;
     if (req.method === 'POST') {
@@ -77,10 +88,11 @@ export class CursorClient {
         }
         status = response.statusCode;
         responseHeaders = response.headers;
-        bytes = Buffer.from(await response.body.arrayBuffer());
+        bytes = await readCapped(response, req.maxBytes ?? SMALL_RESPONSE_LIMIT, req.endpoint);
         break;
       }
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       if (timeout.aborted) throw new TimeoutError(req.endpoint, req.timeoutMs);
       if (req.signal?.aborted) throw req.signal.reason ?? error;
       throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
@@ -102,6 +114,38 @@ export class CursorClient {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/**
+ * The body, read while it streams and abandoned at `limit` bytes, so an endless or huge answer costs at
+ * most the limit in memory (docs/behaviour.md §10.5).
+ */
+async function readCapped(
+  response: Dispatcher.ResponseData,
+  limit: number,
+  endpoint: string,
+): Promise<Buffer> {
+  const tooLarge = () => new ApiError(endpoint, `response larger than ${describeBytes(limit)}`);
+  const declared = Number(headerValue(response.headers['content-length']));
+  if (Number.isFinite(declared) && declared > limit) {
+    response.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of response.body) {
+    length += (chunk as Buffer).length;
+    if (length > limit) {
+      response.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+}
+
+function describeBytes(bytes: number): string {
+  return `${bytes / (1024 * 1024)} MiB`;
 }
 
 /**

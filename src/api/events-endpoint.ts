@@ -1,4 +1,4 @@
-import type { CursorRequest } from './client.js';
+import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
 import { type EventsPage, eventsPageSchema } from './schemas/events.js';
 import { decodeEventsPageBytes } from './schemas/events-bytes.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
@@ -49,6 +49,7 @@ export function fetchEventsPage(
     signal: options.signal,
     schema: eventsPageSchema,
     decodeBytes: decodeEventsPageBytes,
+    maxBytes: EVENTS_PAGE_LIMIT,
     notLoggedInStatuses: [401],
   });
 }

@@ -1,8 +1,8 @@
 /** Request budgets (docs/behaviour.md §11.1). Kept free of imports so any entry point can read them cheaply. */
 
-/** usage-summary, auth/me, /api/usage and each events page. */
+/** usage-summary and each events page. */
 export const REQUEST_TIMEOUT_MS = 15_000;
-/** Grok Bot and v2/usage-status: best-effort lookups that must not hold the run. */
+/** auth/me, /api/usage, Grok Bot and v2/usage-status: best-effort lookups that must not hold the run. */
 export const OPTIONAL_TIMEOUT_MS = 5_000;
 /** The one deadline shared by /teams and every get-team-spend page. */
 export const TEAM_DEADLINE_MS = 10_000;

@@ -49,7 +49,7 @@ export function fetchUsageSummary(
   });
 }
 
-export function fetchMe(ctx: EndpointContext, timeoutMs = REQUEST_TIMEOUT_MS): Promise<AuthMe | undefined> {
+export function fetchMe(ctx: EndpointContext, timeoutMs = OPTIONAL_TIMEOUT_MS): Promise<AuthMe | undefined> {
   return bestEffort(ctx, {
     method: 'GET',
     path: '/api/auth/me',
@@ -63,7 +63,7 @@ export function fetchMe(ctx: EndpointContext, timeoutMs = REQUEST_TIMEOUT_MS): P
 export function fetchLegacyUsage(
   ctx: EndpointContext,
   userId: string,
-  timeoutMs = REQUEST_TIMEOUT_MS,
+  timeoutMs = OPTIONAL_TIMEOUT_MS,
 ): Promise<LegacyUsage | undefined> {
   return bestEffort(ctx, {
     method: 'GET',

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CivilDate } from '../cost/time-zone.js';
 import { canonicalTimeZone } from '../cost/time-zone.js';
 import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate } from '../cost/window.js';
-import { wholeNumber } from './parsers.js';
+import { duration, wholeNumber } from './parsers.js';
 
 /**
  * The cost window and paging flags (docs/behaviour.md §17.1). The four ways to pick a window exclude each
@@ -39,6 +39,11 @@ export function addCostOptions(command: Command): Command {
         .default(6),
     )
     .addOption(
+      new Option('--timeout <duration>', 'give up after this long: 45s, 5m, or seconds')
+        .argParser(duration('--timeout', { min: 1, max: 86_400 }))
+        .default(120_000, '120s'),
+    )
+    .addOption(
       new Option('--no-cache', 'fetch every event and leave the local event store alone').conflicts(
         'refresh',
       ),
@@ -57,6 +62,8 @@ export interface CostFlags {
   all?: boolean;
   timezone?: string;
   concurrency: number;
+  /** The whole run's deadline, in milliseconds. */
+  timeout: number;
   /** false with `--no-cache`. */
   cache: boolean;
   refresh?: boolean;

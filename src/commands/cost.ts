@@ -1,6 +1,6 @@
 import { collectCost } from '../cost/collect.js';
 import { verbosePageLine } from '../cost/pager.js';
-import { localTimeZone } from '../cost/time-zone.js';
+import { resolveLocalTimeZone } from '../cost/time-zone.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
 import { resolveCostWindow } from '../cost/window.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
@@ -25,7 +25,7 @@ export async function costCommand(flags: SharedFlags & CostFlags, io: CliIo): Pr
     stream: io.stderr,
   });
   try {
-    const window = costWindow(flags, io);
+    const window = costWindow(flags, io, reporter);
     const report = await fetchReport(window, flags, io, reporter, progress);
     progress.finish();
     printReport(report, flags, io, reporter);
@@ -37,14 +37,20 @@ export async function costCommand(flags: SharedFlags & CostFlags, io: CliIo): Pr
 }
 
 /** The flags are already valid; what is left needs today's date, so it is checked before any request. */
-function costWindow(flags: CostFlags, io: CliIo): CostWindow {
+function costWindow(flags: CostFlags, io: CliIo, reporter: Reporter): CostWindow {
+  let timeZone = flags.timezone;
+  if (timeZone === undefined) {
+    const local = resolveLocalTimeZone(io.env);
+    if (local.note) reporter.verbose(`[cursor-cost] ${local.note}`);
+    timeZone = local.zone;
+  }
   return resolveCostWindow({
     days: flags.days,
     since: flags.since,
     until: flags.until,
     month: flags.month,
     all: flags.all,
-    timeZone: flags.timezone ?? localTimeZone(io.env),
+    timeZone,
     now: io.now(),
   });
 }

@@ -1,11 +1,13 @@
 import { resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
+import { cookieHeaderProblem } from '../api/header-value.js';
+import { proxySettings } from '../api/transport.js';
 import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
 import { buildLadder } from '../auth/ladder.js';
 import { type Resolved, withSession } from '../auth/resolver.js';
 import type { Session } from '../auth/types.js';
 import { loadConfig } from '../config/config.js';
-import { UnsupportedError } from '../errors.js';
+import { ArgumentError, UnsupportedError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
 import type { CliIo } from './io.js';
@@ -35,6 +37,11 @@ export async function runWithCursorSession<T>(
   }
   const authEnv: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
   const config = await loadConfig(authEnv);
+  if (!config.exists && io.env.CODEXBAR_CONFIG?.trim()) {
+    log(
+      `[cursor] CODEXBAR_CONFIG names ${displayPath(config.path, authEnv)}, which does not exist; using the defaults`,
+    );
+  }
   const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
   const credentials = resolveCursorCredentialsConfig({
     config,
@@ -60,7 +67,16 @@ export async function runWithCursorSession<T>(
     );
   }
 
-  const client = new CursorClient({ baseUrl });
+  const refused = credentials.manualHeader && cookieHeaderProblem(credentials.manualHeader);
+  if (refused) {
+    // docs/behaviour.md §7.13: a manual header is final, so a value that cannot be sent is the user's to fix.
+    throw new ArgumentError(
+      `The manual Cookie header (${credentials.origin ?? 'config file'}) cannot be sent: ${refused}.`,
+      'Copy the Cookie header again from a signed-in cursor.com tab, as one line.',
+    );
+  }
+
+  const client = new CursorClient({ baseUrl, proxy: proxySettings(io.env) });
   try {
     return await withSession(
       {

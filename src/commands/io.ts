@@ -14,14 +14,16 @@ export interface OutputStream {
  * injected `CliIo`; the defaults are the real ones (docs/behaviour.md §11.1).
  */
 export interface Timing {
-  /** usage-summary, auth/me, /api/usage and each events page. */
+  /** usage-summary and each events page. */
   requestTimeoutMs: number;
-  /** The Grok Bot and v2/usage-status lookups. */
+  /** auth/me, /api/usage, Grok Bot and v2/usage-status: the best-effort lookups. */
   optionalTimeoutMs: number;
   /** The one deadline shared by /teams and every get-team-spend page. */
   teamDeadlineMs: number;
   /** The wait before a retry of an events page (backoff or Retry-After). */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** A signal that aborts when a whole run's deadline has passed (`cost --timeout`). */
+  deadline: (ms: number) => AbortSignal;
 }
 
 export const DEFAULT_TIMING: Timing = {
@@ -29,6 +31,7 @@ export const DEFAULT_TIMING: Timing = {
   optionalTimeoutMs: OPTIONAL_TIMEOUT_MS,
   teamDeadlineMs: TEAM_DEADLINE_MS,
   sleep: DEFAULT_RETRY_POLICY.sleep,
+  deadline: (ms) => AbortSignal.timeout(ms),
 };
 
 /** Everything a command touches outside the process: injected so tests can run commands in-process. */

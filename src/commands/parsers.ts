@@ -41,3 +41,22 @@ export function choiceOption(
 function longFlag(flags: string): string {
   return /--[\w-]+/.exec(flags)?.[0] ?? flags;
 }
+
+const DURATION_UNITS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * `--flag <duration>`: `45s`, `5m`, `1h`, or plain seconds (fractions allowed), as milliseconds, from `min`
+ * to `max` seconds (docs/behaviour.md §2.10).
+ */
+export function duration(flag: string, limits: { min: number; max: number }): (value: string) => number {
+  return (value) => {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*$/i.exec(value);
+    const ms = match ? Number(match[1]) * DURATION_UNITS[match[2]!.toLowerCase()]! : Number.NaN;
+    if (!(ms >= limits.min * 1000 && ms <= limits.max * 1000)) {
+      throw new InvalidArgumentError(
+        `${flag} must be a duration from ${limits.min} s to ${limits.max} s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got '${value}').`,
+      );
+    }
+    return ms;
+  };
+}

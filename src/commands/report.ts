@@ -1,6 +1,8 @@
 import { CodexbarError, exitCodeFor, hintFor, messageFor } from '../errors.js';
+import { redact } from '../redact.js';
 import { shouldUseColour } from '../render/colour.js';
 import { encodeJson } from '../render/json.js';
+import { safeText } from '../render/safe-text.js';
 import { cliErrorRow } from '../render/usage-json.js';
 import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
@@ -27,14 +29,26 @@ export function reportFailure(
     const commandLevel =
       providerRow === undefined ||
       (error instanceof CodexbarError && (error.kind === 'config' || error.kind === 'args'));
-    const row = commandLevel ? cliErrorRow(error) : providerRow(error);
+    const row = redactRow(commandLevel ? cliErrorRow(error) : providerRow(error));
     io.stdout.write(`${encodeJson([row], { pretty: mode.pretty })}\n`);
   } else if (!mode.jsonOnly) {
-    io.stderr.write(`Error: ${messageFor(error)}\n`);
+    io.stderr.write(`Error: ${printable(messageFor(error))}\n`);
     const hint = hintFor(error);
-    if (hint) io.stderr.write(`Hint: ${hint}\n`);
+    if (hint) io.stderr.write(`Hint: ${printable(hint)}\n`);
   }
   return exitCodeFor(error);
+}
+
+/** Text for stderr: credentials redacted, control characters made visible (docs/behaviour.md §1.2, §15.7). */
+function printable(text: string): string {
+  return safeText(redact(text));
+}
+
+/** A JSON error row keeps control characters (the encoder escapes them) but never a credential. */
+function redactRow(row: unknown): unknown {
+  const error = (row as { error?: { message?: unknown } }).error;
+  if (error && typeof error.message === 'string') error.message = redact(error.message);
+  return row;
 }
 
 /**
@@ -63,7 +77,7 @@ export class Reporter {
 
   /** `[cursor] …` lines for --verbose. Callers never pass credentials. */
   verbose = (line: string): void => {
-    if (this.options.verbose && !this.options.jsonOnly) this.io.stderr.write(`${line}\n`);
+    if (this.options.verbose && !this.options.jsonOnly) this.io.stderr.write(`${printable(line)}\n`);
   };
 
   printJson(rows: unknown): void {

@@ -1,6 +1,6 @@
-import { localTimeZone } from '../cost/time-zone.js';
+import { resolveLocalTimeZone } from '../cost/time-zone.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
-import { renderUsageText } from '../render/usage-text.js';
+import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
 import { collectUsage } from '../usage/collect.js';
 import { runWithCursorSession } from './cursor-context.js';
 import type { CliIo } from './io.js';
@@ -11,6 +11,8 @@ import { Reporter } from './report.js';
 export async function usageCommand(flags: SharedFlags, io: CliIo): Promise<number> {
   const options = sharedOptions(flags);
   const reporter = new Reporter(io, options);
+  const zone = resolveLocalTimeZone(io.env);
+  if (zone.note) reporter.verbose(`[cursor] ${zone.note}`);
   try {
     const { value: snapshot } = await runWithCursorSession(
       io,
@@ -22,7 +24,7 @@ export async function usageCommand(flags: SharedFlags, io: CliIo): Promise<numbe
           client,
           session,
           now: io.now(),
-          timeZone: localTimeZone(io.env),
+          timeZone: zone.zone,
           log: reporter.verbose,
           timeouts: {
             requestMs: io.timing.requestTimeoutMs,
@@ -32,8 +34,12 @@ export async function usageCommand(flags: SharedFlags, io: CliIo): Promise<numbe
         }),
     );
     const now = io.now();
-    if (reporter.json) reporter.printJson([usageRow(snapshot, now)]);
-    else reporter.printText(renderUsageText(snapshot, { now, colour: reporter.colour }));
+    if (reporter.json) {
+      reporter.printJson([usageRow(snapshot, now)]);
+    } else {
+      for (const note of implausibleFigures(snapshot, now)) reporter.verbose(note);
+      reporter.printText(renderUsageText(snapshot, { now, colour: reporter.colour }));
+    }
     return 0;
   } catch (error) {
     return reporter.fail(error, (failure) => usageErrorRow(failure, options.sourceLabel));

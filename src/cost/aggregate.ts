@@ -72,16 +72,22 @@ class KindAccumulator {
   }
 }
 
-/** docs/behaviour.md §19.1: skip unless the four counts are all ≥ 0 and sum, without overflow, to more than 0. */
+/** The latest instant a JavaScript Date can hold: a later "timestamp" is no time at all. */
+const MAX_TIME_MS = 8.64e15;
+
+/**
+ * docs/behaviour.md §19.1: the event's token total, 0 without tokens, or NaN when a count is negative or the
+ * four overflow: such an event cannot be counted honestly and is skipped like one without a valid time.
+ */
 function eventTokenTotal(event: CostEvent): number {
   const usage = event.tokenUsage;
   if (!usage) return 0;
   const { inputTokens, outputTokens, cacheWriteTokens, cacheReadTokens } = usage;
-  if (inputTokens < 0 || outputTokens < 0 || cacheWriteTokens < 0 || cacheReadTokens < 0) return 0;
+  if (inputTokens < 0 || outputTokens < 0 || cacheWriteTokens < 0 || cacheReadTokens < 0) return Number.NaN;
   // The hot path of a 150,000-event month: with no negative term, the sum overflows exactly when it
   // ends past the limit, so no per-event checked sum is needed.
   const total = inputTokens + outputTokens + cacheWriteTokens + cacheReadTokens;
-  return total > TOKEN_SUM_LIMIT ? 0 : total;
+  return total > TOKEN_SUM_LIMIT ? Number.NaN : total;
 }
 
 /** docs/behaviour.md §19.6: cost desc (unknown = −1), then totalTokens desc, then name asc. */
@@ -200,6 +206,7 @@ class CostAggregation implements CostAggregator {
   private readonly requestCounts = emptyRequestCounts();
   private readonly metered = new MeteredSum();
   private eventCount = 0;
+  private skippedEvents = 0;
 
   constructor(private readonly options: CostAggregatorOptions) {
     this.dayKeyOf = createDayKeyer(options.timeZone);
@@ -211,9 +218,12 @@ class CostAggregation implements CostAggregator {
 
   add(event: CostEvent): void {
     const timestamp = event.timestamp;
-    if (timestamp === undefined || timestamp <= 0) return;
-    const kind = this.countRequest(event);
     const tokens = eventTokenTotal(event);
+    if (timestamp === undefined || !(timestamp > 0 && timestamp <= MAX_TIME_MS) || Number.isNaN(tokens)) {
+      this.skippedEvents++;
+      return;
+    }
+    const kind = this.countRequest(event);
     const usage = event.tokenUsage;
     if (tokens <= 0 || !usage) return;
     kind.totalTokens = checkedAdd(kind.totalTokens, tokens);
@@ -278,6 +288,7 @@ class CostAggregation implements CostAggregator {
       ) as Record<UsageKindBucket, KindTotals>,
       requestCounts: { ...this.requestCounts },
       eventCount: this.eventCount,
+      skippedEvents: this.skippedEvents,
       reportedEventCount: meta.reportedEventCount,
     };
   }

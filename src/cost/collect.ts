@@ -6,6 +6,7 @@
 
 import { EVENTS_PAGE_SIZE, type EventsRequester, fetchEventsPage } from '../api/events-endpoint.js';
 import type { EventsPage } from '../api/schemas/events.js';
+import { DeadlineError } from '../errors.js';
 import { isoSeconds } from '../iso-date.js';
 import { createCostAggregator } from './aggregate.js';
 import { type PageProgress, pageUsageEvents } from './pager.js';
@@ -43,6 +44,8 @@ export interface CollectCostOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   signal?: AbortSignal;
+  /** The whole run's deadline: its signal aborts the paging when `ms` have passed. */
+  deadline?: { signal: AbortSignal; ms: number };
   /** Clock for "Today" and `generatedAt`; default the real one. */
   now?: () => Date;
   /** Without it, every event is fetched and nothing is kept (`--no-cache`, or no account to key it by). */
@@ -58,15 +61,28 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
     today: now(),
   });
   const runAt = now().getTime();
-  const collector = new RangeCollector(options, aggregator.add.bind(aggregator), runAt - SETTLED_AFTER_MS);
+  const { deadline } = options;
+  const signals = [options.signal, deadline?.signal].filter((signal) => signal !== undefined);
+  const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+  const collector = new RangeCollector(
+    options,
+    signal,
+    aggregator.add.bind(aggregator),
+    runAt - SETTLED_AFTER_MS,
+  );
   // docs/behaviour.md §17.8: cursor.com's endDate is inclusive, so the window is [start, end + 1 ms).
   const window: TimeSpan = { start: options.window.start.getTime(), end: options.window.end.getTime() + 1 };
   const stored = options.store && !options.store.refresh ? collector.storedRanges() : [];
   const steps = planWindow({ window, stored, settledBefore: collector.settledBefore });
   let reported: number | null = 0;
-  for (const step of steps) {
-    const count = step.kind === 'stored' ? await collector.fromStore(step) : await collector.fetch(step);
-    reported = reported === null || count === null ? null : reported + count;
+  try {
+    for (const step of steps) {
+      const count = step.kind === 'stored' ? await collector.fromStore(step) : await collector.fetch(step);
+      reported = reported === null || count === null ? null : reported + count;
+    }
+  } catch (error) {
+    if (deadline?.signal.aborted) throw deadlinePassed(deadline.ms, collector.last);
+    throw error;
   }
   collector.writeStore(runAt);
   return aggregator.finish(
@@ -84,9 +100,13 @@ function spanText(span: TimeSpan): string {
 class RangeCollector {
   /** Fetched spans whose settled part will be stored, with the events fetched for them. */
   private readonly writes: RangeEvents[] = [];
+  /** The last page accepted, for the deadline's message. */
+  last: PageProgress | undefined;
 
   constructor(
     private readonly options: CollectCostOptions,
+    /** The run's cancellation and deadline, for every request. */
+    private readonly signal: AbortSignal | undefined,
     private readonly add: (event: CostEvent) => void,
     readonly settledBefore: number,
   ) {}
@@ -115,10 +135,10 @@ class RangeCollector {
           start: new Date(span.start),
           end: new Date(span.end - 1),
           timeoutMs: options.timeoutMs,
-          signal,
+          signal: signal ?? this.signal,
         }),
       options.retry,
-      signal ?? options.signal,
+      signal ?? this.signal,
     );
   }
 
@@ -133,8 +153,11 @@ class RangeCollector {
     if (this.options.store) this.log(`[cursor-cost] Fetching ${spanText(span)}`);
     const result = await pageUsageEvents({
       concurrency: this.options.concurrency,
-      onProgress: this.options.onProgress,
-      signal: this.options.signal,
+      onProgress: (progress) => {
+        this.last = progress;
+        this.options.onProgress?.(progress);
+      },
+      signal: this.signal,
       onEvent: (event) => {
         this.add(event);
         if (!kept) return;
@@ -204,6 +227,20 @@ class RangeCollector {
       );
     }
   }
+}
+
+/** docs/behaviour.md §18.12: how far the run got, and no total. */
+function deadlinePassed(ms: number, last: PageProgress | undefined): DeadlineError {
+  const pages = last === undefined ? 'before the first page arrived' : `after ${describePages(last)}`;
+  return new DeadlineError(
+    `Cursor cost refresh ran past its ${ms / 1000} s deadline ${pages}; no total is shown.`,
+    'Run it again with a longer --timeout, or narrow the window with --days or --since.',
+  );
+}
+
+function describePages(progress: PageProgress): string {
+  const of = progress.pagesKnown === null ? '' : ` of ${progress.pagesKnown}`;
+  return `${progress.page}${of} page${progress.page === 1 && of === '' ? '' : 's'} (${progress.eventsReceived} events)`;
 }
 
 function messageOf(error: unknown): string {

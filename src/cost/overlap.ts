@@ -65,3 +65,46 @@ export function boundaryOverlap(previous: readonly UsageEvent[], current: readon
   }
   return matched;
 }
+
+const float = new Float64Array(1);
+const words = new Uint32Array(float.buffer);
+const stringHashes = new Map<string, number>();
+
+/** FNV-1a over a string's UTF-16 units; model names repeat, so each is hashed once. */
+function stringHash(text: string | undefined): number {
+  if (text === undefined) return 0x7ff80001;
+  let hash = stringHashes.get(text);
+  if (hash === undefined) {
+    hash = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    if (stringHashes.size < 10_000) stringHashes.set(text, hash);
+  }
+  return hash;
+}
+
+/**
+ * A fingerprint of a page's rows (docs/behaviour.md §18.11): 64 bits of hash over each row's time, model,
+ * token counts and cents, in order, plus the row count. Rows that agree on all of these are the same
+ * request in practice; a page with the same signature as another holds the same rows.
+ */
+export function pageSignature(events: readonly UsageEvent[]): string {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  const mix = (value: number | undefined) => {
+    float[0] = value ?? Number.NaN;
+    a = Math.imul(Math.imul(a ^ words[0]!, 0x01000193) ^ words[1]!, 0x01000193);
+    b = Math.imul(Math.imul(b ^ words[1]!, 0x5bd1e995) ^ words[0]!, 0x5bd1e995);
+  };
+  for (const event of events) {
+    const usage = event.tokenUsage;
+    mix(event.timestamp);
+    mix(stringHash(event.model));
+    mix(event.chargedCents);
+    mix(usage?.inputTokens);
+    mix(usage?.outputTokens);
+    mix(usage?.cacheWriteTokens);
+    mix(usage?.cacheReadTokens);
+    mix(usage?.totalCents);
+  }
+  return `${events.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
+}

@@ -5,7 +5,7 @@
  */
 import type { EventsPage, UsageEvent } from '../api/schemas/events.js';
 import { PaginationError } from '../errors.js';
-import { boundaryOverlap } from './overlap.js';
+import { boundaryOverlap, pageSignature } from './overlap.js';
 
 const PAGE_SIZE = 1000;
 const MAX_PAGES = 200;
@@ -62,6 +62,12 @@ const inconsistent = (expected: number, received: number) =>
   new PaginationError(
     'pagination_inconsistent',
     `Cursor cost pagination was inconsistent (expected ${expected}, received ${received} events).`,
+  );
+
+const repeatedPage = (page: number, earlier: number) =>
+  new PaginationError(
+    'pagination_incomplete',
+    `Cursor cost refresh was incomplete (page ${page} repeated page ${earlier}, twice).`,
   );
 
 /** The last page the reported count implies: a short page, or the empty page after an exact multiple. */
@@ -145,7 +151,16 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
     let completed = false;
     for (let page = 1; page <= MAX_PAGES && !completed; page++) {
       fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected));
-      completed = walk.accept(page, await fetcher.take(page));
+      let response = await fetcher.take(page);
+      // docs/behaviour.md §18.11: a page that repeats an earlier one is asked for once more; a repeat that
+      // persists means the pages cannot be trusted.
+      const repeated = walk.repeatOf(response);
+      if (repeated !== undefined) {
+        response = await options.fetchPage(page, controller.signal);
+        const again = walk.repeatOf(response);
+        if (again !== undefined) throw repeatedPage(page, again);
+      }
+      completed = walk.accept(page, response);
     }
     // docs/behaviour.md §18.5: only a short or empty page proves completion, so 200 full pages fail even when the count matches.
     if (!completed) throw safetyLimit(walk.raw);
@@ -157,6 +172,12 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
   }
 }
 
+/**
+ * A boundary shift of this many rows would take as many new events mid-run, which would also change the
+ * count; a larger overlap with the previous page is a repeated page, not a shift (docs/behaviour.md §18.11).
+ */
+const MAX_BOUNDARY_OVERLAP = PAGE_SIZE / 2;
+
 /** The in-order walk over the pages: count checks, overlap held back, events delivered once. */
 class PageWalk {
   expected: number | null = null;
@@ -164,10 +185,27 @@ class PageWalk {
   private delivered = 0;
   private lastPageWithEvents = 0;
   private previous: UsageEvent[] | undefined;
+  /** The signature of every page with events so far, and its page number. */
+  private readonly signatures = new Map<string, number>();
   /** Per page, the leading rows that equal the previous page's tail: overlap only if the count proves it. */
   private readonly held: UsageEvent[][] = [];
 
   constructor(private readonly options: Pick<PagerOptions, 'onEvent' | 'onProgress'>) {}
+
+  /**
+   * The earlier page that `response` repeats, if any: the same rows as a page already taken, or an overlap
+   * with the previous page longer than a boundary shift can explain. Changes nothing.
+   */
+  repeatOf(response: EventsPage): number | undefined {
+    const events = response.usageEventsDisplay;
+    if (events.length === 0) return undefined;
+    const same = this.signatures.get(pageSignature(events));
+    if (same !== undefined) return same;
+    if (this.previous && boundaryOverlap(this.previous, events) > MAX_BOUNDARY_OVERLAP) {
+      return this.lastPageWithEvents;
+    }
+    return undefined;
+  }
 
   /** Takes page `page`; true when it proves the walk complete (a short or empty page). */
   accept(page: number, response: EventsPage): boolean {
@@ -175,6 +213,7 @@ class PageWalk {
     const events = response.usageEventsDisplay;
     this.raw += events.length;
     if (events.length > 0) {
+      this.signatures.set(pageSignature(events), page);
       this.lastPageWithEvents = page;
       const overlap = this.previous ? boundaryOverlap(this.previous, events) : 0;
       this.held.push(events.slice(0, overlap));

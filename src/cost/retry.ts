@@ -13,7 +13,7 @@ export interface RetryPolicy {
   maxRateLimitRetries: number;
   /** First backoff; doubles on each retry. */
   baseDelayMs: number;
-  /** A Retry-After longer than this fails the run instead of stalling it. */
+  /** A Retry-After is waited out up to this long, never longer (docs/behaviour.md §18.9). */
   maxRetryAfterMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -22,7 +22,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 2,
   maxRateLimitRetries: 3,
   baseDelayMs: 500,
-  maxRetryAfterMs: 60_000,
+  maxRetryAfterMs: 10_000,
   sleep: (ms, signal) => sleep(ms, undefined, { signal }),
 };
 
@@ -61,10 +61,7 @@ export async function withRetry<T>(
         throw error;
       }
       const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
-      if (retryAfterMs !== undefined) {
-        if (retryAfterMs > rules.maxRetryAfterMs) throw error;
-        delayMs = retryAfterMs;
-      }
+      if (retryAfterMs !== undefined) delayMs = Math.min(retryAfterMs, rules.maxRetryAfterMs);
       await rules.sleep(delayMs, signal);
     }
   }

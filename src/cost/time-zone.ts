@@ -2,6 +2,7 @@
  * Calendar arithmetic in an IANA zone with nothing but Intl: the zone's UTC offset at an instant, the
  * local day key of an instant, and the first instant of a local day (DST-aware). No date library.
  */
+import { readlinkSync } from 'node:fs';
 
 const MS_PER_DAY = 86_400_000;
 
@@ -35,15 +36,52 @@ export function canonicalTimeZone(name: string): string | undefined {
   }
 }
 
+export interface LocalZone {
+  zone: string;
+  /** Why the zone is not the one `TZ` names, for `--verbose`. */
+  note?: string;
+}
+
 /**
- * The local zone for day buckets and reset texts: `TZ` when it names a zone Intl knows (a leading `:` is
- * POSIX's "from the zone database" marker), else the system zone, else UTC (docs/behaviour.md §17.6).
- * Read from the injected environment, so an in-process run sees its own `TZ`.
+ * The local zone for day buckets and reset texts (docs/behaviour.md §17.6), read from the run's own
+ * environment: `TZ` when it names a zone Intl knows (a leading `:` is POSIX's "from the zone database"
+ * marker); an unset or empty `TZ` means the system zone (Intl's default, else the `/etc/localtime` link,
+ * else UTC); a `TZ` nobody can use (`Factory`, a typo) falls back to UTC with a note. Never throws.
  */
+export function resolveLocalTimeZone(
+  env: Readonly<Record<string, string | undefined>>,
+  systemLink: () => string | undefined = localtimeLink,
+): LocalZone {
+  const raw = env.TZ;
+  const named = raw?.trim().replace(/^:/, '');
+  if (named) {
+    const zone = canonicalTimeZone(named);
+    if (zone) return { zone };
+    return { zone: 'UTC', note: `TZ=${raw} is not a time zone this system knows; using UTC` };
+  }
+  // An empty TZ leaves Intl's own default broken ("Etc/Unknown"), so the system link comes first then.
+  const fromIntl = () => canonicalTimeZone(new Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const fromLink = () => zoneFromLink(systemLink());
+  const zone = raw === undefined ? (fromIntl() ?? fromLink()) : (fromLink() ?? fromIntl());
+  return zone ? { zone } : { zone: 'UTC', note: 'the system time zone is unknown; using UTC' };
+}
+
 export function localTimeZone(env: Readonly<Record<string, string | undefined>>): string {
-  const named = env.TZ?.trim().replace(/^:/, '');
-  const fromEnv = named ? canonicalTimeZone(named) : undefined;
-  return fromEnv ?? canonicalTimeZone(new Intl.DateTimeFormat().resolvedOptions().timeZone) ?? 'UTC';
+  return resolveLocalTimeZone(env).zone;
+}
+
+function localtimeLink(): string | undefined {
+  try {
+    return readlinkSync('/etc/localtime');
+  } catch {
+    return undefined;
+  }
+}
+
+/** `/usr/share/zoneinfo/Europe/Berlin` → `Europe/Berlin` (the `posix/` and `right/` trees too). */
+function zoneFromLink(target: string | undefined): string | undefined {
+  const name = target?.split('/zoneinfo/')[1]?.replace(/^(?:posix|right)\//, '');
+  return name ? canonicalTimeZone(name) : undefined;
 }
 
 /** The local calendar date and time of day at an instant (proleptic years: 1 BCE is year 0). */

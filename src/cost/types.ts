@@ -109,5 +109,7 @@ export interface CostReport {
   requestCounts: RequestCounts;
   /** De-duplicated events counted (valid timestamp), and the count cursor.com reported. */
   eventCount: number;
+  /** Events left out of every figure: a timestamp that is no time, or token counts that are negative or overflow. */
+  skippedEvents: number;
   reportedEventCount: number | null;
 }

@@ -115,6 +115,13 @@ function dayRange(since: CivilDate | undefined, until: CivilDate | undefined, to
   }
   const label = (lastDay: CivilDate) => `${formatDayKey(since)} – ${formatDayKey(lastDay)}`;
   const start = startOfLocalDay(since, today.timeZone);
+  if (start < 0) {
+    // docs/behaviour.md §17.3: the dashboard API takes no bound before the Unix epoch.
+    throw new ArgumentError(
+      `--since ${formatDayKey(since)} starts before the Unix epoch in ${today.timeZone}.`,
+      'Use --all for all history, or a later --since.',
+    );
+  }
   if (compareCivil(last, today.date) >= 0) return untilNow(since, start, today, label(today.date));
   return {
     start: new Date(start),

@@ -43,7 +43,7 @@ export function costRow(report: CostReport): CostRow {
     byKind: Object.fromEntries(
       USAGE_KIND_BUCKETS.map((bucket) => [bucket, kindEntry(report.byKind[bucket])]),
     ),
-    requestCounts: requestCountsObject(report.requestCounts),
+    requestCounts: { ...requestCountsObject(report.requestCounts), ...skippedField(report.skippedEvents) },
   };
 }
 
@@ -130,6 +130,11 @@ function kindEntry(kind: KindTotals): Record<string, unknown> {
     apiRateCostUSD: known(kind.costUSD),
     meteredCostUSD: known(kind.meteredUSD),
   };
+}
+
+/** docs/behaviour.md §21.8: present only when events were skipped, so a clean report keeps its shape. */
+function skippedField(skipped: number): { skipped?: number } {
+  return skipped > 0 ? { skipped } : {};
 }
 
 function requestCountsObject(counts: CostReport['requestCounts']): Record<string, number> {

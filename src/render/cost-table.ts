@@ -4,12 +4,12 @@
  * `└─ model` breakdown rows, and a Total row. Unknown values print `—`, never 0.
  */
 
-import { stripVTControlCharacters } from 'node:util';
 import type { ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
 import type { CostReport } from '../cost/types.js';
 import { palette } from './colour.js';
 import { formatCount, formatUSD } from './format.js';
+import { displayName } from './safe-text.js';
+import { type Alignment, displayWidth, renderTextTable } from './text-table.js';
 
 export interface CostTableOptions {
   colour: boolean;
@@ -40,8 +40,6 @@ interface RowFigures {
   costUSD: number | null;
   meteredUSD: number | null;
 }
-
-type Alignment = 'left' | 'right';
 
 interface Column {
   head: string;
@@ -87,12 +85,21 @@ export function renderCostTable(report: CostReport, options: CostTableOptions): 
 const MIN_MODELS_WIDTH = 12;
 
 function modelsColumnWidth(report: CostReport, breakdown: boolean): number {
-  const lines = ['Models'];
+  let width = 'Models'.length;
   for (const day of report.daily) {
-    lines.push(...day.modelsUsed.map((model) => `${BULLET}${model}`));
-    if (breakdown) lines.push(...day.models.map((model) => `${BRANCH}${model.modelName}`));
+    for (const model of day.modelsUsed) width = Math.max(width, BULLET.length + modelLabel(model).length);
+    if (!breakdown) continue;
+    for (const model of day.models)
+      width = Math.max(width, BRANCH.length + modelLabel(model.modelName).length);
   }
-  return Math.max(...lines.map((line) => line.length));
+  return width;
+}
+
+/** docs/behaviour.md §21.3: a model name in the table is made safe and cut to 60 columns; JSON keeps it whole. */
+const MODEL_LABEL_MAX = 60;
+
+function modelLabel(name: string): string {
+  return displayName(name, MODEL_LABEL_MAX);
 }
 
 const BULLET = '- ';
@@ -102,7 +109,8 @@ const BRANCH = '└─ ';
  * `prefix + name`, wrapped to `width` when given: breaks after `-` or `.` where it can, hard otherwise,
  * with continuation lines indented under the name.
  */
-function modelCell(prefix: string, name: string, width: number | undefined): string {
+function modelCell(prefix: string, model: string, width: number | undefined): string {
+  const name = modelLabel(model);
   if (width === undefined || prefix.length + name.length <= width) return prefix + name;
   const room = Math.max(1, width - prefix.length);
   const lines: string[] = [];
@@ -131,34 +139,34 @@ function buildTable(
   // §21.3).
   if (report.meteredCostUSD !== null) figureColumns.push(METERED_COLUMN);
 
-  const table = new Table({
+  const cells = (figures: RowFigures) => figureColumns.map((column) => column.value(figures));
+  const rows: string[][] = [];
+  for (const day of report.daily) {
+    const models = day.modelsUsed.map((model) => modelCell(BULLET, model, modelsWidth));
+    rows.push([day.date, models.join('\n'), ...cells(day)]);
+    if (!options.breakdown) continue;
+    for (const model of day.models) {
+      const row = ['', modelCell(BRANCH, model.modelName, modelsWidth), ...cells(model)];
+      rows.push(row.map((cell) => c.gray(cell)));
+    }
+  }
+  rows.push(totalRow(c, report, cells));
+  // Colours come from chalk only, so `colour: false` output carries no escape codes at all.
+  return renderTextTable({
     head: ['Date', 'Models', ...figureColumns.map((column) => column.head)].map((head) => c.cyan(head)),
-    colAligns: [
+    rows,
+    aligns: [
       'left',
       'left',
       ...figureColumns.map((column): Alignment => (column.numeric ? 'right' : 'left')),
     ],
-    // Colours come from chalk only, so `colour: false` output carries no escape codes at all.
-    style: { head: [], border: [] },
   });
-  const cells = (figures: RowFigures) => figureColumns.map((column) => column.value(figures));
-
-  for (const day of report.daily) {
-    const models = day.modelsUsed.map((model) => modelCell(BULLET, model, modelsWidth));
-    table.push([day.date, models.join('\n'), ...cells(day)]);
-    if (!options.breakdown) continue;
-    for (const model of day.models) {
-      const row = ['', modelCell(BRANCH, model.modelName, modelsWidth), ...cells(model)];
-      table.push(row.map((cell) => c.gray(cell)));
-    }
-  }
-  table.push(totalRow(c, report, cells));
-  return table.toString();
 }
 
 function widestLine(text: string): number {
-  // Box-drawing characters are one column wide; escape codes take none.
-  return Math.max(...text.split('\n').map((line) => stripVTControlCharacters(line).length));
+  let widest = 0;
+  for (const line of text.split('\n')) widest = Math.max(widest, displayWidth(line));
+  return widest;
 }
 
 function totalRow(c: ChalkInstance, report: CostReport, cells: (figures: RowFigures) => string[]): string[] {

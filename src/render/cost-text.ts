@@ -10,6 +10,7 @@ import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
 import { renderCostTable } from './cost-table.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
+import { displayName } from './safe-text.js';
 
 export interface CostTextOptions {
   colour: boolean;
@@ -98,6 +99,12 @@ function requestLine(report: CostReport): string {
 function noteLines(report: CostReport): string[] {
   const { estimated, unpriced } = report.requestCounts;
   const notes: string[] = [];
+  if (report.skippedEvents > 0) {
+    notes.push(
+      `Note: ${plural(report.skippedEvents, 'event')} skipped: invalid timestamp or token counts; ` +
+        `${report.skippedEvents === 1 ? 'it is' : 'they are'} left out of every figure above.`,
+    );
+  }
   if (estimated > 0) {
     notes.push(
       `Note: ${plural(estimated, 'request')} had no cost from Cursor and ${estimated === 1 ? 'was' : 'were'} ` +
@@ -106,7 +113,7 @@ function noteLines(report: CostReport): string[] {
   }
   const invalid = report.byModel.filter((model) => model.invalidReportedCost);
   if (invalid.length > 0) {
-    const names = invalid.map((model) => model.modelName).join(', ');
+    const names = invalid.map((model) => displayName(model.modelName, 60)).join(', ');
     notes.push(
       `Note: Cursor reported an invalid cost for ${names}; ${invalid.length === 1 ? 'that model is' : 'those models are'} ` +
         'left out of the API-rate totals rather than counted as partial.',
@@ -118,7 +125,7 @@ function noteLines(report: CostReport): string[] {
   const unknownRequests = unknown.reduce((sum, model) => sum + model.requestCounts.unpriced, 0);
   if (unknownRequests > 0 && unpriced > 0) {
     notes.push(
-      `Note: ${plural(unknownRequests, 'request')} had no known price (${unknown.map((m) => m.modelName).join(', ')}); ` +
+      `Note: ${plural(unknownRequests, 'request')} had no known price (${unknown.map((m) => displayName(m.modelName, 60)).join(', ')}); ` +
         `${unknownRequests === 1 ? 'its' : 'their'} cost is left out of the API-rate totals.`,
     );
   }

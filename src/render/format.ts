@@ -4,7 +4,7 @@
  */
 
 /** Shown in place of a value nobody knows; never `$0.00` (docs/behaviour.md §21.2). */
-const UNKNOWN = '—';
+export const UNKNOWN = '—';
 
 /**
  * C's `printf("%.<digits>f")`: rounds the exact binary value, ties to even (42.5 → "42"), unlike JS

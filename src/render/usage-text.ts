@@ -8,7 +8,8 @@ import type { ChalkInstance } from 'chalk';
 import { formatCountdown } from '../usage/countdown.js';
 import type { ProviderCost, RateWindow, UsageSnapshot } from '../usage/types.js';
 import { palette } from './colour.js';
-import { formatFixed, formatUSD } from './format.js';
+import { formatFixed, formatUSD, UNKNOWN } from './format.js';
+import { safeText } from './safe-text.js';
 import { type Pace, paceFor } from './window-pace.js';
 
 export interface UsageTextOptions {
@@ -37,15 +38,50 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
   }
   for (const section of snapshot.details) {
     for (const row of section.rows) {
-      const value = row.secondaryValue ? `${row.value} · ${row.secondaryValue}` : row.value;
-      lines.push(labelled(c, row.label, value));
+      const shown = row.secondaryValue ? `${row.value} · ${row.secondaryValue}` : row.value;
+      lines.push(labelled(c, row.label, row.figures?.some(isNegative) ? UNKNOWN : safeText(shown)));
     }
   }
   if (snapshot.providerCost) lines.push(...onDemandLines(c, snapshot.providerCost));
   const { accountEmail, loginMethod } = snapshot.identity;
-  if (accountEmail) lines.push(labelled(c, 'Account', accountEmail));
-  if (loginMethod) lines.push(labelled(c, 'Plan', capitalizeWords(loginMethod)));
+  if (accountEmail) lines.push(labelled(c, 'Account', safeText(accountEmail)));
+  if (loginMethod) lines.push(labelled(c, 'Plan', safeText(capitalizeWords(loginMethod))));
   return lines.join('\n');
+}
+
+/**
+ * docs/behaviour.md §15.8: figures no account can have (negative money or counts, a reset more than 400
+ * days away) print as unknown in text, and `--verbose` says which; JSON keeps cursor.com's numbers.
+ */
+export function implausibleFigures(snapshot: UsageSnapshot, now: Date): string[] {
+  const notes: string[] = [];
+  const windows = [
+    snapshot.primary,
+    snapshot.secondary,
+    snapshot.tertiary,
+    ...snapshot.extraRateWindows.map((e) => e.window),
+  ];
+  if (windows.some((window) => window?.resetsAt && resetTooFar(window.resetsAt, now))) {
+    notes.push('a reset more than 400 days away is shown as unknown');
+  }
+  const cost = snapshot.providerCost;
+  if (cost && [cost.used, cost.limit, cost.personalUsed].some(isNegative)) {
+    notes.push('a negative on-demand amount is shown as unknown');
+  }
+  if (snapshot.details.some((section) => section.rows.some((row) => row.figures?.some(isNegative)))) {
+    notes.push('a negative request count is shown as unknown');
+  }
+  return notes.map((note) => `[cursor] cursor.com sent an impossible figure: ${note}`);
+}
+
+const MAX_RESET_DAYS = 400;
+
+function resetTooFar(resetsAt: Date, now: Date): boolean {
+  return resetsAt.getTime() - now.getTime() > MAX_RESET_DAYS * 86_400_000;
+}
+
+function isNegative(value: number | undefined): boolean {
+  return value !== undefined && value < 0;
 }
 
 function windowLines(
@@ -78,12 +114,13 @@ function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
  */
 function resetText(window: RateWindow, now: Date): string | undefined {
   if (window.resetsAt) {
+    if (resetTooFar(window.resetsAt, now)) return `Resets ${UNKNOWN}`;
     const seconds = (window.resetsAt.getTime() - now.getTime()) / 1000;
     return `Resets ${formatCountdown(seconds)}`;
   }
   const description = window.resetDescription?.trim();
   if (!description) return undefined;
-  return description.startsWith('Resets ') ? description : `Resets ${description}`;
+  return safeText(description.startsWith('Resets ') ? description : `Resets ${description}`);
 }
 
 /**
@@ -91,10 +128,11 @@ function resetText(window: RateWindow, now: Date): string | undefined {
  * plain `used` when unlimited, and the member's own share of a team pool.
  */
 function onDemandLines(c: ChalkInstance, cost: ProviderCost): string[] {
-  const spend = cost.limit > 0 ? `${formatUSD(cost.used)} / ${formatUSD(cost.limit)}` : formatUSD(cost.used);
+  const money = (value: number) => (value < 0 ? UNKNOWN : formatUSD(value));
+  const spend = cost.limit !== 0 ? `${money(cost.used)} / ${money(cost.limit)}` : money(cost.used);
   const lines = [labelled(c, 'On-demand', spend)];
-  if (cost.personalUsed !== undefined && cost.personalUsed > 0) {
-    lines.push(labelled(c, 'Your spend', formatUSD(cost.personalUsed)));
+  if (cost.personalUsed !== undefined && cost.personalUsed !== 0) {
+    lines.push(labelled(c, 'Your spend', money(cost.personalUsed)));
   }
   return lines;
 }

@@ -1,4 +1,4 @@
-// Types for the two undici 7 modules the client loads directly (see src/api/transport.ts).
+// Types for the undici 7 modules the client loads directly (see src/api/transport.ts).
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import type { EnvHttpProxyAgent } from 'undici';
 
@@ -6,9 +6,22 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   export default EnvHttpProxyAgentClass;
 }
 
-declare module 'undici/lib/api/api-request.js' {
+declare module 'undici/lib/dispatcher/dispatcher.js' {
   import type { Dispatcher } from 'undici';
 
-  function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-  export default request;
+  const DispatcherClass: typeof Dispatcher;
+  export default DispatcherClass;
+}
+
+declare module 'undici/lib/api/index.js' {
+  import type { Dispatcher } from 'undici';
+
+  const api: {
+    request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+    connect: unknown;
+    stream: unknown;
+    pipeline: unknown;
+    upgrade: unknown;
+  };
+  export default api;
 }

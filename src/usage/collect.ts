@@ -20,9 +20,9 @@ import type { UsageSnapshot } from './types.js';
 import { qualifiesForUsageStatus } from './unified.js';
 
 export interface UsageTimeouts {
-  /** usage-summary, auth/me, /api/usage (docs/behaviour.md §6). */
+  /** usage-summary, the one request that may fail the run. */
   requestMs: number;
-  /** Grok Bot and v2/usage-status. */
+  /** auth/me, /api/usage, Grok Bot and v2/usage-status: best-effort lookups (docs/behaviour.md §11.1). */
   optionalMs: number;
   /** The one deadline shared by /teams and every get-team-spend page. */
   teamDeadlineMs: number;
@@ -62,8 +62,10 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
   const ctx: EndpointContext = { client, cookieHeader: session.cookieHeader, signal, log };
 
   const summaryRequest = fetchUsageSummary(ctx, timeouts.requestMs);
-  const meRequest = fetchMe(ctx, timeouts.requestMs);
-  const sandRequest = fetchSandStatus(ctx, Math.min(timeouts.optionalMs, timeouts.requestMs));
+  // docs/behaviour.md §11.1: a best-effort lookup gets the optional budget, so a slow one cannot hold the run.
+  const optionalMs = Math.min(timeouts.optionalMs, timeouts.requestMs);
+  const meRequest = fetchMe(ctx, optionalMs);
+  const sandRequest = fetchSandStatus(ctx, optionalMs);
   const teamRequest = Promise.all([summaryRequest, meRequest]).then(
     ([summary, me]) => teamBudgetFor(summary, me, ctx, options, timeouts),
     () => undefined,
@@ -82,8 +84,8 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
   const legacyUserId = unifiedPersonal ? undefined : legacyUsageUserId(me, session.jwt);
   if (!unifiedPersonal && legacyUserId === undefined) log?.('[cursor] GET /api/usage skipped (no user id)');
   const [legacy, usageStatus, teamBudget] = await Promise.all([
-    legacyUserId === undefined ? undefined : fetchLegacyUsage(ctx, legacyUserId, timeouts.requestMs),
-    unifiedPersonal ? fetchUsageStatus(ctx, Math.min(timeouts.optionalMs, timeouts.requestMs)) : undefined,
+    legacyUserId === undefined ? undefined : fetchLegacyUsage(ctx, legacyUserId, optionalMs),
+    unifiedPersonal ? fetchUsageStatus(ctx, optionalMs) : undefined,
     teamRequest,
   ]);
 

@@ -114,7 +114,13 @@ function requestQuotaDetails(figures: UsageFigures): DetailSection[] {
   return [
     {
       title: 'Usage',
-      rows: [{ label: 'Request quota', value: `${figures.requestsUsed} / ${figures.requestsLimit}` }],
+      rows: [
+        {
+          label: 'Request quota',
+          value: `${figures.requestsUsed} / ${figures.requestsLimit}`,
+          figures: [figures.requestsUsed ?? 0, figures.requestsLimit ?? 0],
+        },
+      ],
     },
   ];
 }

@@ -36,6 +36,8 @@ export interface DetailRow {
   label: string;
   value: string;
   secondaryValue?: string;
+  /** The numbers `value` shows, so text can tell an impossible one (docs/behaviour.md §15.8); not in JSON. */
+  figures?: number[];
 }
 
 export interface DetailSection {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createEventsHandler, isEventsScenario } from './events.js';
 import type {
@@ -143,7 +144,7 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
     return handler(recorded, attempt);
   };
 
-  const server = http.createServer((req, res) => {
+  const handle: http.RequestListener = (req, res) => {
     void (async () => {
       let response: FakeResponse;
       try {
@@ -168,7 +169,8 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
       await wait(latencyMs + (response.delayMs ?? 0));
       send(res, response);
     })();
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handle) : http.createServer(handle);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -178,7 +180,7 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     setLatency(ms: number) {
       latencyMs = ms;

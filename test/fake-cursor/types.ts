@@ -111,10 +111,12 @@ export interface FakeAccount {
 export interface FakeCursorOptions {
   accounts: FakeAccount[];
   latencyMs?: number;
+  /** Serve https with this certificate (e.g. fixtures/tls/loopback.ts) instead of plain http. */
+  tls?: { cert: string; key: string };
 }
 
 export interface FakeCursor {
-  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  /** `http://127.0.0.1:<port>` (or https with `tls`), no trailing slash. */
   url: string;
   /** Every request, in arrival order, recorded before it is answered. */
   requests: RecordedRequest[];

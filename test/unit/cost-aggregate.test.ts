@@ -36,20 +36,30 @@ describe('cost aggregation: which events count (docs/behaviour.md §19.1)', () =
     ['a zero timestamp', { timestamp: '0' }],
     ['a negative timestamp', { timestamp: '-5' }],
     ['a fractional timestamp', { timestamp: '1781519582153.5' }],
-  ])('an event with %s is ignored entirely, metered total included', (_label, fields) => {
-    const r = report([
-      event('2026-07-20T10:00:00Z', { tokenUsage: usage(10, 1), chargedCents: 1, ...fields }),
-    ]);
-    expect(r.daily).toEqual([]);
-    expect(r.eventCount).toBe(0);
-    expect(r.meteredCostUSD).toBeNull();
-  });
+    ['a timestamp past the range of a date', { timestamp: '100000000000000000' }],
+    ['a timestamp that is not a number', { timestamp: 'abc' }],
+    ['a negative token count', { tokenUsage: tokens(100, -1, 0, 0, { totalCents: 5 }) }],
+    [
+      'token counts whose sum overflows',
+      { tokenUsage: tokens(Number.MAX_SAFE_INTEGER, 1, 0, 0, { totalCents: 5 }) },
+    ],
+  ])(
+    'an event with %s is skipped entirely, metered total included, and counted as skipped',
+    (_label, fields) => {
+      const r = report([
+        event('2026-07-20T10:00:00Z', { tokenUsage: usage(10, 1), chargedCents: 1, ...fields }),
+        event('2026-07-20T11:00:00Z', { tokenUsage: usage(10, 1), chargedCents: 2 }),
+      ]);
+      expect(r.daily.map((day) => day.requestCount)).toEqual([1]);
+      expect(r.eventCount).toBe(1);
+      expect(r.skippedEvents).toBe(1);
+      expect(r.meteredCostUSD).toBe(0.02);
+    },
+  );
 
   it.each([
     ['no tokenUsage', null],
     ['all four counts zero', tokens(0, 0, 0, 0, { totalCents: 5 })],
-    ['a negative count', tokens(100, -1, 0, 0, { totalCents: 5 })],
-    ['a sum that overflows', tokens(Number.MAX_SAFE_INTEGER, 1, 0, 0, { totalCents: 5 })],
   ])('an event with %s adds no day row but still counts for the metered total', (_label, tokenUsage) => {
     const r = report([event('2026-07-20T10:00:00Z', { tokenUsage, chargedCents: 250 })]);
     expect(r.daily).toEqual([]);

@@ -277,13 +277,33 @@ describe('collectCost against the fake cursor.com: HTTP failures and retries', (
     expect(run.report?.eventCount).toBe(1500);
   });
 
-  it('429 with a Retry-After beyond the cap fails at once', async () => {
-    const run = await runBoth(() => ({
-      events: generated(1500),
-      faults: [{ page: 2, status: 429, retryAfter: '3600' }],
-    }));
-    expect(run.error?.message).toMatch(/^Cursor API error: HTTP 429/);
-    expect(pagesRequested(run.requests).filter((p) => p === 2)).toHaveLength(1);
+  it('a Retry-After beyond the cap is waited 10 s, never an hour; a 429 that persists then fails', async () => {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+    };
+    const fake = await startFakeCursor({
+      accounts: [
+        {
+          cookies: [COOKIE],
+          events: { events: generated(1500), faults: [{ page: 2, status: 429, retryAfter: '3600' }] },
+        },
+      ],
+    });
+    servers.push(fake);
+    const client = new CursorClient({ baseUrl: fake.url });
+    clients.push(client);
+    const run = collectCost({
+      client,
+      cookieHeader: COOKIE_HEADER,
+      window: WINDOW,
+      concurrency: 1,
+      retry: { sleep },
+      now: () => NOW,
+    });
+    await expect(run).rejects.toThrow(/^Cursor API error: HTTP 429/);
+    expect(waits).toEqual([10_000, 10_000, 10_000]);
+    expect(pagesRequested(fake.requests).filter((p) => p === 2)).toHaveLength(4);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localTimeZone } from '../../src/cost/time-zone.js';
+import { localTimeZone, resolveLocalTimeZone } from '../../src/cost/time-zone.js';
 import { type CostWindowOptions, parseCivilDate, resolveCostWindow } from '../../src/cost/window.js';
 import { ArgumentError } from '../../src/errors.js';
 
@@ -75,11 +75,20 @@ describe('the local zone (docs/behaviour.md §7.2)', () => {
     expect(localTimeZone(env)).toBe(zone);
   });
 
-  it('an empty or unknown TZ falls back to the system zone, never to an unusable name', () => {
-    for (const TZ of ['', 'Factory/Nowhere']) {
-      const zone = localTimeZone({ TZ });
-      expect(() => new Intl.DateTimeFormat('en-US', { timeZone: zone })).not.toThrow();
-    }
+  it('an empty TZ means unset: the system zone, from the /etc/localtime link first', () => {
+    expect(resolveLocalTimeZone({ TZ: '' }, () => '/usr/share/zoneinfo/posix/Europe/Berlin')).toEqual({
+      zone: 'Europe/Berlin',
+    });
+    expect(resolveLocalTimeZone({}, () => undefined).zone).toBe(
+      new Intl.DateTimeFormat().resolvedOptions().timeZone,
+    );
+  });
+
+  it.each([['Factory'], ['Mars/Olympus']])('TZ=%s is unusable: UTC, with a note for --verbose', (TZ) => {
+    expect(resolveLocalTimeZone({ TZ })).toEqual({
+      zone: 'UTC',
+      note: `TZ=${TZ} is not a time zone this system knows; using UTC`,
+    });
   });
 });
 

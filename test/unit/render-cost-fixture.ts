@@ -130,6 +130,7 @@ export function sampleCostReport(): CostReport {
     },
     requestCounts: { reported: 55, estimated: 5, unpriced: 0 },
     eventCount: 60,
+    skippedEvents: 0,
     reportedEventCount: 60,
   };
 }

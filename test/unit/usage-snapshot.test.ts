@@ -68,7 +68,7 @@ describe('usage windows (docs/behaviour.md §12.5–12.6)', () => {
     });
     expect([snapshot.secondary, snapshot.tertiary, snapshot.extraRateWindows]).toEqual([null, null, []]);
     expect(snapshot.details).toEqual([
-      { title: 'Usage', rows: [{ label: 'Request quota', value: '600 / 500' }] },
+      { title: 'Usage', rows: [{ label: 'Request quota', value: '600 / 500', figures: [600, 500] }] },
     ]);
     expect(remainingPercent(snapshot.primary!)).toBe(0);
   });

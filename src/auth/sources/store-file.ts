@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { cookieHeaderProblem } from '../../api/header-value.js';
 import type { LocalEnvironment } from '../../local/environment.js';
 import { displayPath } from '../../local/paths.js';
 import { readJsonFile } from '../../local/read-file.js';
@@ -39,7 +40,8 @@ export async function readStoreFile<T>(
 
 /**
  * A session sent as a cookie header (manual, cached, stored). When the session cookie carries a JWT, its
- * identity comes along for `--verbose` and the `/api/usage` user id (docs/behaviour.md §7.12).
+ * identity comes along for `--verbose` and the `/api/usage` user id (docs/behaviour.md §7.12). A header
+ * that cannot be sent (docs/behaviour.md §7.13) makes the source malformed, so the ladder goes on.
  */
 export function cookieSession(
   source: AuthSourceId,
@@ -47,6 +49,9 @@ export function cookieSession(
   cookieHeader: string,
   final = false,
 ): SourceResult {
+  const refused = cookieHeaderProblem(cookieHeader);
+  if (refused)
+    return { kind: 'skip', cause: 'malformed', reason: `the ${description} cannot be sent: ${refused}` };
   const session: Session = { source, description, cookieHeader };
   if (final) session.final = true;
   const jwt = sessionTokenIdentityFromCookie(cookieHeader);

@@ -30,7 +30,8 @@ export function liveStoredCookies(json: unknown[], now: Date): { cookies: Stored
   for (const item of json) {
     const parsed = storedCookieSchema.safeParse(item);
     if (!parsed.success) continue;
-    const cookie: StoredCookie = { name: parsed.data.Name, value: parsed.data.Value };
+    // docs/behaviour.md §7.13: surrounding whitespace (a trailing newline) is not part of a cookie value.
+    const cookie: StoredCookie = { name: parsed.data.Name.trim(), value: parsed.data.Value.trim() };
     const expiresAt = expiryOf(parsed.data.Expires);
     // docs/behaviour.md §7.7: a cookie whose Expires is at or before now is dropped.
     if (expiresAt !== undefined) {

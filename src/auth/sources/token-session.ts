@@ -1,3 +1,4 @@
+import { cookieHeaderProblem } from '../../api/header-value.js';
 import { isoSeconds } from '../../iso-date.js';
 import { cookieForToken } from '../cookie.js';
 import { inspectAccessToken } from '../jwt.js';
@@ -18,7 +19,9 @@ export interface AccessTokenSource {
  * docs/behaviour.md §8.1–8.5, shared by the app and cursor-agent tokens: a usable JWT becomes the session
  * cookie; an expired or malformed one is skipped with a reason that names the problem, never the token.
  */
-export function sessionFromAccessToken(token: string, from: AccessTokenSource): SourceResult {
+export function sessionFromAccessToken(stored: string, from: AccessTokenSource): SourceResult {
+  // docs/behaviour.md §7.13: a token with a trailing newline (or other surrounding space) is the same token.
+  const token = stored.trim();
   const inspection = inspectAccessToken(token, from.now);
   if (inspection.kind === 'malformed') {
     return { kind: 'skip', cause: 'malformed', reason: `${from.label} is malformed (${inspection.reason})` };
@@ -37,12 +40,16 @@ export function sessionFromAccessToken(token: string, from: AccessTokenSource): 
     if (from.expiredHint) skip.hint = from.expiredHint;
     return skip;
   }
+  const cookieHeader = cookieForToken(inspection.identity, token);
+  const refused = cookieHeaderProblem(cookieHeader);
+  if (refused)
+    return { kind: 'skip', cause: 'malformed', reason: `${from.label} cannot be sent: ${refused}` };
   return {
     kind: 'session',
     session: {
       source: from.source,
       description: `${from.label} (${from.location})`,
-      cookieHeader: cookieForToken(inspection.identity, token),
+      cookieHeader,
       jwt: inspection.identity,
     },
   };

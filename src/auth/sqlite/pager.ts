@@ -36,14 +36,15 @@ export class Pager {
    * An empty main file is an empty database, and SQLite then discards any WAL, so we ignore it too.
    */
   static open(dbPath: string, walPath?: string): Pager {
-    const fd = fs.openSync(dbPath, 'r');
+    const fd = openRegularFile(dbPath);
+    if (fd === undefined) unreadable('unable to open database file (it does not exist)');
     let walFd: number | undefined;
     try {
       const fileSize = fs.fstatSync(fd).size;
       if (fileSize === 0) unreadable('no such table: ItemTable (the database is empty)');
       let wal: WalSnapshot | undefined;
       if (walPath !== undefined) {
-        walFd = openIfPresent(walPath);
+        walFd = openRegularFile(walPath);
         wal = walFd === undefined ? undefined : readWalSnapshot(walFd);
       }
       return new Pager(fd, fileSize, walFd, wal);
@@ -86,13 +87,24 @@ export class Pager {
   }
 }
 
-function openIfPresent(path: string): number | undefined {
+/**
+ * Opens a file for reading only, without blocking, and only when it is a regular file: a named pipe or a
+ * device in place of the database or its `-wal` is refused at once instead of hanging the run
+ * (docs/behaviour.md §1.1). Undefined when the file does not exist.
+ */
+export function openRegularFile(path: string): number | undefined {
+  let fd: number;
   try {
-    return fs.openSync(path, 'r');
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  if (!fs.fstatSync(fd).isFile()) {
+    fs.closeSync(fd);
+    unreadable(`${path.endsWith('-wal') ? 'the -wal' : 'the database'} is not a regular file`);
+  }
+  return fd;
 }
 
 function readFully(fd: number, position: number, length: number, shortReadMessage: string): Buffer {

@@ -4,6 +4,7 @@
  * whose cumulative checksums verify, up to the last commit frame. Everything after is ignored.
  */
 import fs from 'node:fs';
+import { openRegularFile } from './pager.js';
 
 const WAL_HEADER_SIZE = 32;
 const FRAME_HEADER_SIZE = 24;
@@ -63,6 +64,20 @@ function parseWalHeader(buf: Buffer): WalHeader | undefined {
   addChecksum(view, 0, 24, bigEndianChecksum, checksum);
   if (checksum[0] !== buf.readUInt32BE(24) || checksum[1] !== buf.readUInt32BE(28)) return undefined;
   return { bigEndianChecksum, pageSize, salt1: buf.readUInt32BE(16), salt2: buf.readUInt32BE(20), checksum };
+}
+
+/**
+ * The `-wal` header as it is now ('' when there is none): SQLite rewrites it, with new salts, whenever it
+ * restarts the log, so a changed stamp means frames read earlier may have been overwritten.
+ */
+export function walStamp(walPath: string): string {
+  const fd = openRegularFile(walPath);
+  if (fd === undefined) return '';
+  try {
+    return readExactly(fd, WAL_HEADER_SIZE, 0)?.toString('hex') ?? '';
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
