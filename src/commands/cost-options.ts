@@ -1,8 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { GROUP_BYS, type GroupBy, ORDERS, type Order, WEEK_STARTS, type WeekStart } from '../cost/groups.js';
 import type { CivilDate } from '../cost/time-zone.js';
 import { canonicalTimeZone } from '../cost/time-zone.js';
 import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate } from '../cost/window.js';
-import { duration, wholeNumber } from './parsers.js';
+import { choiceOption, duration, wholeNumber } from './parsers.js';
 
 /**
  * The cost window and paging flags (docs/behaviour.md §17.1). The four ways to pick a window exclude each
@@ -49,6 +50,15 @@ export function addCostOptions(command: Command): Command {
       ),
     )
     .option('--refresh', 'fetch every event and replace what the local event store holds')
+    .addOption(
+      choiceOption('--by <group>', 'one row per day, week, month, model or kind (default: day)', GROUP_BYS),
+    )
+    .addOption(
+      choiceOption('--week-start <day>', 'first day of a --by week week (default: monday)', WEEK_STARTS),
+    )
+    .addOption(
+      choiceOption('--order <order>', 'rows oldest or cheapest first (asc) or the reverse (desc)', ORDERS),
+    )
     .option('--breakdown', 'per-model rows under each day')
     .option('--compact', 'the narrow table layout');
 }
@@ -67,6 +77,9 @@ export interface CostFlags {
   /** false with `--no-cache`. */
   cache: boolean;
   refresh?: boolean;
+  by?: GroupBy;
+  weekStart?: WeekStart;
+  order?: Order;
   breakdown?: boolean;
   compact?: boolean;
 }

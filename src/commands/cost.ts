@@ -1,8 +1,11 @@
 import { collectCost } from '../cost/collect.js';
+import { groupReport } from '../cost/groups.js';
 import { verbosePageLine } from '../cost/pager.js';
 import { resolveLocalTimeZone } from '../cost/time-zone.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
 import { resolveCostWindow } from '../cost/window.js';
+import { ArgumentError } from '../errors.js';
+import { costCsv } from '../render/cost-csv.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage, type ProgressLine } from '../render/progress.js';
@@ -25,6 +28,9 @@ export async function costCommand(flags: SharedFlags & CostFlags, io: CliIo): Pr
     stream: io.stderr,
   });
   try {
+    if (flags.weekStart !== undefined && flags.by !== 'week') {
+      throw new ArgumentError('--week-start applies to --by week only.');
+    }
     const window = costWindow(flags, io, reporter);
     const report = await fetchReport(window, flags, io, reporter, progress);
     progress.finish();
@@ -94,20 +100,27 @@ async function fetchReport(
   return value;
 }
 
+/** docs/behaviour.md §28.4–28.5: the JSON row (with `groups` under `--by`), CSV, or text. */
 function printReport(report: CostReport, flags: CostFlags, io: CliIo, reporter: Reporter): void {
+  const by = flags.by ?? 'day';
+  const weekStart = flags.weekStart ?? 'monday';
+  const groups = groupReport(report, { by, weekStart, order: flags.order });
   if (reporter.json) {
-    reporter.printJson([costRow(report)]);
-    return;
+    reporter.printJson([costRow(report, flags.by ? { by, weekStart, groups } : undefined)]);
+  } else if (reporter.options.format === 'csv') {
+    reporter.printText(costCsv(groups, by));
+  } else {
+    reporter.printText(
+      renderCostText(report, {
+        colour: reporter.colour,
+        columns: terminalColumns(io),
+        compact: flags.compact === true,
+        breakdown: flags.breakdown === true,
+        isTTY: io.stdout.isTTY === true,
+        table: { by, groups },
+      }),
+    );
   }
-  reporter.printText(
-    renderCostText(report, {
-      colour: reporter.colour,
-      columns: terminalColumns(io),
-      compact: flags.compact === true,
-      breakdown: flags.breakdown === true,
-      isTTY: io.stdout.isTTY === true,
-    }),
-  );
 }
 
 /** COLUMNS, then the terminal's width (ccusage's rule); a pipe or a file gets the full table. */

@@ -6,7 +6,10 @@ import { choiceOption } from './parsers.js';
  * Flags every command shares (docs/behaviour.md §2.3). Defined once, added to each command; commander
  * validates the fixed value sets, so an action only ever sees accepted values.
  */
-export function addSharedOptions(command: Command): Command {
+export function addSharedOptions(
+  command: Command,
+  options: { formats?: readonly OutputFormat[] } = {},
+): Command {
   return command
     .addOption(
       choiceOption(
@@ -30,7 +33,7 @@ export function addSharedOptions(command: Command): Command {
       choiceOption('--browser <name>', 'read the cursor.com cookie from this browser only', BROWSER_IDS),
     )
     .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key')
-    .addOption(choiceOption('--format <format>', 'output format', FORMATS))
+    .addOption(choiceOption('--format <format>', 'output format', options.formats ?? FORMATS))
     .option('--json', 'same as --format json')
     .option('--json-only', 'JSON on stdout and nothing on stderr')
     .option('--pretty', 'pretty JSON (sorted keys, as CodexBar prints it)')
@@ -47,7 +50,9 @@ export function addSharedOptions(command: Command): Command {
 
 const PROVIDERS = ['cursor', 'all', 'both'] as const;
 const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+/** What every command prints; `cost` also prints CSV (docs/behaviour.md §28.5). */
 const FORMATS = ['text', 'json'] as const;
+export const COST_FORMATS = ['text', 'json', 'csv'] as const;
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'] as const;
 
 /** What commander hands an action for the shared flags, already validated. */
@@ -67,7 +72,7 @@ export interface SharedFlags {
   logLevel?: (typeof LOG_LEVELS)[number];
 }
 
-export type OutputFormat = (typeof FORMATS)[number];
+export type OutputFormat = (typeof COST_FORMATS)[number];
 
 export interface SharedOptions {
   format: OutputFormat;
@@ -120,5 +125,7 @@ export function argvWantsJson(argv: readonly string[]): boolean {
     else if (arg === '--format') explicit = argv[i + 1]?.toLowerCase();
     else if (arg.startsWith('--format=')) explicit = arg.slice('--format='.length).toLowerCase();
   }
-  return explicit === 'json' || explicit === 'text' ? explicit === 'json' : jsonFlag;
+  return explicit !== undefined && (COST_FORMATS as readonly string[]).includes(explicit)
+    ? explicit === 'json'
+    : jsonFlag;
 }

@@ -25,7 +25,7 @@ export function checkedSum(values: readonly (number | null)[]): number | null {
  * docs/behaviour.md §19.5: known costs add up (exactly, so the order events arrive in never changes a
  * digit); an invalid one poisons the sum; "no cents at all" stays unknown.
  */
-export class CostSum {
+class CostSum {
   private readonly total = new ExactSum();
   private known = false;
   private invalid = false;

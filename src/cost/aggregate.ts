@@ -5,17 +5,15 @@
  */
 import type { TokenUsage } from '../api/schemas/events.js';
 import {
-  CostSum,
   checkedAdd,
-  checkedSum,
   countRequest,
   emptyRequestCounts,
   MeteredSum,
   ModelAccumulator,
   TOKEN_SUM_LIMIT,
 } from './accumulators.js';
-import { exactSum } from './exact-sum.js';
 import { type EventCost, eventCost, type ListPricer } from './pricing.js';
+import { allKnown, compareModelRows, sumKnown, sumTokens } from './sums.js';
 import { civilDateAt, createDayKeyer, formatDayKey } from './time-zone.js';
 import type {
   CostDay,
@@ -25,7 +23,6 @@ import type {
   CostWindow,
   KindTotals,
   PriceSource,
-  TokenTotals,
   UsageKindBucket,
 } from './types.js';
 import { USAGE_KIND_BUCKETS } from './types.js';
@@ -55,19 +52,17 @@ class KindAccumulator {
   requests = 0;
   totalTokens: number | null = 0;
   /** Per model, so one model's invalid cost drops only that model from the kind's sum, as for a day. */
-  readonly costByModel = new Map<string, CostSum>();
+  readonly models = new Map<string, ModelAccumulator>();
   readonly metered = new MeteredSum();
 
-  costFor(model: string): CostSum {
-    return mapEntry(this.costByModel, model, () => new CostSum());
-  }
-
   toTotals(): KindTotals {
+    const models = [...this.models.values()].map(modelRow).sort(compareModelRows);
     return {
       requests: this.requests,
       totalTokens: this.totalTokens,
-      costUSD: sumKnown([...this.costByModel.values()].map((sum) => sum.usd)),
+      costUSD: sumKnown(models.map((model) => model.costUSD)),
       meteredUSD: this.metered.usd,
+      models,
     };
   }
 }
@@ -90,17 +85,6 @@ function eventTokenTotal(event: CostEvent): number {
   return total > TOKEN_SUM_LIMIT ? Number.NaN : total;
 }
 
-/** docs/behaviour.md §19.6: cost desc (unknown = −1), then totalTokens desc, then name asc. */
-function compareModelRows(a: CostModelRow, b: CostModelRow): number {
-  const costA = a.costUSD ?? -1;
-  const costB = b.costUSD ?? -1;
-  if (costA !== costB) return costB - costA;
-  const tokensA = a.totalTokens ?? -1;
-  const tokensB = b.totalTokens ?? -1;
-  if (tokensA !== tokensB) return tokensB - tokensA;
-  return a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0;
-}
-
 function modelRow(acc: ModelAccumulator): CostModelRow {
   return {
     modelName: acc.modelName,
@@ -114,35 +98,6 @@ function modelRow(acc: ModelAccumulator): CostModelRow {
     requestCount: acc.requestCount,
     requestCounts: { ...acc.requestCounts },
     invalidReportedCost: acc.cost.poisoned,
-  };
-}
-
-/**
- * docs/behaviour.md §19.6's day rule: the sum of the known values, or null when none is known. Exact, so the
- * order of the values (e.g. a kind's models, in the order they were first seen) never changes a digit.
- */
-function sumKnown(values: readonly (number | null)[]): number | null {
-  const known = values.filter((value): value is number => value !== null);
-  return known.length === 0 ? null : exactSum(known);
-}
-
-function allKnown(values: readonly (number | null)[]): number | null {
-  return values.includes(null) ? null : exactSum(values as readonly number[]);
-}
-
-/** docs/behaviour.md §19.4: each token field summed with overflow checks; the total is the sum of the four sums. */
-function sumTokens(parts: readonly TokenTotals[]): TokenTotals {
-  const field = (pick: (part: TokenTotals) => number | null) => checkedSum(parts.map(pick));
-  const inputTokens = field((part) => part.inputTokens);
-  const outputTokens = field((part) => part.outputTokens);
-  const cacheReadTokens = field((part) => part.cacheReadTokens);
-  const cacheCreationTokens = field((part) => part.cacheCreationTokens);
-  return {
-    inputTokens,
-    outputTokens,
-    cacheReadTokens,
-    cacheCreationTokens,
-    totalTokens: checkedSum([inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens]),
   };
 }
 
@@ -240,22 +195,18 @@ class CostAggregation implements CostAggregator {
     return kind;
   }
 
-  /** An event with tokens: priced, then summed into its day, its model and its kind. */
+  /** An event with tokens: priced, then summed into its day's model, its model and its kind's model. */
   private addTokenEvent(event: CostEvent, usage: TokenUsage, timestamp: number, kind: KindAccumulator): void {
     const model = event.model ?? 'unknown';
     const cost = eventCost(usage, event.model, timestamp, this.options.pricing);
     const source = cost.source === 'invalid' ? 'unpriced' : cost.source;
     countRequest(this.requestCounts, source);
-    const kindCost = kind.costFor(model);
-    if (cost.source === 'invalid') kindCost.poison();
-    else if (cost.source !== 'unpriced') kindCost.addUSD(cost.cents / 100);
-
     const dayModels = mapEntry(
       this.days,
       this.dayKeyOf(timestamp),
       () => new Map<string, ModelAccumulator>(),
     );
-    for (const models of [dayModels, this.byModel]) {
+    for (const models of [dayModels, this.byModel, kind.models]) {
       const acc = mapEntry(models, model, () => new ModelAccumulator(model));
       addToModel(acc, usage, source, cost, event.chargedCents);
     }

@@ -85,6 +85,8 @@ export interface KindTotals {
   totalTokens: number | null;
   costUSD: number | null;
   meteredUSD: number | null;
+  /** The kind's token events per model, sorted like a day's models (for `--by kind`). */
+  models: CostModelRow[];
 }
 
 export interface CostTotals extends TokenTotals {

@@ -4,6 +4,7 @@
  * unknown values are omitted, never written as 0. `daily` and `projects` are always present.
  */
 
+import type { CostGroup, GroupBy, WeekStart } from '../cost/groups.js';
 import type {
   CostDay,
   CostModelRow,
@@ -18,8 +19,15 @@ import { encodeJson } from './json.js';
 
 export type CostRow = Record<string, unknown>;
 
-export function costRow(report: CostReport): CostRow {
-  return {
+/** `--by`: how the report is grouped, and the groups (docs/behaviour.md §28.4). */
+export interface CostGrouping {
+  by: GroupBy;
+  weekStart: WeekStart;
+  groups: readonly CostGroup[];
+}
+
+export function costRow(report: CostReport, grouping?: CostGrouping): CostRow {
+  const row: CostRow = {
     provider: 'cursor',
     source: 'web',
     updatedAt: report.generatedAt,
@@ -44,6 +52,32 @@ export function costRow(report: CostReport): CostRow {
       USAGE_KIND_BUCKETS.map((bucket) => [bucket, kindEntry(report.byKind[bucket])]),
     ),
     requestCounts: { ...requestCountsObject(report.requestCounts), ...skippedField(report.skippedEvents) },
+  };
+  if (grouping) {
+    row.groupBy = grouping.by;
+    if (grouping.by === 'week') row.weekStart = grouping.weekStart;
+    row.groups = grouping.groups.map(groupEntry);
+  }
+  return row;
+}
+
+/** An additive `groups[]` entry: the group's figures and its models (unknown values omitted). */
+function groupEntry(group: CostGroup): Record<string, unknown> {
+  return {
+    key: group.key,
+    firstDay: group.firstDay,
+    lastDay: group.lastDay,
+    ...tokenFields(group),
+    apiRateCostUSD: known(group.costUSD),
+    meteredCostUSD: known(group.meteredUSD),
+    requests: group.requestCount,
+    models: group.models.map((model) => ({
+      modelName: model.modelName,
+      ...tokenFields(model),
+      apiRateCostUSD: known(model.costUSD),
+      meteredCostUSD: known(model.meteredUSD),
+      requests: model.requestCount,
+    })),
   };
 }
 

@@ -1,14 +1,15 @@
 /**
- * `cost` text: CodexBar's summary lines (docs/behaviour.md §21.1), then the per-day table, our additive
+ * `cost` text: CodexBar's summary lines (docs/behaviour.md §21.1), then the per-day (or `--by`) table, our additive
  * totals (by kind, request counts) with notes on estimated or unpriced requests, and — on a TTY — a
  * daily-spend chart. Returns the text without a trailing newline.
  */
 
 import type { ChalkInstance } from 'chalk';
+import { groupReport } from '../cost/groups.js';
 import { type CostReport, type KindTotals, USAGE_KIND_BUCKETS, type UsageKindBucket } from '../cost/types.js';
 import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
-import { renderCostTable } from './cost-table.js';
+import { renderCostTable, type TableGroups } from './cost-table.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
 import { displayName } from './safe-text.js';
 
@@ -20,9 +21,11 @@ export interface CostTextOptions {
   breakdown: boolean;
   /** Whether stdout is a TTY; the chart is only drawn for terminals. */
   isTTY: boolean;
+  /** The table's rows: the groups `--by` asked for (docs/behaviour.md §28.4); default the days. */
+  table?: TableGroups;
 }
 
-const COMPACT_NOTE = 'Compact view: widen the terminal for the cache and total-token columns.';
+const COMPACT_NOTE = 'Compact view: widen the terminal for the input, output and cache columns.';
 const HINT = "From Cursor's usage dashboard at vendor token rates; may differ from your invoice.";
 
 export function renderCostText(report: CostReport, options: CostTextOptions): string {
@@ -32,7 +35,11 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
     blocks.push('No usage events in this window.');
     return blocks.join('\n\n');
   }
-  const table = renderCostTable(report, options);
+  const rows = options.table ?? {
+    by: 'day',
+    groups: groupReport(report, { by: 'day', weekStart: 'monday' }),
+  };
+  const table = renderCostTable(report, rows, options);
   // Like ccusage, say why columns went missing when the terminal, not --compact, chose the layout.
   const widthNote = table.compact && !options.compact ? `\n${COMPACT_NOTE}` : '';
   blocks.push(table.text + widthNote);

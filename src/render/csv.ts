@@ -1,0 +1,47 @@
+/**
+ * A small RFC 4180 writer: a header row, then one row per record, CRLF line ends (the last line too),
+ * fields quoted only when they hold a comma, a quote, CR or LF, quotes doubled. Numbers are plain (no
+ * grouping, no currency): integers exactly, fractions to 15 significant digits, which drops binary noise
+ * such as 0.36850200000000005 from sums of cents without losing any decimal a source sent. Null and
+ * undefined are empty fields, and so is a non-finite number.
+ *
+ * Text that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets a leading
+ * apostrophe, so a member's name cannot smuggle a formula into an admin's spreadsheet. Numbers are never
+ * touched, so a negative number stays a number.
+ */
+
+export type CsvValue = string | number | boolean | null | undefined;
+
+export interface CsvOptions {
+  /** Default true; false writes text exactly as given. */
+  neutraliseFormulas?: boolean;
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvField(value: CsvValue, options: CsvOptions = {}): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return '';
+    return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(15)));
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const text = options.neutraliseFormulas !== false && FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function encodeCsv(
+  header: readonly string[],
+  rows: Iterable<readonly CsvValue[]>,
+  options: CsvOptions = {},
+): string {
+  const lines = [header.map((name) => csvField(name, options)).join(',')];
+  for (const row of rows) {
+    if (row.length !== header.length) {
+      throw new Error(`CSV row has ${row.length} fields, the header ${header.length}`);
+    }
+    lines.push(row.map((value) => csvField(value, options)).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { csvField, encodeCsv } from '../../src/render/csv.js';
+
+describe('CSV writer (RFC 4180)', () => {
+  it('writes a header row and CRLF after every line, quoting only where needed', () => {
+    const text = encodeCsv(
+      ['name', 'note', 'count'],
+      [
+        ['Ada', 'plain', 3],
+        ['Lovelace, Ada', 'said "hi"', 0],
+        ['multi', 'line\nbreak', null],
+      ],
+    );
+    expect(text).toBe(
+      'name,note,count\r\nAda,plain,3\r\n"Lovelace, Ada","said ""hi""",0\r\nmulti,"line\nbreak",\r\n',
+    );
+  });
+
+  it('numbers are plain: no grouping or currency, integers exact, fractions without binary noise', () => {
+    expect(csvField(1234567)).toBe('1234567');
+    expect(csvField(9_007_199_254_740_991)).toBe('9007199254740991');
+    expect(csvField(0.1 + 0.2)).toBe('0.3');
+    expect(csvField(0.36850200000000005)).toBe('0.368502');
+    expect(csvField(-2.5)).toBe('-2.5');
+    expect(csvField(Number.NaN)).toBe('');
+    expect(csvField(undefined)).toBe('');
+    expect(csvField(true)).toBe('true');
+  });
+
+  it('text a spreadsheet would run as a formula gets a leading apostrophe, unless turned off', () => {
+    expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvField('+1')).toBe("'+1");
+    expect(csvField('@sum')).toBe("'@sum");
+    expect(csvField('-x', { neutraliseFormulas: false })).toBe('-x');
+  });
+
+  it('a row with the wrong number of fields is a bug, not a shifted column', () => {
+    expect(() => encodeCsv(['a', 'b'], [['1']])).toThrow('CSV row has 1 fields, the header 2');
+  });
+});
