@@ -30,7 +30,7 @@ const HINT = "From Cursor's usage dashboard at vendor token rates; may differ fr
 
 export function renderCostText(report: CostReport, options: CostTextOptions): string {
   const c = palette(options.colour);
-  const blocks = [costSummaryLines(report, c).join('\n')];
+  const blocks = [costSummaryLines(report, c, options.columns).join('\n')];
   if (report.daily.length === 0) {
     blocks.push('No usage events in this window.');
     return blocks.join('\n\n');
@@ -50,7 +50,7 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
 }
 
 /** docs/behaviour.md §21.1: header, Today, the window, Cursor-metered (when known) and the hint. */
-function costSummaryLines(report: CostReport, c: ChalkInstance): string[] {
+function costSummaryLines(report: CostReport, c: ChalkInstance, columns: number): string[] {
   const { label } = report.window;
   const lines = [
     c.bold.cyan('Cursor Cost (API-rate estimate)'),
@@ -60,7 +60,24 @@ function costSummaryLines(report: CostReport, c: ChalkInstance): string[] {
   if (report.meteredCostUSD !== null) {
     lines.push(`Cursor-metered: ${formatUSD(report.meteredCostUSD)} (${label.toLowerCase()})`);
   }
-  lines.push(HINT);
+  lines.push(...wrapWords(HINT, columns));
+  return lines;
+}
+
+/** docs/behaviour.md §28.7: a line wider than the terminal breaks between words, not where the terminal cuts. */
+function wrapWords(text: string, columns: number): string[] {
+  if (text.length <= columns) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > columns) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  lines.push(line);
   return lines;
 }
 
