@@ -125,6 +125,28 @@ class PageTokenizer {
   private readonly values: unknown[] = new Array(EVENT_FIELDS.length).fill(undefined);
   private readonly usage: unknown[] = new Array(TOKEN_FIELDS.length).fill(undefined);
   private readonly issues: Issues = [];
+  private readonly raw: Record<(typeof EVENT_FIELDS)[number], unknown> = {
+    timestamp: undefined,
+    model: undefined,
+    kind: undefined,
+    requestsCosts: undefined,
+    usageBasedCosts: undefined,
+    isTokenBasedCall: undefined,
+    owningUser: undefined,
+    owningTeam: undefined,
+    cursorTokenFee: undefined,
+    isChargeable: undefined,
+    isHeadless: undefined,
+    chargedCents: undefined,
+    tokenUsage: undefined,
+  };
+  private readonly rawUsage: Record<(typeof TOKEN_FIELDS)[number], unknown> = {
+    inputTokens: undefined,
+    outputTokens: undefined,
+    cacheWriteTokens: undefined,
+    cacheReadTokens: undefined,
+    totalCents: undefined,
+  };
 
   constructor(private readonly b: Uint8Array) {
     this.buffer = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
@@ -182,42 +204,43 @@ class PageTokenizer {
     const v = this.values;
     v.fill(undefined);
     this.members(EVENT_KEYS, v, true);
-    const raw = {
-      timestamp: v[0],
-      model: v[1],
-      kind: v[2],
-      requestsCosts: v[3],
-      usageBasedCosts: v[4],
-      isTokenBasedCall: v[5],
-      owningUser: v[6],
-      owningTeam: v[7],
-      cursorTokenFee: v[8],
-      isChargeable: v[9],
-      isHeadless: v[10],
-      chargedCents: v[11],
-      tokenUsage: v[12],
-    };
+    // One scratch record of a fixed shape, filled in place: decodeUsageEvent only reads it.
+    const raw = this.raw;
+    raw.timestamp = v[0];
+    raw.model = v[1];
+    raw.kind = v[2];
+    raw.requestsCosts = v[3];
+    raw.usageBasedCosts = v[4];
+    raw.isTokenBasedCall = v[5];
+    raw.owningUser = v[6];
+    raw.owningTeam = v[7];
+    raw.cursorTokenFee = v[8];
+    raw.isChargeable = v[9];
+    raw.isHeadless = v[10];
+    raw.chargedCents = v[11];
+    raw.tokenUsage = v[12];
     const event = decodeUsageEvent(raw, this.issues);
     if (this.issues.length > 0) throw GIVE_UP;
     return event;
   }
 
   /**
-   * An object of the known token fields (as JSON.parse would give it, less the fields nothing reads), or any
-   * other value as JSON.parse gives it. A second `tokenUsage` replaces the first, as in JSON.parse.
+   * A record of the known token fields (what JSON.parse would give, less the fields nothing reads; a scratch
+   * record, read once by the schema's decoder), or any other value as JSON.parse gives it. A second
+   * `tokenUsage` replaces the first, as in JSON.parse.
    */
   private tokenUsage(): unknown {
     if (this.b[this.p] !== OPEN_OBJECT) return this.value(false);
     const u = this.usage;
     u.fill(undefined);
     this.members(TOKEN_KEYS, u, false);
-    return {
-      inputTokens: u[0],
-      outputTokens: u[1],
-      cacheWriteTokens: u[2],
-      cacheReadTokens: u[3],
-      totalCents: u[4],
-    };
+    const usage = this.rawUsage;
+    usage.inputTokens = u[0];
+    usage.outputTokens = u[1];
+    usage.cacheWriteTokens = u[2];
+    usage.cacheReadTokens = u[3];
+    usage.totalCents = u[4];
+    return usage;
   }
 
   /** `{ "key": value, … }` into `values`: known keys are read (the last one wins), others skipped and validated. */
