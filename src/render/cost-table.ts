@@ -80,7 +80,8 @@ const KEY_HEADS: Record<GroupBy, string> = {
   kind: 'Kind',
 };
 
-const KIND_LABELS: Record<UsageKindBucket, string> = {
+/** How a billing kind is named in text (the table's Kind column and the By kind lines). */
+export const KIND_LABELS: Record<UsageKindBucket, string> = {
   included: 'Included',
   onDemand: 'On-demand',
   notCharged: 'Not charged',

@@ -9,7 +9,7 @@ import { groupReport } from '../cost/groups.js';
 import { type CostReport, type KindTotals, USAGE_KIND_BUCKETS, type UsageKindBucket } from '../cost/types.js';
 import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
-import { renderCostTable, type TableGroups } from './cost-table.js';
+import { KIND_LABELS, renderCostTable, type TableGroups } from './cost-table.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
 import { displayName } from './safe-text.js';
 
@@ -86,14 +86,6 @@ function amountWithTokens(costUSD: number | null, tokens: number | null): string
   const amount = formatUSD(costUSD);
   return tokens === null ? amount : `${amount} · ${formatTokens(tokens)} tokens`;
 }
-
-const KIND_LABELS: Record<UsageKindBucket, string> = {
-  included: 'Included',
-  onDemand: 'On-demand',
-  notCharged: 'Not charged',
-  byok: 'BYOK',
-  other: 'Other',
-};
 
 /** Our additive split of the window by how Cursor billed each request; empty buckets are skipped. */
 function kindLines(report: CostReport): string[] {

@@ -151,6 +151,17 @@ function csvFields(line: string): string[] {
   return fields;
 }
 
+const FIGURES = [
+  'inputTokens',
+  'outputTokens',
+  'cacheReadTokens',
+  'cacheCreationTokens',
+  'totalTokens',
+  'apiRateCostUSD',
+  'meteredCostUSD',
+  'requests',
+] as const;
+
 /** A JSON number as a CSV field carries it: integers exactly, fractions to 15 significant digits. */
 const asCsvNumber = (value: number | undefined) =>
   value === undefined ? '' : Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(15)));
@@ -165,34 +176,14 @@ describe('--format csv (docs/behaviour.md §28.5)', () => {
       expect(csv.stdout.endsWith('\r\n')).toBe(true);
       const [header, ...lines] = csv.stdout.slice(0, -2).split('\r\n').map(csvFields);
       const groupColumn = { day: 'date', week: 'week', month: 'month', kind: 'kind' }[by];
-      expect(header).toEqual([
-        groupColumn,
-        'model',
-        'inputTokens',
-        'outputTokens',
-        'cacheReadTokens',
-        'cacheCreationTokens',
-        'totalTokens',
-        'apiRateCostUSD',
-        'meteredCostUSD',
-        'requests',
-      ]);
+      expect(header).toEqual([groupColumn, 'model', ...FIGURES]);
       const expected = json.groups!.flatMap((group) =>
         group.models.map((model) => [
           group.key,
           model.modelName,
-          ...(
-            [
-              'inputTokens',
-              'outputTokens',
-              'cacheReadTokens',
-              'cacheCreationTokens',
-              'totalTokens',
-              'apiRateCostUSD',
-              'meteredCostUSD',
-              'requests',
-            ] as const
-          ).map((field) => asCsvNumber((model as unknown as Record<string, number | undefined>)[field])),
+          ...FIGURES.map((field) =>
+            asCsvNumber((model as unknown as Record<string, number | undefined>)[field]),
+          ),
         ]),
       );
       expect(lines).toEqual(expected);

@@ -4,19 +4,7 @@ import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { ExactSum, exactSum } from '../../src/cost/exact-sum.js';
 import { createListPricer } from '../../src/cost/pricing.js';
 import type { CostWindow } from '../../src/cost/types.js';
-import { generateEvents } from '../fake-cursor/generate-events.js';
-
-/** mulberry32, so a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { generateEvents, seededRandom } from '../fake-cursor/generate-events.js';
 
 function shuffled<T>(values: readonly T[], next: () => number): T[] {
   const out = [...values];
@@ -65,7 +53,7 @@ describe('exact sums (docs/behaviour.md §19.5)', () => {
   });
 
   it('equals the correctly rounded exact sum on 200 random sets of cents, in any order', () => {
-    const next = random(12);
+    const next = seededRandom(12);
     for (let round = 0; round < 200; round++) {
       const values = Array.from({ length: 1 + Math.floor(next() * 300) }, () =>
         next() < 0.1 ? next() * 1e6 : Math.round(next() * 1e6) / 1e4 / 100,
@@ -115,6 +103,6 @@ describe('aggregation is a function of the set of events, not of their order', (
   it('page order, reversed and shuffled give the same report, to the last digit', () => {
     const reference = JSON.stringify(reportOf(events));
     expect(JSON.stringify(reportOf([...events].reverse()))).toBe(reference);
-    expect(JSON.stringify(reportOf(shuffled(events, random(3))))).toBe(reference);
+    expect(JSON.stringify(reportOf(shuffled(events, seededRandom(3))))).toBe(reference);
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsPageSchema } from '../../src/api/schemas/events.js';
 import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
-import { generateEvents } from '../fake-cursor/generate-events.js';
+import { generateEvents, seededRandom } from '../fake-cursor/generate-events.js';
 import {
   ACCEPTED_ENVELOPES,
   DOUBLE_FIELD_CASES,
@@ -169,7 +169,7 @@ describe('byte decoder: numbers convert exactly as JSON.parse converts them', ()
   });
 
   it('20,000 random decimal literals', () => {
-    const next = random(99);
+    const next = seededRandom(99);
     for (let i = 0; i < 20_000; i++) {
       const literal = randomNumberLiteral(next);
       const text = `{"usageEventsDisplay":[{"chargedCents":${literal}}]}`;
@@ -196,7 +196,7 @@ describe('byte decoder: generated and fuzzed pages', () => {
   });
 
   it('2,000 fuzzed pages: every answer is the schema’s, and most are the byte decoder’s own', () => {
-    const next = random(2026);
+    const next = seededRandom(2026);
     let accepted = 0;
     let fast = 0;
     for (let round = 0; round < 2000; round++) {
@@ -209,18 +209,6 @@ describe('byte decoder: generated and fuzzed pages', () => {
     expect(fast).toBeGreaterThan(accepted * 0.6);
   });
 });
-
-/** mulberry32, so a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const pick = <T>(next: () => number, values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
 
