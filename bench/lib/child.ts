@@ -40,7 +40,7 @@ const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
 
 // CPU probe: user and system time (µs) of the process itself, written at exit.
 const CPU_PRELOAD = `data:text/javascript,${encodeURIComponent(
-  "import fs from 'node:fs';process.on('exit',()=>{const f=process.env.BENCH_CPU_FILE;const r=process.resourceUsage();if(f)fs.writeFileSync(f,`${r.userCPUTime} ${r.systemCPUTime}`);});",
+  "import fs from 'node:fs';process.on('exit',()=>{const f=process.env.BENCH_CPU_FILE;const r=process.resourceUsage();if(f)fs.writeFileSync(f,r.userCPUTime+' '+r.systemCPUTime);});",
 )}`;
 
 export function peakRssMethod(): string {

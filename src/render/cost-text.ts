@@ -6,7 +6,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import { groupReport } from '../cost/groups.js';
-import { type CostReport, type KindTotals, USAGE_KIND_BUCKETS, type UsageKindBucket } from '../cost/types.js';
+import { type CostReport, type KindTotals, USAGE_KIND_BUCKETS } from '../cost/types.js';
 import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
 import { KIND_LABELS, renderCostTable, type TableGroups } from './cost-table.js';
