@@ -9,6 +9,7 @@
  *   format) is set aside and a new one is started.
  */
 import os from 'node:os';
+import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ChunkFormatError, decodeChunk, encodeChunk, type Labels } from './chunk-codec.js';
 import { EventColumns } from './event-columns.js';
@@ -116,7 +117,7 @@ export async function openEventStore(options: OpenStoreOptions): Promise<EventSt
       const aside = await setStoreAside(options.file);
       options.note(
         `[cursor-cost] The event store ${options.shown} could not be used (${reasonOf(error)}); ` +
-          `moved it to ${aside.slice(aside.lastIndexOf('/') + 1)} and started a new one`,
+          `moved it to ${path.basename(aside)} and started a new one`,
       );
     }
   }
