@@ -7,7 +7,7 @@ import { addCostOptions, type CostFlags } from './commands/cost-options.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { type CliIo, processIo } from './commands/io.js';
 import { registerLoginCommands } from './commands/login.js';
-import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
+import { addSharedOptions, argvWantsJson, COST_FORMATS, type SharedFlags } from './commands/options.js';
 import { reportFailure } from './commands/report.js';
 import { addServeCommand } from './commands/serve.js';
 import { registerTeamCommand } from './commands/team.js';
@@ -40,7 +40,9 @@ Examples:
   codexbar cost                              the last 30 days, per day
   codexbar cost --days 7 --breakdown         per-model rows under each day
   codexbar cost --month --timezone Europe/Berlin
-  codexbar cost --since 2026-10-01 --until 20261031 --json`;
+  codexbar cost --since 2026-10-01 --until 20261031 --json
+  codexbar cost --days 90 --by week          one row per week (Monday first; --week-start sunday)
+  codexbar cost --month --by model --format csv > models.csv`;
 
 /**
  * `-V, --version` is answered by bin/codexbar.js before this bundle loads (the one place that handles it,
@@ -86,6 +88,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         program
           .command('cost')
           .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
+        { formats: COST_FORMATS },
       ),
     ),
   )

@@ -18,6 +18,11 @@ export interface CursorRequest<T> {
   timeoutMs: number;
   signal?: AbortSignal;
   schema: z.ZodType<T>;
+  /**
+   * A faster decoder of the raw body for this endpoint; undefined from it means "use the schema" (which also
+   * words every error). It must give exactly what the schema gives (docs/behaviour.md §28.6).
+   */
+  decodeBytes?: (bytes: Buffer) => T | undefined;
   /** Statuses that mean "this session is not logged in" (docs/behaviour.md §7.4, §11.1). */
   notLoggedInStatuses?: readonly number[];
   /** The largest body accepted (docs/behaviour.md §10.5); default SMALL_RESPONSE_LIMIT. */
@@ -66,7 +71,7 @@ export class CursorClient {
 
     let status: number;
     let responseHeaders: Record<string, string | string[] | undefined>;
-    let text: string;
+    let bytes: Buffer;
     try {
       let url = new URL(this.baseUrl + req.path);
       for (let redirects = 0; ; redirects++) {
@@ -86,7 +91,7 @@ export class CursorClient {
         }
         status = response.statusCode;
         responseHeaders = response.headers;
-        text = decodeBody(await readCapped(response, req.maxBytes ?? SMALL_RESPONSE_LIMIT, req.endpoint));
+        bytes = await readCapped(response, req.maxBytes ?? SMALL_RESPONSE_LIMIT, req.endpoint);
         break;
       }
     } catch (error) {
@@ -105,7 +110,8 @@ export class CursorClient {
         retryAfterMs: parseRetryAfter(headerValue(responseHeaders['retry-after'])),
       });
     }
-    return decode(req.endpoint, text, req.schema);
+    const fast = req.decodeBytes?.(bytes);
+    return fast !== undefined ? fast : decode(req.endpoint, decodeBody(bytes), req.schema);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
 import { type EventsPage, eventsPageSchema } from './schemas/events.js';
+import { decodeEventsPageBytes } from './schemas/events-bytes.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
 export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
@@ -47,6 +48,7 @@ export function fetchEventsPage(
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
     schema: eventsPageSchema,
+    decodeBytes: decodeEventsPageBytes,
     maxBytes: EVENTS_PAGE_LIMIT,
     notLoggedInStatuses: [401],
   });

@@ -1,13 +1,16 @@
 import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
 import { collectCost } from '../cost/collect.js';
+import { groupReport } from '../cost/groups.js';
 import { verbosePageLine } from '../cost/pager.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
-import { exitCodeFor } from '../errors.js';
+import { ArgumentError, exitCodeFor } from '../errors.js';
+import { costCsv } from '../render/cost-csv.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage, type ProgressLine } from '../render/progress.js';
 import { type AccountOutcome, lastFailureCode, runForAccounts } from './accounts-run.js';
 import { type CostFlags, windowFromFlags } from './cost-options.js';
+import { withCostStore } from './cost-store.js';
 import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
 import { Reporter } from './report.js';
@@ -16,8 +19,9 @@ import { Reporter } from './report.js';
 const UNBOUNDED_COLUMNS = 1000;
 
 /**
- * `codexbar cost`: page every usage event of the window, aggregate, print CodexBar's lines and a table; one
- * report per selected token account (docs/behaviour.md §27.3).
+ * `codexbar cost`: page every usage event of the window (through the account's event store), aggregate,
+ * print CodexBar's lines and a table, CSV or JSON; one report per selected token account
+ * (docs/behaviour.md §27.3, §28).
  */
 export async function costCommand(flags: SharedFlags & CostFlags & AccountFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, sharedOptions(flags));
@@ -29,6 +33,9 @@ export async function costCommand(flags: SharedFlags & CostFlags & AccountFlags,
   });
   try {
     checkAccountFlags(flags);
+    if (flags.weekStart !== undefined && flags.by !== 'week') {
+      throw new ArgumentError('--week-start applies to --by week only.');
+    }
     const window = windowFromFlags(flags, io, reporter.verbose);
     const outcomes = await fetchReports(window, flags, io, reporter, progress);
     progress.finish();
@@ -49,37 +56,47 @@ function fetchReports(
 ): Promise<AccountOutcome<CostReport>[]> {
   // docs/behaviour.md §18.12: one deadline for the whole run, every account, session, page and wait.
   const deadline = { signal: io.timing.deadline(flags.timeout), ms: flags.timeout };
-  return runForAccounts(io, reporter.options, flags, 'cost', reporter.verbose, (client, session) =>
-    collectCost({
-      client,
-      cookieHeader: session.cookieHeader,
-      window,
-      now: io.now,
-      concurrency: flags.concurrency,
-      timeoutMs: io.timing.requestTimeoutMs,
-      retry: { sleep: io.timing.sleep },
-      deadline,
-      onProgress: (page) => {
-        reporter.verbose(verbosePageLine(page));
-        progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
-      },
-    }),
+  const env = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+  const choice = { noCache: flags.cache === false, refresh: flags.refresh === true };
+  return runForAccounts(io, reporter.options, flags, 'cost', reporter.verbose, (client, session, account) =>
+    withCostStore(env, choice, session, { label: account?.label }, reporter.verbose, (store) =>
+      collectCost({
+        client,
+        cookieHeader: session.cookieHeader,
+        window,
+        now: io.now,
+        concurrency: flags.concurrency,
+        timeoutMs: io.timing.requestTimeoutMs,
+        retry: { sleep: io.timing.sleep },
+        deadline,
+        store,
+        onProgress: (page) => {
+          reporter.verbose(verbosePageLine(page));
+          progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
+        },
+      }),
+    ),
   );
 }
 
+/** docs/behaviour.md §27.3, §28.4–28.5: per account, the JSON row (with `groups` under `--by`), CSV, or text. */
 function printReports(
   outcomes: readonly AccountOutcome<CostReport>[],
   flags: CostFlags,
   io: CliIo,
   reporter: Reporter,
 ): void {
+  const by = flags.by ?? 'day';
+  const weekStart = flags.weekStart ?? 'monday';
+  const grouped = (report: CostReport) => groupReport(report, { by, weekStart, order: flags.order });
   if (reporter.json) {
     reporter.printJson(
-      outcomes.map((outcome) =>
-        outcome.ok
-          ? costRow(outcome.value, outcome.account?.label)
-          : costErrorRow(outcome.error, io.now(), outcome.account?.label),
-      ),
+      outcomes.map((outcome) => {
+        const account = outcome.account?.label;
+        if (!outcome.ok) return costErrorRow(outcome.error, io.now(), account);
+        const grouping = flags.by ? { by, weekStart, groups: grouped(outcome.value) } : undefined;
+        return costRow(outcome.value, { account, grouping });
+      }),
     );
     return;
   }
@@ -87,6 +104,11 @@ function printReports(
   for (const outcome of outcomes) {
     if (!outcome.ok) {
       reporter.printRowError(outcome.error, outcome.account?.label);
+      continue;
+    }
+    const groups = grouped(outcome.value);
+    if (reporter.options.format === 'csv') {
+      sections.push(costCsv(groups, by));
       continue;
     }
     sections.push(
@@ -97,6 +119,7 @@ function printReports(
         breakdown: flags.breakdown === true,
         isTTY: io.stdout.isTTY === true,
         account: outcome.account?.label,
+        table: { by, groups },
       }),
     );
   }

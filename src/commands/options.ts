@@ -6,7 +6,10 @@ import { choiceOption } from './parsers.js';
  * Flags every command shares (docs/behaviour.md §2.3). Defined once, added to each command; commander
  * validates the fixed value sets, so an action only ever sees accepted values.
  */
-export function addSharedOptions(command: Command): Command {
+export function addSharedOptions(
+  command: Command,
+  options: { formats?: readonly OutputFormat[] } = {},
+): Command {
   command
     .addOption(
       choiceOption(
@@ -30,16 +33,16 @@ export function addSharedOptions(command: Command): Command {
       choiceOption('--browser <name>', 'read the cursor.com cookie from this browser only', BROWSER_IDS),
     )
     .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key');
-  return addOutputOptions(command);
+  return addOutputOptions(command, options.formats);
 }
 
 /**
  * How a command prints (docs/behaviour.md §2.3, §2.6–2.8): every command takes these, including those that
  * never fetch (`config`, `login`, `doctor`).
  */
-export function addOutputOptions(command: Command): Command {
+export function addOutputOptions(command: Command, formats: readonly OutputFormat[] = FORMATS): Command {
   return command
-    .addOption(choiceOption('--format <format>', 'output format', FORMATS))
+    .addOption(choiceOption('--format <format>', 'output format', formats))
     .option('--json', 'same as --format json')
     .option('--json-only', 'JSON on stdout and nothing on stderr')
     .option('--pretty', 'pretty JSON (sorted keys, as CodexBar prints it)')
@@ -56,7 +59,9 @@ export function addOutputOptions(command: Command): Command {
 
 const PROVIDERS = ['cursor', 'all', 'both'] as const;
 const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+/** What every command prints; `cost` also prints CSV (docs/behaviour.md §28.5). */
 const FORMATS = ['text', 'json'] as const;
+export const COST_FORMATS = ['text', 'json', 'csv'] as const;
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'] as const;
 
 /** What commander hands an action for the output flags, already validated. */
@@ -80,7 +85,7 @@ export interface SharedFlags extends OutputFlags {
   allowKeychainPrompt?: boolean;
 }
 
-export type OutputFormat = (typeof FORMATS)[number];
+export type OutputFormat = (typeof COST_FORMATS)[number];
 
 /** How a command prints, derived from the output flags. */
 export interface OutputOptions {
@@ -144,5 +149,7 @@ export function argvWantsJson(argv: readonly string[]): boolean {
     else if (arg === '--format') explicit = argv[i + 1]?.toLowerCase();
     else if (arg.startsWith('--format=')) explicit = arg.slice('--format='.length).toLowerCase();
   }
-  return explicit === 'json' || explicit === 'text' ? explicit === 'json' : jsonFlag;
+  return explicit !== undefined && (COST_FORMATS as readonly string[]).includes(explicit)
+    ? explicit === 'json'
+    : jsonFlag;
 }

@@ -4,15 +4,27 @@
  * unknown values are omitted, never written as 0. `daily` and `projects` are always present.
  */
 
+import type { CostGroup, GroupBy, WeekStart } from '../cost/groups.js';
 import type { CostDay, CostModelRow, CostReport, CostTotals, KindTotals } from '../cost/types.js';
 import { USAGE_KIND_BUCKETS } from '../cost/types.js';
 import { errorBody } from '../errors.js';
 
 export type CostRow = Record<string, unknown>;
 
-/** `account`: the token-account label, additive (docs/behaviour.md §27.3). */
-export function costRow(report: CostReport, account?: string): CostRow {
-  return {
+/** `--by`: how the report is grouped, and the groups (docs/behaviour.md §28.4). */
+export interface CostGrouping {
+  by: GroupBy;
+  weekStart: WeekStart;
+  groups: readonly CostGroup[];
+}
+
+/** `account`: the token-account label (docs/behaviour.md §27.3); `grouping`: `--by` (§28.4). Both additive. */
+export function costRow(
+  report: CostReport,
+  extras: { account?: string; grouping?: CostGrouping } = {},
+): CostRow {
+  const { account, grouping } = extras;
+  const row: CostRow = {
     provider: 'cursor',
     account,
     source: 'web',
@@ -38,6 +50,32 @@ export function costRow(report: CostReport, account?: string): CostRow {
       USAGE_KIND_BUCKETS.map((bucket) => [bucket, kindEntry(report.byKind[bucket])]),
     ),
     requestCounts: { ...requestCountsObject(report.requestCounts), ...skippedField(report.skippedEvents) },
+  };
+  if (grouping) {
+    row.groupBy = grouping.by;
+    if (grouping.by === 'week') row.weekStart = grouping.weekStart;
+    row.groups = grouping.groups.map(groupEntry);
+  }
+  return row;
+}
+
+/** An additive `groups[]` entry: the group's figures and its models (unknown values omitted). */
+function groupEntry(group: CostGroup): Record<string, unknown> {
+  return {
+    key: group.key,
+    firstDay: group.firstDay,
+    lastDay: group.lastDay,
+    ...tokenFields(group),
+    apiRateCostUSD: known(group.costUSD),
+    meteredCostUSD: known(group.meteredUSD),
+    requests: group.requestCount,
+    models: group.models.map((model) => ({
+      modelName: model.modelName,
+      ...tokenFields(model),
+      apiRateCostUSD: known(model.costUSD),
+      meteredCostUSD: known(model.meteredUSD),
+      requests: model.requestCount,
+    })),
   };
 }
 

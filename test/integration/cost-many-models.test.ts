@@ -37,7 +37,7 @@ describe('10,000 distinct models (docs/behaviour.md §21.3)', () => {
   it.each([
     // The full layout with --breakdown holds the full one's Models column too.
     ['the full table with --breakdown', ['--days', '7', '--breakdown']],
-    ['the compact table', ['--days', '7', '--compact']],
+    ['the compact table with --breakdown', ['--days', '7', '--compact', '--breakdown']],
   ])('%s: completes and lists every model, the long name cut to 60 columns', async (_, args) => {
     const run = await runCost(account(), args, { now: NOW });
     expect(run.code, run.stderr).toBe(0);
