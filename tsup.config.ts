@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
@@ -35,6 +36,21 @@ const common: Options = {
         build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
           args.importer.includes(`${path.sep}undici${path.sep}`) ? { path: http2Stub } : undefined,
         );
+      },
+    },
+    {
+      // `import text from './app.css?raw'` (what Vite does in tests): the serve page's assets as strings.
+      name: 'raw-text',
+      setup(build) {
+        // The resolved path keeps its `?raw`, so tsup's own CSS loader (which matches any namespace) skips it.
+        build.onResolve({ filter: /\?raw$/ }, (args) => ({
+          path: path.resolve(args.resolveDir, args.path),
+          namespace: 'raw-text',
+        }));
+        build.onLoad({ filter: /\?raw$/, namespace: 'raw-text' }, async (args) => ({
+          contents: await readFile(args.path.slice(0, -'?raw'.length), 'utf8'),
+          loader: 'text',
+        }));
       },
     },
     {

@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // test/keyring needs a real keyring in a D-Bus session: `npm run test:keyring` (see .ci/run).
-    exclude: [...configDefaults.exclude, 'test/keyring/**'],
+    // Suites with their own config and script: test/keyring needs a real keyring in a D-Bus session
+    // (`npm run test:keyring`), test/browser a real Chromium (`npm run test:browser`); `.ci/run` runs both.
+    exclude: [...configDefaults.exclude, 'test/keyring/**', 'test/browser/**'],
     env: { TZ: 'UTC' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -14,5 +15,7 @@ export default defineConfig({
     // closes its servers and databases, never writes process.env, and mocks no module (the CLI gets its
     // environment, clock and budgets through `run(argv, io)`).
     isolate: false,
+    // Vitest blanks CSS imports unless told otherwise; the serve page imports its style sheet as text.
+    css: { include: [/src\/serve\/page\/.*\.css/] },
   },
 });

@@ -18,12 +18,17 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'codexbar.js');
 const BUILT = path.join(ROOT, 'dist', 'cli.cjs');
 const COMMANDS = [
-  ['usage', '--provider', 'cursor', '--verbose'],
+  ['usage', '--provider', 'cursor', '--verbose', '--status'],
   // Answered from the snapshot the usage run just saved (docs/behaviour.md §26.4), without a request.
   ['statusline'],
   ['statusline', '--template', '{left} · resets in {reset} · {plan} · fetched {age} ago'],
+  // A CI gate on the same snapshot (docs/behaviour.md §26.8): 42% left passes a 20% minimum, exit 0.
+  ['guard', '--min-remaining', '20', '--max-age', '5m'],
   ['cost', '--provider', 'cursor'],
+  ['doctor'],
 ];
+/** What the fake status page says for `usage --status` (docs/behaviour.md §27.6). */
+const STATUS_PAGE = { json: { status: { indicator: 'none', description: 'All Systems Operational' } } };
 const DAY_S = 86_400;
 
 /** Where the CLI looks for Cursor's app database on this platform (docs/behaviour.md §7.10). */
@@ -49,6 +54,7 @@ function demoEnv(home: string, appData: string, baseUrl: string): NodeJS.Process
     APPDATA: appData,
     LOCALAPPDATA: localAppData,
     CODEXBAR_CURSOR_BASE_URL: baseUrl,
+    CODEXBAR_CURSOR_STATUS_URL: baseUrl,
   };
 }
 
@@ -76,7 +82,7 @@ async function main(): Promise<number> {
   const now = new Date();
   const token = await makeJwt({ sub: DEMO_SUB, now, exp: Math.floor(now.getTime() / 1000) + 30 * DAY_S });
   const account = loadDemoAccount(now, sessionCookieValue(DEMO_USER_ID, token));
-  const fake = await startFakeCursor({ accounts: [account] });
+  const fake = await startFakeCursor({ accounts: [account], statusPage: STATUS_PAGE });
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-demo-'));
   const appData = path.join(home, 'AppData', 'Roaming');
   // Ctrl-C reaches the CLI through the terminal; the demo stays alive long enough to clean up.

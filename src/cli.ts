@@ -1,10 +1,15 @@
 import { Command, CommanderError, Help, Option } from 'commander';
+import { type AccountFlags, addAccountOptions } from './commands/account-options.js';
 import type { CacheClearFlags } from './commands/cache.js';
+import { registerCompletionCommand } from './commands/completion.js';
+import { registerConfigCommand } from './commands/config.js';
 import { addCostOptions, type CostFlags } from './commands/cost-options.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import type { GuardFlags } from './commands/guard.js';
 import { GuardArgumentError } from './commands/guard-exit.js';
 import { type CliIo, processIo } from './commands/io.js';
-import { addSharedOptions, argvWantsJson, type SharedFlags } from './commands/options.js';
+import { registerLoginCommands } from './commands/login.js';
+import { addSharedOptions, argvWantsJson, COST_FORMATS, type SharedFlags } from './commands/options.js';
 import {
   addCacheClearOptions,
   addGuardOptions,
@@ -13,6 +18,7 @@ import {
 } from './commands/prompt-options.js';
 import type { RefreshFlags } from './commands/refresh.js';
 import { reportFailure } from './commands/report.js';
+import { addServeCommand } from './commands/serve.js';
 import type { StatuslineFlags } from './commands/statusline.js';
 import { registerTeamCommand } from './commands/team.js';
 import type { UsageFlags } from './commands/usage.js';
@@ -28,6 +34,9 @@ Examples:
   codexbar cost --month --timezone Europe/Berlin
   codexbar statusline                        one line for a shell prompt or status bar
   codexbar guard --min-remaining 20          exit 1 in CI when less than 20% is left
+  codexbar login                             add a cursor.com session (pasted without echo, verified, saved)
+  codexbar usage --all-accounts              every token account in the config file
+  codexbar doctor                            what is set up, what is used, and how to fix the rest
 
 Run codexbar <command> --help for a command's options.`;
 
@@ -36,7 +45,8 @@ Examples:
   codexbar                                   plan usage (same as: codexbar usage --provider cursor)
   codexbar usage --verbose                   also say which credential was used
   codexbar usage --json --pretty             CodexBar's JSON row
-  codexbar usage --max-age 5m                a snapshot up to 5 minutes old, without a request`;
+  codexbar usage --max-age 5m                a snapshot up to 5 minutes old, without a request
+  codexbar usage --account work --status     one token account, with cursor.com's status page`;
 
 const STATUSLINE_EXAMPLES = `
 Template tokens:
@@ -66,7 +76,9 @@ Examples:
   codexbar cost                              the last 30 days, per day
   codexbar cost --days 7 --breakdown         per-model rows under each day
   codexbar cost --month --timezone Europe/Berlin
-  codexbar cost --since 2026-10-01 --until 20261031 --json`;
+  codexbar cost --since 2026-10-01 --until 20261031 --json
+  codexbar cost --days 90 --by week          one row per week (Monday first; --week-start sunday)
+  codexbar cost --month --by model --format csv > models.csv`;
 
 /**
  * `-V, --version` is answered by bin/codexbar.js before this bundle loads (the one place that handles it,
@@ -95,11 +107,14 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addHelpText('after', ROOT_EXAMPLES);
 
   // docs/behaviour.md §2.1: no command, or a first argument that is a flag, runs `usage`.
-  addSharedOptions(
-    program
-      .command('usage', { isDefault: true })
-      .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
+  addAccountOptions(
+    addSharedOptions(
+      program
+        .command('usage', { isDefault: true })
+        .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
+    ),
   )
+    .option('--status', "add cursor.com's status page indicator (status.cursor.com)")
     .addOption(maxAgeOption(0, 'use a cached snapshot at most this old, without a request (0: always live)'))
     .addHelpText('after', USAGE_EXAMPLES)
     .action(async (flags: UsageFlags) => {
@@ -108,15 +123,18 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     });
 
   // Each command's module is imported when it runs, so a command loads only its own code.
-  addCostOptions(
-    addSharedOptions(
-      program
-        .command('cost')
-        .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
+  addAccountOptions(
+    addCostOptions(
+      addSharedOptions(
+        program
+          .command('cost')
+          .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
+        { formats: COST_FORMATS },
+      ),
     ),
   )
     .addHelpText('after', COST_EXAMPLES)
-    .action(async (flags: SharedFlags & CostFlags) => {
+    .action(async (flags: SharedFlags & CostFlags & AccountFlags) => {
       const { costCommand } = await import('./commands/cost.js');
       setExitCode(await costCommand(flags, io));
     });
@@ -164,7 +182,13 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       setExitCode(await refreshCommand(flags, io));
     });
 
+  addServeCommand(program, io, setExitCode);
+  registerConfigCommand(program, io, setExitCode);
+  registerLoginCommands(program, io, setExitCode);
+  registerDoctorCommand(program, io, setExitCode);
   registerTeamCommand(program, io, setExitCode);
+  // Last: the completion scripts describe every command registered before it.
+  registerCompletionCommand(program, io, setExitCode);
   return program;
 }
 
@@ -184,7 +208,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     const failure =
       error instanceof CommanderError ? new Refusal(argumentMessage(error, argv, program)) : error;
     return reportFailure(io, failure, {
-      json: argvWantsJson(argv),
+      // docs/behaviour.md §Serve.1: serve's start-up errors are always JSON rows.
+      json: argvWantsJson(argv) || argv[0] === 'serve',
       pretty: argv.includes('--pretty'),
       jsonOnly: argv.includes('--json-only'),
     });
@@ -196,13 +221,22 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
  * which already names the flag and the accepted values.
  */
 function argumentMessage(error: CommanderError, argv: readonly string[], program: Command): string {
-  const first = argv[0];
-  // A word that is not a command reaches the default command as a stray argument.
-  if (error.code === 'commander.excessArguments' && first !== undefined && !first.startsWith('-')) {
-    const names = program.commands.map((command) => command.name()).filter((name) => !name.startsWith('__'));
-    if (!names.includes(first)) return `unknown command '${first}' (commands: ${names.join(', ')})`;
+  // A word that is not a command reaches the default command as a stray argument: at the top level
+  // (`codexbar bogus`) or under a command with subcommands (`codexbar config bogus`).
+  if (error.code === 'commander.excessArguments') {
+    const [first, second] = argv;
+    const parent = program.commands.find((command) => command.name() === first);
+    const [scope, word, prefix] =
+      parent && parent.commands.length > 0 ? [parent, second, `${first} `] : [program, first, ''];
+    const names = scope.commands.map((command) => command.name()).filter((name) => !name.startsWith('__'));
+    if (word !== undefined && !word.startsWith('-') && !names.includes(word)) {
+      return `unknown command '${prefix}${word}' (${prefix}commands: ${names.join(', ')})`;
+    }
   }
   const message = error.message.replace(/^error: /, '');
-  const refused = /^option '[^']*' argument '[\s\S]*' is invalid\. ([\s\S]*)$/.exec(message);
+  const refused =
+    /^(?:option '[^']*' argument|command-argument value) '[\s\S]*' is invalid(?: for argument '[^']*')?\. ([\s\S]*)$/.exec(
+      message,
+    );
   return refused ? refused[1]! : message;
 }

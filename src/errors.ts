@@ -59,6 +59,14 @@ export class UnsupportedError extends CodexbarError {
   readonly code = 'unsupported';
 }
 
+/**
+ * A token account that cannot be selected: none configured, no such label, an index out of range
+ * (docs/behaviour.md §27.2). A provider row, as CodexBar reports it.
+ */
+export class AccountSelectionError extends CodexbarError {
+  readonly code = 'account_selection';
+}
+
 /** A non-200 answer (other than "not logged in"), a transport failure, or a refused redirect. */
 export class ApiError extends CodexbarError {
   readonly code = 'api_error';

@@ -38,16 +38,19 @@ function safeDecode(text: string): string {
   }
 }
 
-/** Anything that looks like a JWT, and the value of a Cursor session cookie, whether registered or not. */
+/**
+ * Anything that looks like a JWT (base64url JSON, `eyJ…`, whole or cut short after any part), and the value of
+ * a Cursor session cookie, whether registered or not.
+ */
 const PATTERNS = [
-  /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+  /eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g,
   /((?:WorkosCursorSessionToken|(?:__Secure-)?next-auth\.session-token)=)[^;\s"']+/g,
 ];
 
 export function redact(text: string): string {
   let out = text;
   for (const pattern of PATTERNS) {
-    out = out.replace(pattern, (match, name?: string) =>
+    out = out.replace(pattern, (_match, name?: string) =>
       typeof name === 'string' ? name + REDACTED : REDACTED,
     );
   }

@@ -15,6 +15,8 @@ export interface ChildRun {
   stderr: string;
   /** Peak resident set size of the node process in MB, when asked for. */
   peakRssMB?: number;
+  /** CPU time of the node process (user + system), in milliseconds, when asked for. */
+  cpuMs?: number;
 }
 
 export interface ChildOptions {
@@ -24,6 +26,8 @@ export interface ChildOptions {
   peakRss?: boolean;
   /** Kill the child after this long, so no loop can hang on a stuck run. Default 120 s. */
   timeoutMs?: number;
+  /** Measure the child's CPU time (user + system) through a preload that reports resourceUsage at exit. */
+  cpu?: boolean;
 }
 
 const GNU_TIME = '/usr/bin/time';
@@ -32,6 +36,11 @@ const hasGnuTime = fs.existsSync(GNU_TIME);
 // Fallback peak-RSS probe: a preload that writes the process's own maxRSS (KB) to a file at exit.
 const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
   "import fs from 'node:fs';process.on('exit',()=>{const f=process.env.BENCH_RSS_FILE;if(f)fs.writeFileSync(f,String(process.resourceUsage().maxRSS));});",
+)}`;
+
+// CPU probe: user and system time (µs) of the process itself, written at exit.
+const CPU_PRELOAD = `data:text/javascript,${encodeURIComponent(
+  "import fs from 'node:fs';process.on('exit',()=>{const f=process.env.BENCH_CPU_FILE;const r=process.resourceUsage();if(f)fs.writeFileSync(f,r.userCPUTime+' '+r.systemCPUTime);});",
 )}`;
 
 export function peakRssMethod(): string {
@@ -44,13 +53,20 @@ export async function runNode(args: readonly string[], options: ChildOptions): P
   let argv = [...args];
   const env = { ...options.env };
   let rssFile: string | undefined;
+  let cpuFile: string | undefined;
+  if (options.cpu) {
+    cpuFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-bench-cpu-')), 'cpu');
+    argv = ['--import', CPU_PRELOAD, ...argv];
+    env.BENCH_CPU_FILE = cpuFile;
+  }
+  const nodeArgs = [...argv];
   if (options.peakRss) {
     rssFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-bench-rss-')), 'rss');
     if (hasGnuTime) {
-      argv = ['-f', '%M', '-o', rssFile, process.execPath, ...args];
+      argv = ['-f', '%M', '-o', rssFile, process.execPath, ...nodeArgs];
       command = GNU_TIME;
     } else {
-      argv = ['--import', RSS_PRELOAD, ...args];
+      argv = ['--import', RSS_PRELOAD, ...nodeArgs];
       env.BENCH_RSS_FILE = rssFile;
     }
   }
@@ -60,9 +76,14 @@ export async function runNode(args: readonly string[], options: ChildOptions): P
       const kb = Number(fs.readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
       if (Number.isFinite(kb)) run.peakRssMB = kb / 1024;
     }
+    if (cpuFile && fs.existsSync(cpuFile)) {
+      const [user, system] = fs.readFileSync(cpuFile, 'utf8').split(' ').map(Number);
+      if (Number.isFinite(user) && Number.isFinite(system)) run.cpuMs = (user! + system!) / 1000;
+    }
     return run;
   } finally {
-    if (rssFile) fs.rmSync(path.dirname(rssFile), { recursive: true, force: true });
+    for (const file of [rssFile, cpuFile])
+      if (file) fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
 }
 

@@ -5,6 +5,7 @@
 import { Agent } from 'undici';
 import { CursorClient } from '../../src/api/client.js';
 import { eventsPageSchema, type UsageEvent } from '../../src/api/schemas/events.js';
+import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
 import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { collectCost } from '../../src/cost/collect.js';
 import { createListPricer } from '../../src/cost/pricing.js';
@@ -40,11 +41,16 @@ export async function timeCollectCost(
   }
 }
 
-/** JSON.parse plus the events schema, as the client does per page. */
+/**
+ * The page bytes through the byte decoder, as the client does per page (src/api/schemas/events-bytes.ts);
+ * the schema path (JSON.parse, then eventsPageSchema) only if the byte decoder gives up.
+ */
 export function decodePages(texts: readonly string[]): UsageEvent[] {
   const decoded: UsageEvent[] = [];
   for (const text of texts) {
-    for (const event of eventsPageSchema.parse(JSON.parse(text)).usageEventsDisplay) decoded.push(event);
+    const bytes = Buffer.from(text, 'latin1');
+    const page = decodeEventsPageBytes(bytes) ?? eventsPageSchema.parse(JSON.parse(text));
+    for (const event of page.usageEventsDisplay) decoded.push(event);
   }
   return decoded;
 }

@@ -4,6 +4,7 @@
  * process re-serialise 150 pages while the CLI is being timed, competing with it for the CPU.
  */
 import { EVENTS_PAGE_SIZE } from '../../src/api/events-endpoint.js';
+import { createEventsHandler } from '../../test/fake-cursor/events.js';
 import type { HandlerFunction, UsageEventJson } from '../../test/fake-cursor/server.js';
 
 /** The page texts the server sends: pages of EVENTS_PAGE_SIZE with the total count. */
@@ -17,8 +18,9 @@ export function pageTexts(events: readonly UsageEventJson[]): string[] {
 }
 
 /**
- * get-filtered-usage-events from precomputed pages. It refuses (HTTP 400) any query whose window does not
- * cover every event or whose page size differs, so the shortcut can never hide a wrong request.
+ * get-filtered-usage-events from precomputed pages when the window covers every event (a cold run); any
+ * narrower window (a warm run verifying a stored range and fetching the recent part) is answered by the fake's
+ * own scenario handler, which filters the events by the window. A different page size is refused (HTTP 400).
  */
 export function staticEventsHandler(
   events: readonly UsageEventJson[],
@@ -33,12 +35,12 @@ export function staticEventsHandler(
   }
   // docs/behaviour.md §18.2: past the end the count stays and the array is omitted.
   const pastTheEnd = JSON.stringify({ totalUsageEventsCount: events.length });
-  return (req) => {
+  const narrower = createEventsHandler({ events: [...events] });
+  return (req, attempt) => {
     const { page, pageSize, startDate, endDate } = (req.body ?? {}) as Record<string, unknown>;
     if (pageSize !== EVENTS_PAGE_SIZE || typeof page !== 'number' || page < 1)
       return { status: 400, json: { error: 'unexpected page or pageSize' } };
-    if (!(Number(startDate) <= oldest && Number(endDate) >= newest))
-      return { status: 400, json: { error: 'the window does not cover the generated events' } };
+    if (!(Number(startDate) <= oldest && Number(endDate) >= newest)) return narrower(req, attempt);
     return { text: texts[page - 1] ?? pastTheEnd };
   };
 }

@@ -1,6 +1,8 @@
 import { ConfigError } from '../errors.js';
 
 export const CURSOR_ORIGIN = 'https://cursor.com';
+/** The Statuspage site of cursor.com; its API lives at `<url>/api/v2/status.json`. */
+const CURSOR_STATUS_URL = 'https://status.cursor.com';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -19,6 +21,14 @@ const DASHBOARD: BaseUrlTarget = { variable: 'CODEXBAR_CURSOR_BASE_URL', default
  */
 export function resolveBaseUrl(raw: string | undefined): string {
   return resolveOverridableUrl(raw, DASHBOARD);
+}
+
+/** docs/behaviour.md §27.6: CODEXBAR_CURSOR_STATUS_URL replaces the Statuspage site under the same rule. */
+export function resolveStatusUrl(raw: string | undefined): string {
+  return resolveOverridableUrl(raw, {
+    variable: 'CODEXBAR_CURSOR_STATUS_URL',
+    defaultUrl: CURSOR_STATUS_URL,
+  });
 }
 
 /** The same https-or-loopback rule for any overridable base URL (the Admin API's too). */

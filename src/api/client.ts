@@ -2,6 +2,7 @@ import { isAscii } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../errors.js';
+import { redact } from '../redact.js';
 import { CURSOR_ORIGIN } from './base-url.js';
 import { cookieHeaderProblem } from './header-value.js';
 import { createDispatcher, type ProxySettings, proxySettings, sendRequest } from './transport.js';
@@ -17,6 +18,11 @@ export interface CursorRequest<T> {
   timeoutMs: number;
   signal?: AbortSignal;
   schema: z.ZodType<T>;
+  /**
+   * A faster decoder of the raw body for this endpoint; undefined from it means "use the schema" (which also
+   * words every error). It must give exactly what the schema gives (docs/behaviour.md §28.6).
+   */
+  decodeBytes?: (bytes: Buffer) => T | undefined;
   /** Statuses that mean "this session is not logged in" (docs/behaviour.md §7.4, §11.1). */
   notLoggedInStatuses?: readonly number[];
   /** The largest body accepted (docs/behaviour.md §10.5); default SMALL_RESPONSE_LIMIT. */
@@ -30,6 +36,8 @@ export const EVENTS_PAGE_LIMIT = 64 * 1024 * 1024;
 
 const MAX_REDIRECTS = 5;
 const RAW_EXCERPT = 200;
+/** How much of a body is redacted before the excerpt is cut from it: far more than any credential. */
+const REDACTED_PREFIX = 64 * 1024;
 
 /**
  * The one cursor.com client: a single keep-alive dispatcher that honours HTTP(S)_PROXY/NO_PROXY, no cookie
@@ -63,7 +71,7 @@ export class CursorClient {
 
     let status: number;
     let responseHeaders: Record<string, string | string[] | undefined>;
-    let text: string;
+    let bytes: Buffer;
     try {
       let url = new URL(this.baseUrl + req.path);
       for (let redirects = 0; ; redirects++) {
@@ -83,7 +91,7 @@ export class CursorClient {
         }
         status = response.statusCode;
         responseHeaders = response.headers;
-        text = decodeBody(await readCapped(response, req.maxBytes ?? SMALL_RESPONSE_LIMIT, req.endpoint));
+        bytes = await readCapped(response, req.maxBytes ?? SMALL_RESPONSE_LIMIT, req.endpoint);
         break;
       }
     } catch (error) {
@@ -102,7 +110,8 @@ export class CursorClient {
         retryAfterMs: parseRetryAfter(headerValue(responseHeaders['retry-after'])),
       });
     }
-    return decode(req.endpoint, text, req.schema);
+    const fast = req.decodeBytes?.(bytes);
+    return fast !== undefined ? fast : decode(req.endpoint, decodeBody(bytes), req.schema);
   }
 
   async close(): Promise<void> {
@@ -170,8 +179,15 @@ export function decode<T>(
     json = JSON.parse(text);
   } catch (error) {
     if (options.rawExcerpt === false) throw new ParseError(endpoint, 'JSON decode failed');
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ParseError(endpoint, `JSON decode failed: ${reason}. Raw: ${text.slice(0, RAW_EXCERPT)}`);
+    // V8's message quotes a piece of the body, which may be a credential: only the excerpt shows the body,
+    // redacted before it is cut, so a cut can never leave part of a secret the printer would not recognise
+    // (docs/behaviour.md §1.2).
+    const reason = (error instanceof Error ? error.message : String(error)).replace(
+      /, "[\s\S]*"(?:\.\.\.)? is not valid JSON$/,
+      ' is not valid JSON',
+    );
+    const excerpt = redact(text.slice(0, REDACTED_PREFIX)).slice(0, RAW_EXCERPT);
+    throw new ParseError(endpoint, `JSON decode failed: ${reason}. Raw: ${excerpt}`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

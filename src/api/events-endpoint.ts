@@ -1,8 +1,9 @@
 import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
 import { type EventsPage, eventsPageSchema } from './schemas/events.js';
+import { decodeEventsPageBytes } from './schemas/events-bytes.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
-const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
+export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
 export const EVENTS_PAGE_SIZE = 1000;
 
 /** What the pager needs from CursorClient (structural, so tests and the client stay decoupled). */
@@ -47,6 +48,7 @@ export function fetchEventsPage(
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
     schema: eventsPageSchema,
+    decodeBytes: decodeEventsPageBytes,
     maxBytes: EVENTS_PAGE_LIMIT,
     notLoggedInStatuses: [401],
   });

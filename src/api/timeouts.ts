@@ -6,3 +6,5 @@ export const REQUEST_TIMEOUT_MS = 15_000;
 export const OPTIONAL_TIMEOUT_MS = 5_000;
 /** The one deadline shared by /teams and every get-team-spend page. */
 export const TEAM_DEADLINE_MS = 10_000;
+/** `usage --status`: CodexBar's budget for the Statuspage request (docs/behaviour.md §27.6). */
+export const STATUS_TIMEOUT_MS = 10_000;

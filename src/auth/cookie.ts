@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { cleanValue, stripWrappingQuotes } from '../config/clean.js';
 import { decodeAccessToken } from './jwt.js';
 import type { JwtIdentity } from './types.js';

@@ -1,3 +1,4 @@
+import { activeIndex, type SelectedAccount } from '../config/accounts.js';
 import type { LoadedConfig } from '../config/config.js';
 import type { BrowserId, CookieSource } from '../config/schema.js';
 import { cleanCookieHeader } from './cookie.js';
@@ -22,14 +23,19 @@ export interface CredentialInputs {
   cookieFlag?: string | undefined;
   /** `CODEXBAR_CURSOR_COOKIE`; blank counts as unset. */
   cookieEnv?: string | undefined;
+  /** A token account chosen by selectAccounts (docs/behaviour.md §27.2): it beats everything else. */
+  account?: SelectedAccount | undefined;
 }
 
 /**
- * docs/behaviour.md §6.5: `--cookie`, then `CODEXBAR_CURSOR_COOKIE`, then a non-empty token
+ * docs/behaviour.md §6.5: an account picked by selectAccounts, then `--cookie`, then `CODEXBAR_CURSOR_COOKIE`, then a non-empty token
  * account list (the entry at `activeIndex`, clamped; forces manual), then the config `cookieSource`, else
  * manual when the config `cookieHeader` is non-empty, else auto.
  */
 export function resolveCursorCredentialsConfig(inputs: CredentialInputs): CursorCredentialsConfig {
+  if (inputs.account !== undefined) {
+    return { ...manual(inputs.account.token, 'token account'), accountLabel: inputs.account.label };
+  }
   if (inputs.cookieFlag !== undefined) return manual(inputs.cookieFlag, '--cookie');
   if (inputs.cookieEnv !== undefined && inputs.cookieEnv.trim() !== '') {
     return manual(inputs.cookieEnv, 'CODEXBAR_CURSOR_COOKIE');
@@ -38,8 +44,7 @@ export function resolveCursorCredentialsConfig(inputs: CredentialInputs): Cursor
   const cursor = inputs.config.cursor;
   const accounts = cursor.tokenAccounts?.accounts ?? [];
   if (accounts.length > 0) {
-    const index = Math.min(Math.max(cursor.tokenAccounts?.activeIndex ?? 0, 0), accounts.length - 1);
-    const account = accounts[index]!;
+    const account = accounts[activeIndex(cursor, accounts.length)]!;
     return { ...manual(account.token, 'token account'), accountLabel: account.label };
   }
 

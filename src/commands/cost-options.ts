@@ -1,10 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { GROUP_BYS, type GroupBy, ORDERS, type Order, WEEK_STARTS, type WeekStart } from '../cost/groups.js';
 import type { CivilDate } from '../cost/time-zone.js';
 import { canonicalTimeZone, resolveLocalTimeZone } from '../cost/time-zone.js';
 import type { CostWindow } from '../cost/types.js';
 import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate, resolveCostWindow } from '../cost/window.js';
 import type { CliIo } from './io.js';
-import { duration, wholeNumber } from './parsers.js';
+import { choiceOption, duration, wholeNumber } from './parsers.js';
 
 /**
  * The window flags `cost` shares with `team usage` and `team cost` (docs/behaviour.md §17.1). The ways to
@@ -52,6 +53,21 @@ export function addCostOptions(command: Command): Command {
         .argParser(duration('--timeout', { min: 1, max: 86_400 }))
         .default(120_000, '120s'),
     )
+    .addOption(
+      new Option('--no-cache', 'fetch every event and leave the local event store alone').conflicts(
+        'refresh',
+      ),
+    )
+    .option('--refresh', 'fetch every event and replace what the local event store holds')
+    .addOption(
+      choiceOption('--by <group>', 'one row per day, week, month, model or kind (default: day)', GROUP_BYS),
+    )
+    .addOption(
+      choiceOption('--week-start <day>', 'first day of a --by week week (default: monday)', WEEK_STARTS),
+    )
+    .addOption(
+      choiceOption('--order <order>', 'rows oldest or cheapest first (asc) or the reverse (desc)', ORDERS),
+    )
     .option('--breakdown', 'per-model rows under each day')
     .option('--compact', 'the narrow table layout');
 }
@@ -93,6 +109,12 @@ export interface CostFlags extends WindowFlags {
   concurrency: number;
   /** The whole run's deadline, in milliseconds. */
   timeout: number;
+  /** false with `--no-cache`. */
+  cache: boolean;
+  refresh?: boolean;
+  by?: GroupBy;
+  weekStart?: WeekStart;
+  order?: Order;
   breakdown?: boolean;
   compact?: boolean;
 }

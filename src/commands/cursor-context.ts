@@ -10,7 +10,8 @@ import {
 import { buildLadder } from '../auth/ladder.js';
 import { type Resolved, type SourceLoader, withSession } from '../auth/resolver.js';
 import type { Session, SourceResult } from '../auth/types.js';
-import { loadConfig } from '../config/config.js';
+import type { SelectedAccount } from '../config/accounts.js';
+import { type LoadedConfig, loadConfig } from '../config/config.js';
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
@@ -18,6 +19,42 @@ import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
 
 export type Purpose = 'usage' | 'cost';
+
+/** What every run of a command shares: read once, before any account is fetched. */
+export interface CursorPrep {
+  authEnv: LocalEnvironment;
+  config: LoadedConfig;
+  baseUrl: string;
+}
+
+/**
+ * The checks that end a run before anything is fetched: an unsupported `--source`, the config file and the
+ * base URL (docs/behaviour.md §2.5, §6.1, §10.1).
+ */
+export async function prepareCursor(
+  io: CliIo,
+  options: SharedOptions,
+  log: (line: string) => void = () => {},
+): Promise<CursorPrep> {
+  if (options.unsupportedSource) {
+    throw new UnsupportedError(`Source '${options.unsupportedSource}' is not supported for cursor.`);
+  }
+  const authEnv: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+  const config = await loadConfig(authEnv);
+  if (!config.exists && io.env.CODEXBAR_CONFIG?.trim()) {
+    log(
+      `[cursor] CODEXBAR_CONFIG names ${displayPath(config.path, authEnv)}, which does not exist; using the defaults`,
+    );
+  }
+  const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+  return { authEnv, config, baseUrl };
+}
+
+/** Optional inputs of one run: a shared preparation, and the token account to run as. */
+export interface CursorTarget {
+  prep?: CursorPrep;
+  account?: SelectedAccount;
+}
 
 /**
  * Everything `usage` and `cost` share before they fetch: the config file, the base URL check, the
@@ -29,8 +66,9 @@ export async function runWithCursorSession<T>(
   purpose: Purpose,
   log: (line: string) => void,
   perform: (client: CursorClient, session: Session) => Promise<T>,
+  target: CursorTarget = {},
 ): Promise<Resolved<T>> {
-  return (await openCursorSession(io, options, purpose, log)).run(perform);
+  return (await openCursorSession(io, options, purpose, log, target)).run(perform);
 }
 
 /** A prepared session set-up: nothing has been read from the ladder or sent yet. */
@@ -50,27 +88,20 @@ export interface CursorSessionSetup {
   run<T>(perform: (client: CursorClient, session: Session) => Promise<T>): Promise<Resolved<T>>;
 }
 
+/** The credential policy and the ladder for one run, before anything is read from the ladder or sent. */
 export async function openCursorSession(
   io: CliIo,
   options: SharedOptions,
   purpose: Purpose,
   log: (line: string) => void,
+  target: CursorTarget = {},
 ): Promise<CursorSessionSetup> {
-  if (options.unsupportedSource) {
-    throw new UnsupportedError(`Source '${options.unsupportedSource}' is not supported for cursor.`);
-  }
-  const authEnv: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
-  const config = await loadConfig(authEnv);
-  if (!config.exists && io.env.CODEXBAR_CONFIG?.trim()) {
-    log(
-      `[cursor] CODEXBAR_CONFIG names ${displayPath(config.path, authEnv)}, which does not exist; using the defaults`,
-    );
-  }
-  const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+  const { authEnv, config, baseUrl } = target.prep ?? (await prepareCursor(io, options, log));
   const credentials = resolveCursorCredentialsConfig({
     config,
     cookieFlag: options.cookieFlag,
     cookieEnv: io.env.CODEXBAR_CURSOR_COOKIE,
+    account: target.account,
   });
   const configShown = displayPath(config.path, authEnv);
   if (credentials.cookieSource === 'off') {
@@ -87,7 +118,9 @@ export async function openCursorSession(
       purpose === 'cost'
         ? 'Cursor cost requires a non-empty Manual cookie header.'
         : 'Cursor usage requires a non-empty Manual cookie header.',
-      `Paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown}, or set "cookieSource" to "auto".`,
+      credentials.accountLabel !== undefined
+        ? `Token account "${credentials.accountLabel}" has an empty token: replace it with \`codexbar login --label '${credentials.accountLabel}'\`.`
+        : `Paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown}, or set "cookieSource" to "auto".`,
     );
   }
 

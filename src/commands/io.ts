@@ -1,8 +1,14 @@
 import os from 'node:os';
-import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS, TEAM_DEADLINE_MS } from '../api/timeouts.js';
+import {
+  OPTIONAL_TIMEOUT_MS,
+  REQUEST_TIMEOUT_MS,
+  STATUS_TIMEOUT_MS,
+  TEAM_DEADLINE_MS,
+} from '../api/timeouts.js';
 import type { RefreshSpawner } from '../cache/background-refresh.js';
 import { DEFAULT_RETRY_POLICY } from '../cost/retry.js';
 import type { Platform } from '../local/environment.js';
+import type { UsageTimeouts } from '../usage/collect.js';
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -21,6 +27,8 @@ export interface Timing {
   optionalTimeoutMs: number;
   /** The one deadline shared by /teams and every get-team-spend page. */
   teamDeadlineMs: number;
+  /** `usage --status`: the Statuspage request (docs/behaviour.md §27.6). */
+  statusTimeoutMs: number;
   /** The wait before a retry of an events page (backoff or Retry-After). */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A signal that aborts when a whole run's deadline has passed (`cost --timeout`). */
@@ -31,9 +39,22 @@ export const DEFAULT_TIMING: Timing = {
   requestTimeoutMs: REQUEST_TIMEOUT_MS,
   optionalTimeoutMs: OPTIONAL_TIMEOUT_MS,
   teamDeadlineMs: TEAM_DEADLINE_MS,
+  statusTimeoutMs: STATUS_TIMEOUT_MS,
   sleep: DEFAULT_RETRY_POLICY.sleep,
   deadline: (ms) => AbortSignal.timeout(ms),
 };
+
+/** What `login` reads a secret from (docs/behaviour.md §27.5): process.stdin, or a test's stream. */
+export interface InputStream extends AsyncIterable<Buffer | string> {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  setEncoding?(encoding: BufferEncoding): unknown;
+  on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  removeListener(event: string, listener: (...args: never[]) => void): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
 
 /** Everything a command touches outside the process: injected so tests can run commands in-process. */
 export interface CliIo {
@@ -49,6 +70,8 @@ export interface CliIo {
    * pid; the real one spawns this CLI again. Tests record the request instead.
    */
   spawnRefresh?: RefreshSpawner;
+  /** Only `login` reads it; absent means no input at all. */
+  stdin?: InputStream;
 }
 
 export function processIo(): CliIo {
@@ -61,5 +84,18 @@ export function processIo(): CliIo {
     homeDir: os.homedir(),
     now: () => new Date(),
     timing: DEFAULT_TIMING,
+    // A getter: Node creates process.stdin on first access, and only `login` should ever touch it.
+    get stdin() {
+      return process.stdin;
+    },
+  };
+}
+
+/** The usage lookups' budgets from the run's timing. */
+export function usageTimeouts(timing: Timing): UsageTimeouts {
+  return {
+    requestMs: timing.requestTimeoutMs,
+    optionalMs: timing.optionalTimeoutMs,
+    teamDeadlineMs: timing.teamDeadlineMs,
   };
 }

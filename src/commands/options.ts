@@ -6,8 +6,11 @@ import { choiceOption } from './parsers.js';
  * Flags every command shares (docs/behaviour.md §2.3). Defined once, added to each command; commander
  * validates the fixed value sets, so an action only ever sees accepted values.
  */
-export function addSharedOptions(command: Command): Command {
-  return command
+export function addSharedOptions(
+  command: Command,
+  options: { formats?: readonly OutputFormat[] } = {},
+): Command {
+  command
     .addOption(
       choiceOption(
         '--provider <id>',
@@ -29,8 +32,17 @@ export function addSharedOptions(command: Command): Command {
     .addOption(
       choiceOption('--browser <name>', 'read the cursor.com cookie from this browser only', BROWSER_IDS),
     )
-    .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key')
-    .addOption(choiceOption('--format <format>', 'output format', FORMATS))
+    .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key');
+  return addOutputOptions(command, options.formats);
+}
+
+/**
+ * How a command prints (docs/behaviour.md §2.3, §2.6–2.8): every command takes these, including those that
+ * never fetch (`config`, `login`, `doctor`).
+ */
+export function addOutputOptions(command: Command, formats: readonly OutputFormat[] = FORMATS): Command {
+  return command
+    .addOption(choiceOption('--format <format>', 'output format', formats))
     .option('--json', 'same as --format json')
     .option('--json-only', 'JSON on stdout and nothing on stderr')
     .option('--pretty', 'pretty JSON (sorted keys, as CodexBar prints it)')
@@ -47,17 +59,13 @@ export function addSharedOptions(command: Command): Command {
 
 export const PROVIDERS = ['cursor', 'all', 'both'] as const;
 export const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+/** What every command prints; `cost` also prints CSV (docs/behaviour.md §28.5). */
 const FORMATS = ['text', 'json'] as const;
+export const COST_FORMATS = ['text', 'json', 'csv'] as const;
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'] as const;
 
-/** What commander hands an action for the shared flags, already validated. */
-export interface SharedFlags {
-  provider: (typeof PROVIDERS)[number];
-  source?: (typeof SOURCES)[number];
-  web?: boolean;
-  cookie?: string;
-  browser?: BrowserId;
-  allowKeychainPrompt?: boolean;
+/** What commander hands an action for the output flags, already validated. */
+export interface OutputFlags {
   format?: OutputFormat;
   json?: boolean;
   jsonOnly?: boolean;
@@ -67,14 +75,28 @@ export interface SharedFlags {
   logLevel?: (typeof LOG_LEVELS)[number];
 }
 
-export type OutputFormat = (typeof FORMATS)[number];
+/** What commander hands an action for the shared flags, already validated. */
+export interface SharedFlags extends OutputFlags {
+  provider: (typeof PROVIDERS)[number];
+  source?: (typeof SOURCES)[number];
+  web?: boolean;
+  cookie?: string;
+  browser?: BrowserId;
+  allowKeychainPrompt?: boolean;
+}
 
-export interface SharedOptions {
+export type OutputFormat = (typeof COST_FORMATS)[number];
+
+/** How a command prints, derived from the output flags. */
+export interface OutputOptions {
   format: OutputFormat;
   jsonOnly: boolean;
   pretty: boolean;
   noColorFlag: boolean;
   verbose: boolean;
+}
+
+export interface SharedOptions extends OutputOptions {
   /** `auto` and `web`; `cli` behaves as `auto` (docs/behaviour.md §2.5). */
   sourceMode: 'auto' | 'web';
   /** The mode as given (`auto`, `web`, `cli`, …): what a JSON error row reports as its `source`. */
@@ -88,9 +110,8 @@ export interface SharedOptions {
   allowKeychainPrompt: boolean;
 }
 
-/** Settings derived from the parsed flags: --web beats --source, an explicit --format beats --json. */
-export function sharedOptions(flags: SharedFlags): SharedOptions {
-  const source = flags.web ? 'web' : (flags.source ?? 'auto');
+/** An explicit --format beats --json; trace, verbose and debug log levels mean --verbose. */
+export function outputOptions(flags: OutputFlags): OutputOptions {
   const jsonFlag = flags.json === true || flags.jsonOnly === true;
   return {
     format: flags.format ?? (jsonFlag ? 'json' : 'text'),
@@ -98,6 +119,14 @@ export function sharedOptions(flags: SharedFlags): SharedOptions {
     pretty: flags.pretty === true,
     noColorFlag: flags.color === false,
     verbose: flags.verbose === true || ['trace', 'verbose', 'debug'].includes(flags.logLevel ?? ''),
+  };
+}
+
+/** Settings derived from the parsed flags: --web beats --source, an explicit --format beats --json. */
+export function sharedOptions(flags: SharedFlags): SharedOptions {
+  const source = flags.web ? 'web' : (flags.source ?? 'auto');
+  return {
+    ...outputOptions(flags),
     sourceMode: source === 'web' ? 'web' : 'auto',
     sourceLabel: source,
     unsupportedSource: source === 'oauth' || source === 'api' ? source : undefined,
@@ -120,5 +149,7 @@ export function argvWantsJson(argv: readonly string[]): boolean {
     else if (arg === '--format') explicit = argv[i + 1]?.toLowerCase();
     else if (arg.startsWith('--format=')) explicit = arg.slice('--format='.length).toLowerCase();
   }
-  return explicit === 'json' || explicit === 'text' ? explicit === 'json' : jsonFlag;
+  return explicit !== undefined && (COST_FORMATS as readonly string[]).includes(explicit)
+    ? explicit === 'json'
+    : jsonFlag;
 }

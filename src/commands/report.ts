@@ -5,7 +5,7 @@ import { encodeJson } from '../render/json.js';
 import { safeText } from '../render/safe-text.js';
 import { cliErrorRow } from '../render/usage-json.js';
 import type { CliIo } from './io.js';
-import type { SharedOptions } from './options.js';
+import type { OutputOptions, SharedOptions } from './options.js';
 
 /** How a run prints: JSON rows or text, and whether stderr stays silent (--json-only). */
 export interface OutputMode {
@@ -32,9 +32,7 @@ export function reportFailure(
     const row = redactRow(commandLevel ? cliErrorRow(error) : providerRow(error));
     io.stdout.write(`${encodeJson([row], { pretty: mode.pretty })}\n`);
   } else if (!mode.jsonOnly) {
-    io.stderr.write(`Error: ${printable(messageFor(error))}\n`);
-    const hint = hintFor(error);
-    if (hint) io.stderr.write(`Hint: ${printable(hint)}\n`);
+    writeTextError(io, error);
   }
   return exitCodeFor(error);
 }
@@ -51,20 +49,25 @@ function redactRow(row: unknown): unknown {
   return row;
 }
 
-/** The output settings a Reporter needs; every command's own options have at least these. */
-export type ReporterOptions = Pick<
-  SharedOptions,
-  'format' | 'jsonOnly' | 'pretty' | 'noColorFlag' | 'verbose'
->;
+/**
+ * `Error: <message>`, or `Error (cursor - <label>): <message>` for a token account's row (docs/behaviour.md
+ * §27.3), then `Hint: …` when there is one.
+ */
+function writeTextError(io: CliIo, error: unknown, account?: string): void {
+  const prefix = account === undefined ? 'Error' : `Error (cursor - ${safeText(account)})`;
+  io.stderr.write(`${prefix}: ${printable(messageFor(error))}\n`);
+  const hint = hintFor(error);
+  if (hint) io.stderr.write(`Hint: ${printable(hint)}\n`);
+}
 
 /**
  * Where a command's output goes: stdout holds only successful output (or the JSON array), stderr gets
  * errors, hints and `--verbose` lines — and nothing at all with --json-only (docs/behaviour.md §3.1).
  */
-export class Reporter {
+export class Reporter<Options extends OutputOptions = SharedOptions> {
   constructor(
     readonly io: CliIo,
-    readonly options: ReporterOptions,
+    readonly options: Options,
   ) {}
 
   get json(): boolean {
@@ -94,8 +97,13 @@ export class Reporter {
     this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
+  /** One failed row of a text run that goes on (several accounts): stderr, unless --json-only. */
+  printRowError(error: unknown, account?: string): void {
+    if (!this.options.jsonOnly) writeTextError(this.io, error, account);
+  }
+
   /** A failed run: printed once, as text or as `providerRow`'s JSON row; returns the exit code. */
-  fail(error: unknown, providerRow: (error: unknown) => unknown): number {
+  fail(error: unknown, providerRow?: (error: unknown) => unknown): number {
     return reportFailure(
       this.io,
       error,

@@ -6,7 +6,7 @@
 
 import { ADMIN_ORIGIN, AdminClient } from '../api/admin/client.js';
 import { ADMIN_RATE_LIMITS, type AdminContext } from '../api/admin/endpoints.js';
-import { type LineSource, readFirstLine, resolveAdminKey } from '../api/admin/key.js';
+import { readFirstLine, resolveAdminKey } from '../api/admin/key.js';
 import { type Clock, RateLimiters, realClock } from '../api/admin/rate-limiter.js';
 import { resolveOverridableUrl } from '../api/base-url.js';
 import { proxySettings } from '../api/transport.js';
@@ -15,14 +15,14 @@ import type { LocalEnvironment } from '../local/environment.js';
 import { createProgressLine, type ProgressLine } from '../render/progress.js';
 import { teamErrorRow } from '../render/team-spend.js';
 import type { CliIo } from './io.js';
+import type { OutputOptions } from './options.js';
 import { Reporter } from './report.js';
 
 /**
- * CliIo plus what only `team` needs, injected by tests: stdin for --api-key-stdin, and the clock and
+ * CliIo plus what only `team` needs, injected by tests: the clock and
  * sleep of the rate limiter and retries, so no test waits in real time.
  */
 export interface TeamIo extends CliIo {
-  stdin?: LineSource;
   clock?: Clock;
 }
 
@@ -108,7 +108,7 @@ export class FetchProgress {
 
 export interface TeamRun {
   context: AdminContext;
-  reporter: Reporter;
+  reporter: Reporter<OutputOptions>;
   progress: FetchProgress;
   output: TeamOutputOptions;
   io: TeamIo;
@@ -123,7 +123,7 @@ export async function runTeamCommand(
   output: TeamOutputOptions,
   perform: (run: TeamRun) => Promise<number>,
 ): Promise<number> {
-  const reporter = new Reporter(io, {
+  const reporter = new Reporter<OutputOptions>(io, {
     format: output.format === 'json' ? 'json' : 'text',
     jsonOnly: output.jsonOnly,
     pretty: output.pretty,
@@ -146,7 +146,7 @@ export async function runTeamCommand(
       variable: 'CODEXBAR_CURSOR_ADMIN_BASE_URL',
       defaultUrl: ADMIN_ORIGIN,
     });
-    const stdinLine = output.apiKeyStdin ? await readFirstLine(io.stdin ?? process.stdin) : undefined;
+    const stdinLine = output.apiKeyStdin ? await readFirstLine(io.stdin ?? emptyInput()) : undefined;
     // The config file is read only when it is the key's last chance, so a broken one cannot stop a run
     // that has its key from stdin or the environment.
     const needsConfig = stdinLine === undefined && !io.env.CURSOR_ADMIN_API_KEY?.trim();
@@ -178,3 +178,6 @@ export async function runTeamCommand(
     await client?.close();
   }
 }
+
+/** Without a stdin (an embedding that gave none), `--api-key-stdin` reads nothing. */
+async function* emptyInput(): AsyncGenerator<string> {}

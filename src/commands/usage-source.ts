@@ -11,7 +11,7 @@ import { TimeoutError } from '../errors.js';
 import { displayPath } from '../local/paths.js';
 import { collectUsage } from '../usage/collect.js';
 import type { UsageSnapshot } from '../usage/types.js';
-import { type CursorSessionSetup, openCursorSession } from './cursor-context.js';
+import { type CursorSessionSetup, type CursorTarget, openCursorSession } from './cursor-context.js';
 import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
 
@@ -28,6 +28,8 @@ export interface UsagePolicy {
   acceptStale?: boolean;
   /** One deadline for the whole live fetch, in milliseconds; it also caps every request's own timeout. */
   deadlineMs?: number;
+  /** The zone the caller already resolved (and noted), so a run over several accounts notes it once. */
+  timeZone?: string;
 }
 
 export interface ObtainedUsage {
@@ -47,11 +49,10 @@ export async function obtainUsage(
   options: SharedOptions,
   log: (line: string) => void,
   policy: UsagePolicy,
+  target: CursorTarget = {},
 ): Promise<ObtainedUsage> {
-  const zone = resolveLocalTimeZone(io.env);
-  if (zone.note) log(`[cursor] ${zone.note}`);
-  const timeZone = zone.zone;
-  const setup = await openCursorSession(io, options, 'usage', log);
+  const timeZone = policy.timeZone ?? noteTimeZone(io, log);
+  const setup = await openCursorSession(io, options, 'usage', log, target);
   const dir = usageCacheDir(setup.authEnv);
   // A cache dir that is not absolute on this machine (e.g. a Windows path seen on Linux) is never used.
   const cacheDir = path.isAbsolute(dir) ? dir : undefined;
@@ -73,6 +74,13 @@ export async function obtainUsage(
     await saveSnapshot(setup, cacheDir, inputs, file, session, log);
   }
   return { snapshot, fetchedAt, fromCache: false, stale: false, account, cacheDir };
+}
+
+/** The local time zone for reset texts; `--verbose` says when TZ was not usable. */
+export function noteTimeZone(io: CliIo, log: (line: string) => void): string {
+  const zone = resolveLocalTimeZone(io.env);
+  if (zone.note) log(`[cursor] ${zone.note}`);
+  return zone.zone;
 }
 
 async function cachedUsage(

@@ -1,37 +1,98 @@
+import { resolveStatusUrl } from '../api/base-url.js';
+import { fetchProviderStatus, type ProviderStatus } from '../api/status-page.js';
+import { proxySettings } from '../api/transport.js';
+import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
 import { formatDuration } from '../duration.js';
+import { exitCodeFor } from '../errors.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
 import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
+import { withAccountLabel } from '../usage/account-label.js';
+import type { UsageSnapshot } from '../usage/types.js';
+import { type AccountResult, eachAccount, lastFailureCode } from './accounts-run.js';
 import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
 import { Reporter } from './report.js';
-import { obtainUsage } from './usage-source.js';
+import { noteTimeZone, type ObtainedUsage, obtainUsage } from './usage-source.js';
 
-export interface UsageFlags extends SharedFlags {
+/** `usage`'s own flags on top of the shared and account ones. */
+export interface UsageFlags extends SharedFlags, AccountFlags {
+  status?: boolean;
   /** `--max-age`, in milliseconds; 0 (the default) means always live. */
   maxAge: number;
 }
 
-/** `codexbar usage`: resolve a session, fetch and map, then print text or CodexBar's JSON row. */
+/**
+ * `codexbar usage`: resolve a session per selected token account (or through the ordinary ladder), answer
+ * from the usage cache when `--max-age` allows (docs/behaviour.md §26.3) or fetch and map, then print one
+ * text section or one CodexBar JSON row per account (docs/behaviour.md §27.3).
+ */
 export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number> {
   const options = sharedOptions(flags);
   const reporter = new Reporter(io, options);
+  let status: Promise<ProviderStatus | undefined> = Promise.resolve(undefined);
   try {
-    const usage = await obtainUsage(io, options, reporter.verbose, { maxAgeMs: flags.maxAge });
-    const now = io.now();
-    if (reporter.json) {
-      reporter.printJson([usageRow(usage.snapshot, now)]);
-      return 0;
+    checkAccountFlags(flags);
+    const timeZone = noteTimeZone(io, reporter.verbose);
+    // docs/behaviour.md §27.6: the status page is asked once, alongside the accounts, never with a credential.
+    if (flags.status) {
+      status = fetchProviderStatus(
+        resolveStatusUrl(io.env.CODEXBAR_CURSOR_STATUS_URL),
+        proxySettings(io.env),
+        io.timing.statusTimeoutMs,
+      );
     }
-    for (const note of implausibleFigures(usage.snapshot, now)) reporter.verbose(note);
-    let text = renderUsageText(usage.snapshot, { now, colour: reporter.colour });
-    // docs/behaviour.md §26.3: a figure from the cache says so, and how old it is.
-    if (usage.fromCache) {
-      const age = Math.max(0, Math.floor((now.getTime() - usage.fetchedAt.getTime()) / 1000));
-      text += `\nFrom the cache, fetched ${formatDuration(age)} ago`;
-    }
-    reporter.printText(text);
-    return 0;
+    const outcomes = await eachAccount(io, options, flags, reporter.verbose, (target, log) =>
+      obtainUsage(io, options, log, { maxAgeMs: flags.maxAge, timeZone }, target),
+    );
+    printOutcomes(outcomes, reporter, options.sourceLabel, await status);
+    return lastFailureCode(outcomes, exitCodeFor);
   } catch (error) {
-    return reporter.fail(error, (failure) => usageErrorRow(failure, options.sourceLabel));
+    const known = await status;
+    return reporter.fail(error, (failure) => usageErrorRow(failure, options.sourceLabel, { status: known }));
   }
+}
+
+function printOutcomes(
+  outcomes: readonly AccountResult<ObtainedUsage>[],
+  reporter: Reporter,
+  source: string,
+  status: ProviderStatus | undefined,
+): void {
+  const now = reporter.io.now();
+  if (reporter.json) {
+    reporter.printJson(
+      outcomes.map((outcome) => {
+        const account = outcome.account?.label;
+        return outcome.ok
+          ? usageRow(labelled(outcome.value.snapshot, account), now, { account, status })
+          : usageErrorRow(outcome.error, source, { account, status });
+      }),
+    );
+    return;
+  }
+  const sections: string[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.ok) {
+      const snapshot = labelled(outcome.value.snapshot, outcome.account?.label);
+      for (const note of implausibleFigures(snapshot, now)) reporter.verbose(note);
+      sections.push(
+        renderUsageText(snapshot, { now, colour: reporter.colour, status }) + cacheNote(outcome.value, now),
+      );
+    } else {
+      reporter.printRowError(outcome.error, outcome.account?.label);
+    }
+  }
+  // docs/behaviour.md §27.3: sections are separated by one blank line; stdout holds only the successes.
+  if (sections.length > 0) reporter.printText(sections.join('\n\n'));
+}
+
+/** docs/behaviour.md §26.3: a figure from the cache says so, and how old it is. */
+function cacheNote(usage: ObtainedUsage, now: Date): string {
+  if (!usage.fromCache) return '';
+  const age = Math.max(0, Math.floor((now.getTime() - usage.fetchedAt.getTime()) / 1000));
+  return `\nFrom the cache, fetched ${formatDuration(age)} ago`;
+}
+
+function labelled(snapshot: UsageSnapshot, account: string | undefined): UsageSnapshot {
+  return account === undefined ? snapshot : withAccountLabel(snapshot, account);
 }

@@ -1,18 +1,10 @@
 import { access } from 'node:fs/promises';
-import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
-import { readJsonFile } from '../local/read-file.js';
 import { cleanValue } from './clean.js';
-import {
-  type BrowserId,
-  type ConfigFile,
-  type CookieSource,
-  configFileSchema,
-  type ProviderSource,
-  type TokenAccounts,
-} from './schema.js';
+import { readConfigDocument } from './document.js';
+import type { BrowserId, ConfigFile, CookieSource, ProviderSource, TokenAccounts } from './schema.js';
 
 /** The Cursor entry of the config file, values cleaned (docs/behaviour.md §6.2–6.3). */
 export interface CursorConfig {
@@ -58,53 +50,17 @@ export async function findConfigPath(env: LocalEnvironment): Promise<string> {
 /** Reads the config file; a missing file gives the defaults. Errors name the file but never echo its contents. */
 export async function loadConfig(env: LocalEnvironment): Promise<LoadedConfig> {
   const path = await findConfigPath(env);
-  const read = await readJsonFile(path, configFileSchema, describeIssues);
-  switch (read.kind) {
+  const document = await readConfigDocument(path);
+  switch (document.kind) {
     case 'missing':
       return { path, exists: false, cursor: {} };
     case 'unreadable':
-      throw new ConfigError(`Failed to read CodexBar config at ${path}: ${read.reason}`);
-    case 'malformed':
-      throw new ConfigError(`Failed to decode CodexBar config at ${path}: ${read.reason}`);
+      throw new ConfigError(`Failed to read CodexBar config at ${path}: ${document.reason}`);
+    case 'invalid':
+      throw new ConfigError(`Failed to decode CodexBar config at ${path}: ${document.reason}`);
     case 'ok':
-      return { path, exists: true, cursor: cursorConfigFrom(read.value) };
+      return { path, exists: true, cursor: cursorConfigFrom(document.file) };
   }
-}
-
-function describeIssues(error: z.ZodError, json: unknown): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => describeIssue(issue, json))
-    .join('; ');
-}
-
-/** Types and option lists only: zod's own messages are avoided so no value from the file is ever echoed. */
-function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
-  const where = issue.path.length === 0 ? 'top level' : issue.path.map(String).join('.');
-  if (issue.code === 'invalid_type') {
-    const received = valueAt(root, issue.path);
-    return received === undefined
-      ? `${where}: missing (expected ${issue.expected})`
-      : `${where}: expected ${issue.expected}, got ${typeName(received)}`;
-  }
-  if (issue.code === 'invalid_value')
-    return `${where}: expected one of ${issue.values.map(String).join('|')}`;
-  return `${where}: invalid value`;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }
 
 function cursorConfigFrom(file: ConfigFile): CursorConfig {

@@ -3,6 +3,7 @@
  * unknown for good; a cost sum turns invalid for good on a bad value and otherwise counts known values only;
  * a metered sum is lost for good when one event lacks a usable chargedCents (docs/behaviour.md §19.9).
  */
+import { ExactSum } from './exact-sum.js';
 import type { PriceSource, RequestCounts } from './types.js';
 
 /** Overflow bound for token sums: beyond it a JS number no longer counts exactly. */
@@ -21,19 +22,19 @@ export function checkedSum(values: readonly (number | null)[]): number | null {
 }
 
 /**
- * docs/behaviour.md §19.5: known costs add up; an invalid one poisons the sum; "no cents at all" stays
- * unknown.
+ * docs/behaviour.md §19.5: known costs add up (exactly, so the order events arrive in never changes a
+ * digit); an invalid one poisons the sum; "no cents at all" stays unknown.
  */
-export class CostSum {
-  private total = 0;
+class CostSum {
+  private readonly total = new ExactSum();
   private known = false;
   private invalid = false;
 
   addUSD(usd: number): void {
     if (this.invalid) return;
-    this.total += usd;
+    this.total.add(usd);
     this.known = true;
-    if (!Number.isFinite(this.total)) this.invalid = true;
+    if (!this.total.finite) this.invalid = true;
   }
 
   poison(): void {
@@ -46,16 +47,16 @@ export class CostSum {
   }
 
   get usd(): number | null {
-    return this.invalid || !this.known ? null : this.total;
+    return this.invalid || !this.known ? null : this.total.value;
   }
 }
 
 /**
- * docs/behaviour.md §19.9: Σ chargedCents / 100, or null once any event lacks it, has a negative one, or the
- * sum overflows.
+ * docs/behaviour.md §19.9: Σ chargedCents / 100 (exact, as CostSum), or null once any event lacks it, has a
+ * negative one, or the sum overflows.
  */
 export class MeteredSum {
-  private total = 0;
+  private readonly total = new ExactSum();
   private lost = false;
   private events = 0;
 
@@ -66,12 +67,12 @@ export class MeteredSum {
       this.lost = true;
       return;
     }
-    this.total += chargedCents / 100;
-    if (!Number.isFinite(this.total)) this.lost = true;
+    this.total.add(chargedCents / 100);
+    if (!this.total.finite) this.lost = true;
   }
 
   get usd(): number | null {
-    return this.lost || this.events === 0 ? null : this.total;
+    return this.lost || this.events === 0 ? null : this.total.value;
   }
 }
 

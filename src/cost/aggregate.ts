@@ -3,11 +3,9 @@
  * over the window, billing-kind buckets, request counts by price source and Cursor-metered USD per row.
  * Pure: events in, a CostReport out.
  */
-import type { TokenUsage, UsageEvent } from '../api/schemas/events.js';
+import type { TokenUsage } from '../api/schemas/events.js';
 import {
-  CostSum,
   checkedAdd,
-  checkedSum,
   countRequest,
   emptyRequestCounts,
   MeteredSum,
@@ -15,15 +13,16 @@ import {
   TOKEN_SUM_LIMIT,
 } from './accumulators.js';
 import { type EventCost, eventCost, type ListPricer } from './pricing.js';
+import { allKnown, compareModelRows, sumKnown, sumTokens } from './sums.js';
 import { civilDateAt, createDayKeyer, formatDayKey } from './time-zone.js';
 import type {
   CostDay,
+  CostEvent,
   CostModelRow,
   CostReport,
   CostWindow,
   KindTotals,
   PriceSource,
-  TokenTotals,
   UsageKindBucket,
 } from './types.js';
 import { USAGE_KIND_BUCKETS } from './types.js';
@@ -45,7 +44,7 @@ export interface FinishMeta {
 }
 
 export interface CostAggregator {
-  add(event: UsageEvent): void;
+  add(event: CostEvent): void;
   finish(window: CostWindow, meta: FinishMeta): CostReport;
 }
 
@@ -53,19 +52,17 @@ class KindAccumulator {
   requests = 0;
   totalTokens: number | null = 0;
   /** Per model, so one model's invalid cost drops only that model from the kind's sum, as for a day. */
-  readonly costByModel = new Map<string, CostSum>();
+  readonly models = new Map<string, ModelAccumulator>();
   readonly metered = new MeteredSum();
 
-  costFor(model: string): CostSum {
-    return mapEntry(this.costByModel, model, () => new CostSum());
-  }
-
   toTotals(): KindTotals {
+    const models = [...this.models.values()].map(modelRow).sort(compareModelRows);
     return {
       requests: this.requests,
       totalTokens: this.totalTokens,
-      costUSD: sumKnown([...this.costByModel.values()].map((sum) => sum.usd)),
+      costUSD: sumKnown(models.map((model) => model.costUSD)),
       meteredUSD: this.metered.usd,
+      models,
     };
   }
 }
@@ -77,7 +74,7 @@ const MAX_TIME_MS = 8.64e15;
  * docs/behaviour.md §19.1: the event's token total, 0 without tokens, or NaN when a count is negative or the
  * four overflow: such an event cannot be counted honestly and is skipped like one without a valid time.
  */
-function eventTokenTotal(event: UsageEvent): number {
+function eventTokenTotal(event: CostEvent): number {
   const usage = event.tokenUsage;
   if (!usage) return 0;
   const { inputTokens, outputTokens, cacheWriteTokens, cacheReadTokens } = usage;
@@ -86,17 +83,6 @@ function eventTokenTotal(event: UsageEvent): number {
   // ends past the limit, so no per-event checked sum is needed.
   const total = inputTokens + outputTokens + cacheWriteTokens + cacheReadTokens;
   return total > TOKEN_SUM_LIMIT ? Number.NaN : total;
-}
-
-/** docs/behaviour.md §19.6: cost desc (unknown = −1), then totalTokens desc, then name asc. */
-function compareModelRows(a: CostModelRow, b: CostModelRow): number {
-  const costA = a.costUSD ?? -1;
-  const costB = b.costUSD ?? -1;
-  if (costA !== costB) return costB - costA;
-  const tokensA = a.totalTokens ?? -1;
-  const tokensB = b.totalTokens ?? -1;
-  if (tokensA !== tokensB) return tokensB - tokensA;
-  return a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0;
 }
 
 function modelRow(acc: ModelAccumulator): CostModelRow {
@@ -112,39 +98,6 @@ function modelRow(acc: ModelAccumulator): CostModelRow {
     requestCount: acc.requestCount,
     requestCounts: { ...acc.requestCounts },
     invalidReportedCost: acc.cost.poisoned,
-  };
-}
-
-/** docs/behaviour.md §19.6's day rule: the sum of the known values, or null when none is known. */
-function sumKnown(values: readonly (number | null)[]): number | null {
-  let sum: number | null = null;
-  for (const value of values) if (value !== null) sum = (sum ?? 0) + value;
-  return sum;
-}
-
-/** The sum when every value is known, else null (a metered total must not be partial). */
-export function allKnown(values: readonly (number | null)[]): number | null {
-  let sum = 0;
-  for (const value of values) {
-    if (value === null) return null;
-    sum += value;
-  }
-  return sum;
-}
-
-/** docs/behaviour.md §19.4: each token field summed with overflow checks; the total is the sum of the four sums. */
-function sumTokens(parts: readonly TokenTotals[]): TokenTotals {
-  const field = (pick: (part: TokenTotals) => number | null) => checkedSum(parts.map(pick));
-  const inputTokens = field((part) => part.inputTokens);
-  const outputTokens = field((part) => part.outputTokens);
-  const cacheReadTokens = field((part) => part.cacheReadTokens);
-  const cacheCreationTokens = field((part) => part.cacheCreationTokens);
-  return {
-    inputTokens,
-    outputTokens,
-    cacheReadTokens,
-    cacheCreationTokens,
-    totalTokens: checkedSum([inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens]),
   };
 }
 
@@ -218,7 +171,7 @@ class CostAggregation implements CostAggregator {
         : formatDayKey(civilDateAt(options.today.getTime(), options.timeZone));
   }
 
-  add(event: UsageEvent): void {
+  add(event: CostEvent): void {
     const timestamp = event.timestamp;
     const tokens = eventTokenTotal(event);
     if (timestamp === undefined || !(timestamp > 0 && timestamp <= MAX_TIME_MS) || Number.isNaN(tokens)) {
@@ -233,7 +186,7 @@ class CostAggregation implements CostAggregator {
   }
 
   /** Every event with a time counts as a request, for the metered sum and its billing kind. */
-  private countRequest(event: UsageEvent): KindAccumulator {
+  private countRequest(event: CostEvent): KindAccumulator {
     this.eventCount++;
     this.metered.add(event.chargedCents);
     const kind = mapEntry(this.kindOf, event.kind, () => this.kinds.get(usageKindBucket(event.kind))!);
@@ -242,27 +195,18 @@ class CostAggregation implements CostAggregator {
     return kind;
   }
 
-  /** An event with tokens: priced, then summed into its day, its model and its kind. */
-  private addTokenEvent(
-    event: UsageEvent,
-    usage: TokenUsage,
-    timestamp: number,
-    kind: KindAccumulator,
-  ): void {
+  /** An event with tokens: priced, then summed into its day's model, its model and its kind's model. */
+  private addTokenEvent(event: CostEvent, usage: TokenUsage, timestamp: number, kind: KindAccumulator): void {
     const model = event.model ?? 'unknown';
     const cost = eventCost(usage, event.model, timestamp, this.options.pricing);
     const source = cost.source === 'invalid' ? 'unpriced' : cost.source;
     countRequest(this.requestCounts, source);
-    const kindCost = kind.costFor(model);
-    if (cost.source === 'invalid') kindCost.poison();
-    else if (cost.source !== 'unpriced') kindCost.addUSD(cost.cents / 100);
-
     const dayModels = mapEntry(
       this.days,
       this.dayKeyOf(timestamp),
       () => new Map<string, ModelAccumulator>(),
     );
-    for (const models of [dayModels, this.byModel]) {
+    for (const models of [dayModels, this.byModel, kind.models]) {
       const acc = mapEntry(models, model, () => new ModelAccumulator(model));
       addToModel(acc, usage, source, cost, event.chargedCents);
     }

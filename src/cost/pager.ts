@@ -191,6 +191,8 @@ class PageWalk {
   private previous: UsageEvent[] | undefined;
   /** The signature of every page with events so far, and its page number. */
   private readonly signatures = new Map<string, number>();
+  /** The rows repeatOf last looked at, and their signature and overlap, so accept does not work them out again. */
+  private looked: { events: UsageEvent[]; signature: string; overlap: number } | undefined;
   /** Per page, the leading rows that equal the previous page's tail: overlap only if the count proves it. */
   private readonly held: UsageEvent[][] = [];
 
@@ -203,12 +205,20 @@ class PageWalk {
   repeatOf(response: EventsPage): number | undefined {
     const events = response.usageEventsDisplay;
     if (events.length === 0) return undefined;
-    const same = this.signatures.get(pageSignature(events));
+    const { signature, overlap } = this.lookAt(events);
+    const same = this.signatures.get(signature);
     if (same !== undefined) return same;
-    if (this.previous && boundaryOverlap(this.previous, events) > MAX_BOUNDARY_OVERLAP) {
-      return this.lastPageWithEvents;
-    }
+    if (overlap > MAX_BOUNDARY_OVERLAP) return this.lastPageWithEvents;
     return undefined;
+  }
+
+  /** The page's signature and its overlap with the previous page, worked out once per page. */
+  private lookAt(events: UsageEvent[]): { signature: string; overlap: number } {
+    if (this.looked?.events !== events) {
+      const overlap = this.previous ? boundaryOverlap(this.previous, events) : 0;
+      this.looked = { events, signature: pageSignature(events), overlap };
+    }
+    return this.looked;
   }
 
   /** Takes page `page`; true when it proves the walk complete (a short or empty page). */
@@ -217,9 +227,9 @@ class PageWalk {
     const events = response.usageEventsDisplay;
     this.raw += events.length;
     if (events.length > 0) {
-      this.signatures.set(pageSignature(events), page);
+      const { signature, overlap } = this.lookAt(events);
+      this.signatures.set(signature, page);
       this.lastPageWithEvents = page;
-      const overlap = this.previous ? boundaryOverlap(this.previous, events) : 0;
       this.held.push(events.slice(0, overlap));
       for (let i = overlap; i < events.length; i++) this.deliver(events[i]!);
       this.previous = events;

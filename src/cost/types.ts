@@ -4,6 +4,17 @@
  * CodexBar's text lines plus a table, or CodexBar's cost row plus our additive fields.
  */
 
+import type { UsageEvent } from '../api/schemas/events.js';
+
+/**
+ * What aggregation reads of an event, and all the event store keeps (docs/behaviour.md §28.2): a fetched
+ * UsageEvent is one, and so is an event read back from the store.
+ */
+export type CostEvent = Pick<
+  UsageEvent,
+  'timestamp' | 'model' | 'kind' | 'chargedCents' | 'tokenUsage' | 'owningUser'
+>;
+
 export interface CostWindow {
   start: Date;
   end: Date;
@@ -74,6 +85,8 @@ export interface KindTotals {
   totalTokens: number | null;
   costUSD: number | null;
   meteredUSD: number | null;
+  /** The kind's token events per model, sorted like a day's models (for `--by kind`). */
+  models: CostModelRow[];
 }
 
 export interface CostTotals extends TokenTotals {

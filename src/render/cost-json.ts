@@ -4,23 +4,29 @@
  * unknown values are omitted, never written as 0. `daily` and `projects` are always present.
  */
 
-import type {
-  CostDay,
-  CostModelRow,
-  CostReport,
-  CostTotals,
-  KindTotals,
-  UsageKindBucket,
-} from '../cost/types.js';
+import type { CostGroup, GroupBy, WeekStart } from '../cost/groups.js';
+import type { CostDay, CostModelRow, CostReport, CostTotals, KindTotals } from '../cost/types.js';
 import { USAGE_KIND_BUCKETS } from '../cost/types.js';
 import { errorBody } from '../errors.js';
-import { encodeJson } from './json.js';
 
 export type CostRow = Record<string, unknown>;
 
-export function costRow(report: CostReport): CostRow {
-  return {
+/** `--by`: how the report is grouped, and the groups (docs/behaviour.md §28.4). */
+export interface CostGrouping {
+  by: GroupBy;
+  weekStart: WeekStart;
+  groups: readonly CostGroup[];
+}
+
+/** `account`: the token-account label (docs/behaviour.md §27.3); `grouping`: `--by` (§28.4). Both additive. */
+export function costRow(
+  report: CostReport,
+  extras: { account?: string; grouping?: CostGrouping } = {},
+): CostRow {
+  const { account, grouping } = extras;
+  const row: CostRow = {
     provider: 'cursor',
+    account,
     source: 'web',
     updatedAt: report.generatedAt,
     currencyCode: 'USD',
@@ -45,12 +51,39 @@ export function costRow(report: CostReport): CostRow {
     ),
     requestCounts: { ...requestCountsObject(report.requestCounts), ...skippedField(report.skippedEvents) },
   };
+  if (grouping) {
+    row.groupBy = grouping.by;
+    if (grouping.by === 'week') row.weekStart = grouping.weekStart;
+    row.groups = grouping.groups.map(groupEntry);
+  }
+  return row;
+}
+
+/** An additive `groups[]` entry: the group's figures and its models (unknown values omitted). */
+function groupEntry(group: CostGroup): Record<string, unknown> {
+  return {
+    key: group.key,
+    firstDay: group.firstDay,
+    lastDay: group.lastDay,
+    ...tokenFields(group),
+    apiRateCostUSD: known(group.costUSD),
+    meteredCostUSD: known(group.meteredUSD),
+    requests: group.requestCount,
+    models: group.models.map((model) => ({
+      modelName: model.modelName,
+      ...tokenFields(model),
+      apiRateCostUSD: known(model.costUSD),
+      meteredCostUSD: known(model.meteredUSD),
+      requests: model.requestCount,
+    })),
+  };
 }
 
 /** docs/behaviour.md §3.9: the error row carries `updatedAt` (the time of the error) and no `kind`. */
-export function costErrorRow(error: unknown, at: Date): CostRow {
+export function costErrorRow(error: unknown, at: Date, account?: string): CostRow {
   return {
     provider: 'cursor',
+    account,
     source: 'web',
     updatedAt: at,
     daily: [],

@@ -1,14 +1,19 @@
 /**
- * The per-day cost table under CodexBar's cost lines, laid out like ccusage's (docs/behaviour.md §21.3):
- * full columns at ≥100 terminal columns, a compact subset below that or with `--compact`, optional
- * `└─ model` breakdown rows, and a Total row. Unknown values print `—`, never 0.
+ * The cost table under CodexBar's cost lines (docs/behaviour.md §21.3, §28.7): one row per group (a day by
+ * default, or what `--by` asked for), optional `└─ model` breakdown rows, and a Total row. Unknown values
+ * print `—`, never 0.
+ *
+ * Readable at any width: a group takes one line, its most expensive model plus `+N more`, and a model name
+ * is never broken. The widest layout that fits is used: all columns with full model names, then with short
+ * labels (src/render/model-label.ts), then the compact columns (Tokens instead of the four token kinds).
  */
 
 import type { ChalkInstance } from 'chalk';
-import type { CostReport } from '../cost/types.js';
+import type { CostGroup, GroupBy } from '../cost/groups.js';
+import type { CostReport, UsageKindBucket } from '../cost/types.js';
 import { palette } from './colour.js';
-import { formatCount, formatUSD } from './format.js';
-import { displayName } from './safe-text.js';
+import { formatCount, formatTokens, formatUSD } from './format.js';
+import { fullModelLabel, shortModelLabel } from './model-label.js';
 import { type Alignment, displayWidth, renderTextTable } from './text-table.js';
 
 export interface CostTableOptions {
@@ -17,11 +22,16 @@ export interface CostTableOptions {
   columns: number;
   /** `--compact`. */
   compact: boolean;
-  /** `--breakdown`: per-model rows under each day. */
+  /** `--breakdown`: per-model rows under each group. */
   breakdown: boolean;
 }
 
-/** docs/behaviour.md §21.3: like ccusage, switch to the compact head below 100 columns. */
+export interface TableGroups {
+  by: GroupBy;
+  groups: readonly CostGroup[];
+}
+
+/** docs/behaviour.md §21.3: like ccusage, the compact columns below 100 terminal columns. */
 const COMPACT_BELOW_COLUMNS = 100;
 
 export interface RenderedCostTable {
@@ -30,7 +40,7 @@ export interface RenderedCostTable {
   compact: boolean;
 }
 
-/** The figures one table row shows; days, models and the Total row all reduce to this. */
+/** The figures one table row shows; groups, models and the Total row all reduce to this. */
 interface RowFigures {
   inputTokens: number | null;
   outputTokens: number | null;
@@ -43,123 +53,134 @@ interface RowFigures {
 
 interface Column {
   head: string;
-  numeric: boolean;
   value: (figures: RowFigures) => string;
-  /** Only in the full layout. */
-  fullOnly?: boolean;
 }
 
-const FIGURE_COLUMNS: Column[] = [
-  { head: 'Input', numeric: true, value: (f) => formatCount(f.inputTokens) },
-  { head: 'Output', numeric: true, value: (f) => formatCount(f.outputTokens) },
-  { head: 'Cache write', numeric: true, value: (f) => formatCount(f.cacheCreationTokens), fullOnly: true },
-  { head: 'Cache read', numeric: true, value: (f) => formatCount(f.cacheReadTokens), fullOnly: true },
-  { head: 'Total tokens', numeric: true, value: (f) => formatCount(f.totalTokens), fullOnly: true },
-  { head: 'API-rate $', numeric: true, value: (f) => formatUSD(f.costUSD) },
+const FULL_COLUMNS: Column[] = [
+  { head: 'Input', value: (f) => formatCount(f.inputTokens) },
+  { head: 'Output', value: (f) => formatCount(f.outputTokens) },
+  { head: 'Cache write', value: (f) => formatCount(f.cacheCreationTokens) },
+  { head: 'Cache read', value: (f) => formatCount(f.cacheReadTokens) },
+  { head: 'Total tokens', value: (f) => formatCount(f.totalTokens) },
+  { head: 'API-rate $', value: (f) => formatUSD(f.costUSD) },
 ];
 
-const METERED_COLUMN: Column = { head: 'Metered $', numeric: true, value: (f) => formatUSD(f.meteredUSD) };
+const COMPACT_COLUMNS: Column[] = [
+  { head: 'Tokens', value: (f) => (f.totalTokens === null ? '—' : formatTokens(f.totalTokens)) },
+  { head: 'API-rate $', value: (f) => formatUSD(f.costUSD) },
+];
 
-/**
- * Full columns when the terminal has room; the compact subset with `--compact`, below 100 columns, or
- * when the full table would still be too wide. Before giving up columns, the Models column wraps down
- * to a minimum width, as ccusage's responsive table does (docs/behaviour.md §21.3), instead of truncating.
- */
-export function renderCostTable(report: CostReport, options: CostTableOptions): RenderedCostTable {
+const METERED_COLUMN: Column = { head: 'Metered $', value: (f) => formatUSD(f.meteredUSD) };
+
+const KEY_HEADS: Record<GroupBy, string> = {
+  day: 'Date',
+  week: 'Week of',
+  month: 'Month',
+  model: 'Model',
+  kind: 'Kind',
+};
+
+/** How a billing kind is named in text (the table's Kind column and the By kind lines). */
+export const KIND_LABELS: Record<UsageKindBucket, string> = {
+  included: 'Included',
+  onDemand: 'On-demand',
+  notCharged: 'Not charged',
+  byok: 'BYOK',
+  other: 'Other',
+};
+
+const BRANCH = '└─ ';
+
+/** How the Models cell says there are more models than its first. */
+type More = 'words' | 'count' | 'own line';
+
+interface Layout {
+  compact: boolean;
+  label: (name: string) => string;
+  more: More;
+}
+
+const LAYOUTS: Layout[] = [
+  { compact: false, label: fullModelLabel, more: 'words' },
+  { compact: false, label: shortModelLabel, more: 'words' },
+  { compact: true, label: shortModelLabel, more: 'words' },
+  { compact: true, label: shortModelLabel, more: 'count' },
+  { compact: true, label: shortModelLabel, more: 'own line' },
+];
+
+/** The widest layout that fits the terminal; the last one when none does (the terminal then wraps). */
+export function renderCostTable(
+  report: CostReport,
+  table: TableGroups,
+  options: CostTableOptions,
+): RenderedCostTable {
   const forcedCompact = options.compact || options.columns < COMPACT_BELOW_COLUMNS;
-  const layouts = forcedCompact ? [true] : [false, true];
+  const layouts = LAYOUTS.filter((layout) => layout.compact || !forcedCompact);
   let text = '';
-  for (const compact of layouts) {
-    text = buildTable(report, options, compact);
-    const overflow = widestLine(text) - options.columns;
-    if (overflow <= 0) return { text, compact };
-    const modelsWidth = modelsColumnWidth(report, options.breakdown) - overflow;
-    if (modelsWidth >= MIN_MODELS_WIDTH) {
-      return { text: buildTable(report, options, compact, modelsWidth), compact };
-    }
+  for (const layout of layouts) {
+    text = buildTable(report, table, options, layout);
+    if (widestLine(text) <= options.columns) return { text, compact: layout.compact };
   }
   return { text, compact: true };
 }
 
-/** docs/behaviour.md §21.3: like ccusage, the Models column stays at least 12 wide. */
-const MIN_MODELS_WIDTH = 12;
-
-function modelsColumnWidth(report: CostReport, breakdown: boolean): number {
-  let width = 'Models'.length;
-  for (const day of report.daily) {
-    for (const model of day.modelsUsed) width = Math.max(width, BULLET.length + modelLabel(model).length);
-    if (!breakdown) continue;
-    for (const model of day.models)
-      width = Math.max(width, BRANCH.length + modelLabel(model.modelName).length);
-  }
-  return width;
+function keyText(by: GroupBy, group: CostGroup, layout: Layout): string {
+  if (by === 'model') return layout.label(group.key);
+  if (by === 'kind') return KIND_LABELS[group.key as UsageKindBucket] ?? group.key;
+  return group.key;
 }
 
-/** docs/behaviour.md §21.3: a model name in the table is made safe and cut to 60 columns; JSON keeps it whole. */
-const MODEL_LABEL_MAX = 60;
-
-function modelLabel(name: string): string {
-  return displayName(name, MODEL_LABEL_MAX);
-}
-
-const BULLET = '- ';
-const BRANCH = '└─ ';
-
-/**
- * `prefix + name`, wrapped to `width` when given: breaks after `-` or `.` where it can, hard otherwise,
- * with continuation lines indented under the name.
- */
-function modelCell(prefix: string, model: string, width: number | undefined): string {
-  const name = modelLabel(model);
-  if (width === undefined || prefix.length + name.length <= width) return prefix + name;
-  const room = Math.max(1, width - prefix.length);
-  const lines: string[] = [];
-  let rest = name;
-  while (rest.length > room) {
-    const head = rest.slice(0, room);
-    const soft = Math.max(head.lastIndexOf('-'), head.lastIndexOf('.')) + 1;
-    const cut = soft > 0 ? soft : room;
-    lines.push(rest.slice(0, cut));
-    rest = rest.slice(cut);
-  }
-  lines.push(rest);
-  const indent = ' '.repeat(prefix.length);
-  return lines.map((line, index) => (index === 0 ? prefix : indent) + line).join('\n');
+/** One line: the most expensive model, and how many more there are. */
+function modelsCell(group: CostGroup, layout: Layout): string {
+  const [top] = group.models;
+  if (top === undefined) return '';
+  const others = group.models.length - 1;
+  const label = layout.label(top.modelName);
+  if (others === 0) return label;
+  if (layout.more === 'count') return `${label} +${others}`;
+  return `${label}${layout.more === 'own line' ? '\n' : ' '}+${others} more`;
 }
 
 function buildTable(
   report: CostReport,
+  table: TableGroups,
   options: CostTableOptions,
-  compact: boolean,
-  modelsWidth?: number,
+  layout: Layout,
 ): string {
   const c = palette(options.colour);
-  const figureColumns = FIGURE_COLUMNS.filter((column) => !(compact && column.fullOnly));
+  const figureColumns = [...(layout.compact ? COMPACT_COLUMNS : FULL_COLUMNS)];
   // The metered column appears only when the report's metered total is known (docs/behaviour.md §19.9,
   // §21.3).
   if (report.meteredCostUSD !== null) figureColumns.push(METERED_COLUMN);
-
+  const withModels = table.by !== 'model';
   const cells = (figures: RowFigures) => figureColumns.map((column) => column.value(figures));
+
   const rows: string[][] = [];
-  for (const day of report.daily) {
-    const models = day.modelsUsed.map((model) => modelCell(BULLET, model, modelsWidth));
-    rows.push([day.date, models.join('\n'), ...cells(day)]);
-    if (!options.breakdown) continue;
-    for (const model of day.models) {
-      const row = ['', modelCell(BRANCH, model.modelName, modelsWidth), ...cells(model)];
-      rows.push(row.map((cell) => c.gray(cell)));
+  for (const group of table.groups) {
+    const key = keyText(table.by, group, layout);
+    rows.push([key, ...(withModels ? [modelsCell(group, layout)] : []), ...cells(group)]);
+    if (!options.breakdown || !withModels) continue;
+    for (const model of group.models) {
+      rows.push(
+        ['', `${BRANCH}${layout.label(model.modelName)}`, ...cells(model)].map((cell) => c.gray(cell)),
+      );
     }
   }
-  rows.push(totalRow(c, report, cells));
+  rows.push(totalRow(c, report, withModels, cells));
+  const head = [
+    KEY_HEADS[table.by],
+    ...(withModels ? ['Models'] : []),
+    ...figureColumns.map((column) => column.head),
+  ];
   // Colours come from chalk only, so `colour: false` output carries no escape codes at all.
   return renderTextTable({
-    head: ['Date', 'Models', ...figureColumns.map((column) => column.head)].map((head) => c.cyan(head)),
+    head: head.map((text) => c.cyan(text)),
     rows,
-    aligns: [
-      'left',
-      'left',
-      ...figureColumns.map((column): Alignment => (column.numeric ? 'right' : 'left')),
-    ],
+    // docs/behaviour.md §28.7: one line per group; a rule only under the head and above the Total row.
+    rules: { before: 'last', n: 1 },
+    aligns: head.map(
+      (_, index): Alignment => (index < head.length - figureColumns.length ? 'left' : 'right'),
+    ),
   });
 }
 
@@ -169,7 +190,12 @@ function widestLine(text: string): number {
   return widest;
 }
 
-function totalRow(c: ChalkInstance, report: CostReport, cells: (figures: RowFigures) => string[]): string[] {
+function totalRow(
+  c: ChalkInstance,
+  report: CostReport,
+  withModels: boolean,
+  cells: (figures: RowFigures) => string[],
+): string[] {
   const figures: RowFigures = { ...report.totals, meteredUSD: report.meteredCostUSD };
-  return ['Total', '', ...cells(figures)].map((cell) => c.yellow(cell));
+  return ['Total', ...(withModels ? [''] : []), ...cells(figures)].map((cell) => c.yellow(cell));
 }

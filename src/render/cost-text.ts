@@ -1,16 +1,17 @@
 /**
- * `cost` text: CodexBar's summary lines (docs/behaviour.md §21.1), then the per-day table, our additive
+ * `cost` text: CodexBar's summary lines (docs/behaviour.md §21.1), then the per-day (or `--by`) table, our additive
  * totals (by kind, request counts) with notes on estimated or unpriced requests, and — on a TTY — a
  * daily-spend chart. Returns the text without a trailing newline.
  */
 
 import type { ChalkInstance } from 'chalk';
-import { type CostReport, type KindTotals, USAGE_KIND_BUCKETS, type UsageKindBucket } from '../cost/types.js';
+import { groupReport } from '../cost/groups.js';
+import { type CostReport, type KindTotals, USAGE_KIND_BUCKETS } from '../cost/types.js';
 import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
-import { renderCostTable } from './cost-table.js';
+import { KIND_LABELS, renderCostTable, type TableGroups } from './cost-table.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
-import { displayName } from './safe-text.js';
+import { displayName, safeText } from './safe-text.js';
 
 export interface CostTextOptions {
   colour: boolean;
@@ -22,6 +23,10 @@ export interface CostTextOptions {
   isTTY: boolean;
   /** The first line and the source hint, for reports that do not come from the dashboard (`team cost`). */
   heading?: SummaryHeading;
+  /** The token account the report belongs to, shown under the header (docs/behaviour.md §27.3). */
+  account?: string;
+  /** The table's rows: the groups `--by` asked for (docs/behaviour.md §28.4); default the days. */
+  table?: TableGroups;
 }
 
 export interface SummaryHeading {
@@ -34,16 +39,20 @@ const DASHBOARD_HEADING: SummaryHeading = {
   hint: "From Cursor's usage dashboard at vendor token rates; may differ from your invoice.",
 };
 
-const COMPACT_NOTE = 'Compact view: widen the terminal for the cache and total-token columns.';
+const COMPACT_NOTE = 'Compact view: widen the terminal for the input, output and cache columns.';
 
 export function renderCostText(report: CostReport, options: CostTextOptions): string {
   const c = palette(options.colour);
-  const blocks = [costSummaryLines(report, c, options.heading).join('\n')];
+  const blocks = [costSummaryLines(report, c, options).join('\n')];
   if (report.daily.length === 0) {
     blocks.push('No usage events in this window.');
     return blocks.join('\n\n');
   }
-  const table = renderCostTable(report, options);
+  const rows = options.table ?? {
+    by: 'day',
+    groups: groupReport(report, { by: 'day', weekStart: 'monday' }),
+  };
+  const table = renderCostTable(report, rows, options);
   // Like ccusage, say why columns went missing when the terminal, not --compact, chose the layout.
   const widthNote = table.compact && !options.compact ? `\n${COMPACT_NOTE}` : '';
   blocks.push(table.text + widthNote);
@@ -54,21 +63,37 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
 }
 
 /** docs/behaviour.md §21.1: header, Today, the window, Cursor-metered (when known) and the hint. */
-function costSummaryLines(
-  report: CostReport,
-  c: ChalkInstance,
-  heading: SummaryHeading = DASHBOARD_HEADING,
-): string[] {
+function costSummaryLines(report: CostReport, c: ChalkInstance, options: CostTextOptions): string[] {
+  const heading = options.heading ?? DASHBOARD_HEADING;
+  const { account } = options;
   const { label } = report.window;
   const lines = [
     c.bold.cyan(heading.title),
+    ...(account === undefined ? [] : [`Account: ${safeText(account)}`]),
     `Today: ${amountWithTokens(report.today.costUSD, report.today.tokens)}`,
     `${label}: ${amountWithTokens(report.totals.costUSD, report.totals.totalTokens)}`,
   ];
   if (report.meteredCostUSD !== null) {
     lines.push(`Cursor-metered: ${formatUSD(report.meteredCostUSD)} (${label.toLowerCase()})`);
   }
-  lines.push(heading.hint);
+  lines.push(...wrapWords(heading.hint, options.columns));
+  return lines;
+}
+
+/** docs/behaviour.md §28.7: a line wider than the terminal breaks between words, not where the terminal cuts. */
+function wrapWords(text: string, columns: number): string[] {
+  if (text.length <= columns) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > columns) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  lines.push(line);
   return lines;
 }
 
@@ -77,14 +102,6 @@ function amountWithTokens(costUSD: number | null, tokens: number | null): string
   const amount = formatUSD(costUSD);
   return tokens === null ? amount : `${amount} · ${formatTokens(tokens)} tokens`;
 }
-
-const KIND_LABELS: Record<UsageKindBucket, string> = {
-  included: 'Included',
-  onDemand: 'On-demand',
-  notCharged: 'Not charged',
-  byok: 'BYOK',
-  other: 'Other',
-};
 
 /** Our additive split of the window by how Cursor billed each request; empty buckets are skipped. */
 function kindLines(report: CostReport): string[] {

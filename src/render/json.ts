@@ -85,9 +85,13 @@ const SHORT_ESCAPES: Record<string, string> = {
   '\t': '\\t',
 };
 
-/** `/` → `\/`; control chars `\u00xx` lowercase except \b \f \n \r \t; non-ASCII raw. */
+/**
+ * `/` → `\/`; control chars `\u00xx` lowercase except \b \f \n \r \t; other non-ASCII raw. DEL and the C1
+ * controls are escaped too (JSON allows them raw, as CodexBar writes them): a terminal showing `--json` output
+ * would otherwise obey a CSI sent as U+009B (docs/behaviour.md §3.5, §15.7).
+ */
 function encodeString(text: string): string {
-  const escaped = text.replace(/["\\/\u0000-\u001f]/g, (char) => {
+  const escaped = text.replace(/["\\/\u0000-\u001f\u007f-\u009f]/g, (char) => {
     return SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
   return `"${escaped}"`;

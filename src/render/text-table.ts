@@ -12,6 +12,11 @@ export interface TextTable {
   head: string[];
   rows: string[][];
   aligns: Alignment[];
+  /**
+   * Rules between body rows: between every two (the default), or only above the last `n` rows (a Total
+   * row), so a long table takes one line per row.
+   */
+  rules?: { before: 'every-row' } | { before: 'last'; n: number };
 }
 
 export function renderTextTable(table: TextTable): string {
@@ -27,7 +32,12 @@ export function renderTextTable(table: TextTable): string {
   const rule = (left: string, middle: string, right: string) =>
     left + widths.map((width) => '─'.repeat(width + 2)).join(middle) + right;
   const out = [rule('┌', '┬', '┐'), ...rowLines(head, widths, table.aligns)];
-  for (const row of rows) out.push(rule('├', '┼', '┤'), ...rowLines(row, widths, table.aligns));
+  const rules = table.rules ?? { before: 'every-row' };
+  rows.forEach((row, index) => {
+    const ruled = index === 0 || rules.before === 'every-row' || index === rows.length - rules.n;
+    if (ruled) out.push(rule('├', '┼', '┤'));
+    out.push(...rowLines(row, widths, table.aligns));
+  });
   out.push(rule('└', '┴', '┘'));
   return out.join('\n');
 }

@@ -4,6 +4,7 @@
  * dropped by the encoder; `primary`/`secondary`/`tertiary` are always present, null when missing.
  */
 
+import type { ProviderStatus } from '../api/status-page.js';
 import { errorBody, type JsonErrorBody } from '../errors.js';
 import type {
   DetailSection,
@@ -13,25 +14,58 @@ import type {
   RateWindow,
   UsageSnapshot,
 } from '../usage/types.js';
-import { encodeJson } from './json.js';
 import { type Pace, snapshotPace } from './window-pace.js';
 
 export interface UsageRow {
   provider: string;
+  /** The token-account label, when one supplied the session (docs/behaviour.md §27.3). */
+  account?: string;
   source: string;
+  /** With `--status` (docs/behaviour.md §27.6). */
+  status?: Record<string, unknown>;
   usage?: Record<string, unknown>;
   error?: JsonErrorBody;
   pace?: Record<string, unknown>;
 }
 
+/** What a row may carry besides the usage: the token account and the status page (docs/behaviour.md §27). */
+export interface RowExtras {
+  account?: string;
+  status?: ProviderStatus;
+}
+
 /** A successful Cursor row; `now` is the instant pace is measured at. */
-export function usageRow(snapshot: UsageSnapshot, now: Date): UsageRow {
-  return { provider: 'cursor', source: 'web', usage: usageObject(snapshot), pace: paceObject(snapshot, now) };
+export function usageRow(snapshot: UsageSnapshot, now: Date, extras: RowExtras = {}): UsageRow {
+  return {
+    provider: 'cursor',
+    account: extras.account,
+    source: 'web',
+    status: statusObject(extras.status),
+    usage: usageObject(snapshot),
+    pace: paceObject(snapshot, now),
+  };
 }
 
 /** A failed provider row: `source` is the mode as given (`auto`, `web`, …), docs/behaviour.md §3.9. */
-export function usageErrorRow(error: unknown, source: string): UsageRow {
-  return { provider: 'cursor', source, error: errorBody(error) };
+export function usageErrorRow(error: unknown, source: string, extras: RowExtras = {}): UsageRow {
+  return {
+    provider: 'cursor',
+    account: extras.account,
+    source,
+    status: statusObject(extras.status),
+    error: errorBody(error),
+  };
+}
+
+/** CodexBar's `status`: `{indicator, description?, updatedAt?, url}`. */
+function statusObject(status: ProviderStatus | undefined): Record<string, unknown> | undefined {
+  if (!status) return undefined;
+  return {
+    indicator: status.indicator,
+    description: status.description,
+    updatedAt: status.updatedAt,
+    url: status.url,
+  };
 }
 
 /**
@@ -51,6 +85,10 @@ function usageObject(snapshot: UsageSnapshot): Record<string, unknown> {
     extraRateWindows:
       snapshot.extraRateWindows.length > 0 ? snapshot.extraRateWindows.map(extraWindowObject) : undefined,
     providerCost: snapshot.providerCost ? providerCostObject(snapshot.providerCost) : undefined,
+    // Additive (docs/behaviour.md §3.10): the member budget behind a team plan's primary percent.
+    memberBudget: snapshot.memberBudget
+      ? { used: snapshot.memberBudget.used, limit: snapshot.memberBudget.limit, currencyCode: 'USD' }
+      : undefined,
     details: details.length > 0 ? details.map(detailObject) : undefined,
     updatedAt: snapshot.updatedAt,
     identity: identityObject(identity),

@@ -5,6 +5,7 @@
  */
 
 import type { ChalkInstance } from 'chalk';
+import type { ProviderStatus, StatusIndicator } from '../api/status-page.js';
 import { formatCountdown } from '../usage/countdown.js';
 import type { ProviderCost, RateWindow, UsageSnapshot } from '../usage/types.js';
 import { palette } from './colour.js';
@@ -16,6 +17,8 @@ export interface UsageTextOptions {
   /** The instant countdowns and pace are measured from. */
   now: Date;
   colour: boolean;
+  /** With `--status`: the last line (docs/behaviour.md §27.6). */
+  status?: ProviderStatus;
 }
 
 const BAR_WIDTH = 12;
@@ -46,6 +49,7 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
   const { accountEmail, loginMethod } = snapshot.identity;
   if (accountEmail) lines.push(labelled(c, 'Account', safeText(accountEmail)));
   if (loginMethod) lines.push(labelled(c, 'Plan', safeText(capitalizeWords(loginMethod))));
+  if (options.status) lines.push(statusLine(c, options.status));
   return lines.join('\n');
 }
 
@@ -68,7 +72,11 @@ export function implausibleFigures(snapshot: UsageSnapshot, now: Date): string[]
   if (cost && [cost.used, cost.limit, cost.personalUsed].some(isNegative)) {
     notes.push('a negative on-demand amount is shown as unknown');
   }
-  if (snapshot.details.some((section) => section.rows.some((row) => row.figures?.some(isNegative)))) {
+  const counts = [
+    ...snapshot.details.flatMap((section) => section.rows.map((row) => row.figures)),
+    ...windows.map((window) => window?.figures),
+  ];
+  if (counts.some((figures) => figures?.some(isNegative))) {
     notes.push('a negative request count is shown as unknown');
   }
   return notes.map((note) => `[cursor] cursor.com sent an impossible figure: ${note}`);
@@ -82,6 +90,34 @@ function resetTooFar(resetsAt: Date, now: Date): boolean {
 
 function isNegative(value: number | undefined): boolean {
   return value !== undefined && value < 0;
+}
+
+const STATUS_LABELS: Record<StatusIndicator, string> = {
+  none: 'Operational',
+  minor: 'Partial outage',
+  major: 'Major outage',
+  critical: 'Critical issue',
+  maintenance: 'Maintenance',
+  unknown: 'Status unknown',
+};
+
+/** `Status: Operational – All Systems Operational`, coloured as a whole by indicator (docs/behaviour.md §27.6). */
+function statusLine(c: ChalkInstance, status: ProviderStatus): string {
+  const description = status.description ? ` \u2013 ${safeText(status.description)}` : '';
+  const text = `Status: ${STATUS_LABELS[status.indicator]}${description}`;
+  switch (status.indicator) {
+    case 'none':
+      return c.green(text);
+    case 'minor':
+      return c.yellow(text);
+    case 'major':
+    case 'critical':
+      return c.red(text);
+    case 'maintenance':
+      return c.blue(text);
+    default:
+      return c.gray(text);
+  }
 }
 
 function windowLines(
@@ -120,6 +156,8 @@ function resetText(window: RateWindow, now: Date): string | undefined {
   }
   const description = window.resetDescription?.trim();
   if (!description) return undefined;
+  // docs/behaviour.md §15.8: a legacy plan's `<used> / <limit> requests` with a negative count.
+  if (window.figures?.some(isNegative)) return `Resets ${UNKNOWN}`;
   return safeText(description.startsWith('Resets ') ? description : `Resets ${description}`);
 }
 

@@ -4,7 +4,7 @@
  */
 import { type AdminContext, fetchSpendPage } from '../api/admin/endpoints.js';
 import type { MemberSpendRow } from '../api/admin/schemas/spend.js';
-import { allKnown } from '../cost/aggregate.js';
+import { allKnown } from '../cost/sums.js';
 import { PaginationError } from '../errors.js';
 import type { SpendSort } from './spend-sorts.js';
 

@@ -91,7 +91,10 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
 
   let figures = summarizeUsage({ summary, me, legacy, jwt: session.jwt });
   if (teamBudget) figures = applyTeamBudget(figures, teamBudget);
-  return buildUsageSnapshot({ figures, sand, usageStatus, now, timeZone });
+  const snapshot = buildUsageSnapshot({ figures, sand, usageStatus, now, timeZone });
+  if (teamBudget)
+    snapshot.memberBudget = { used: teamBudget.spendCents / 100, limit: teamBudget.limitDollars };
+  return snapshot;
 }
 
 /** docs/behaviour.md §11.4: `sub` from auth/me as-is, else the JWT subject's last `|` segment, lower-cased. */

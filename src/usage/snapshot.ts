@@ -100,6 +100,7 @@ function monthlyWindows(
     // Not clamped: 600 of 500 requests is 120 %.
     const primary = timing((used / limit) * 100);
     primary.resetDescription = `${used} / ${limit} requests`;
+    primary.figures = [used, limit];
     return { primary, secondary: null, tertiary: null };
   }
   return {

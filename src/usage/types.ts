@@ -9,6 +9,8 @@ export interface RateWindow {
   windowMinutes?: number;
   resetsAt?: Date;
   resetDescription?: string;
+  /** The numbers `resetDescription` shows, so text can tell an impossible one (docs/behaviour.md §15.8); not in JSON. */
+  figures?: number[];
 }
 
 export interface ExtraRateWindow {
@@ -30,6 +32,12 @@ export interface ProviderCost {
   /** The member's own share when the figures are a team pool (docs/behaviour.md §12.7). */
   personalUsed?: number;
   updatedAt: Date;
+}
+
+/** Dollars, as the team spend endpoint reports them for the signed-in member. */
+export interface MemberBudget {
+  used: number;
+  limit: number;
 }
 
 export interface DetailRow {
@@ -67,6 +75,8 @@ export interface UsageSnapshot {
   labels: WindowLabels;
   extraRateWindows: ExtraRateWindow[];
   providerCost?: ProviderCost;
+  /** The verified team member budget the primary percent was computed from (docs/behaviour.md §Serve.14). */
+  memberBudget?: MemberBudget;
   details: DetailSection[];
   updatedAt: Date;
   identity: Identity;

@@ -58,7 +58,7 @@ const TOKEN_FEE_CENTS_PER_TOKEN = 0.25 / 10_000;
 const HOUR_MS = 3_600_000;
 
 /** mulberry32: tiny, fast and good enough for fixtures; the same seed gives the same stream. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

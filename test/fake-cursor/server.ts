@@ -37,6 +37,9 @@ const ROUTES: Record<string, { method: 'GET' | 'POST'; endpoint: AccountEndpoint
   '/api/dashboard/v2/usage-status': { method: 'GET', endpoint: 'usageStatus' },
 };
 
+/** Statuspage's API, served next to cursor.com's routes so one fake serves `usage --status` too. */
+const STATUS_PAGE_PATH = '/api/v2/status.json';
+
 const SESSION_COOKIE = 'WorkosCursorSessionToken';
 const CURSOR_ORIGIN = 'https://cursor.com';
 
@@ -84,9 +87,14 @@ export function send(res: http.ServerResponse, response: FakeResponse): void {
     res.socket?.resetAndDestroy();
     return;
   }
-  const body = response.text ?? (response.json === undefined ? '' : JSON.stringify(response.json));
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   for (const [name, value] of Object.entries(response.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (response.stream) {
+    res.writeHead(response.status ?? 200, headers);
+    void pump(res, response.stream);
+    return;
+  }
+  const body = response.text ?? (response.json === undefined ? '' : JSON.stringify(response.json));
   headers['content-length'] = String(Buffer.byteLength(body));
   res.writeHead(response.status ?? 200, headers);
   res.end(body);
@@ -135,6 +143,28 @@ export async function listenOnLoopback(
   };
 }
 
+/** Writes a streamed body chunk by chunk, waiting for the client to drain, until done or the client leaves. */
+async function pump(res: http.ServerResponse, stream: { chunk: string; bytes?: number }): Promise<void> {
+  const chunk = Buffer.from(stream.chunk);
+  let left = stream.bytes ?? Number.POSITIVE_INFINITY;
+  while (left > 0 && !res.destroyed) {
+    const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+    left -= piece.length;
+    if (!res.write(piece)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
+}
+
 /** A loopback cursor.com for tests, the demo and benchmarks (test/fake-cursor/types.ts has the shapes). */
 export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeCursor> {
   const { accounts } = options;
@@ -170,6 +200,11 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
   };
 
   const answer = async (req: http.IncomingMessage, recorded: RecordedRequest): Promise<FakeResponse> => {
+    if (recorded.path === STATUS_PAGE_PATH) {
+      const handler = options.statusPage;
+      if (handler === undefined) return { status: 404, json: { error: 'not_found' } };
+      return typeof handler === 'function' ? handler(recorded, 0) : handler;
+    }
     const route = ROUTES[recorded.path];
     if (!route) return { status: 404, json: { error: 'not_found' } };
     if (req.method !== route.method) return { status: 405, json: { error: 'method_not_allowed' } };

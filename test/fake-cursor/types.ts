@@ -24,6 +24,11 @@ export interface FakeResponse {
   delayMs?: number;
   /** Reset the socket instead of answering. */
   destroy?: boolean;
+  /**
+   * Stream `chunk` again and again with chunked encoding (no Content-Length): `bytes` in all, or without end
+   * until the client goes away (an endless body). Replaces `json`/`text`.
+   */
+  stream?: { chunk: string; bytes?: number };
 }
 
 /** `attempt` counts earlier requests to the same account, endpoint and page (0 on the first). */
@@ -113,6 +118,11 @@ export interface FakeCursorOptions {
   latencyMs?: number;
   /** Serve https with this certificate (e.g. fixtures/tls/loopback.ts) instead of plain http. */
   tls?: { cert: string; key: string };
+  /**
+   * `GET /api/v2/status.json`, the Statuspage API `usage --status` reads (point CODEXBAR_CURSOR_STATUS_URL at
+   * the fake). Answered without any session; 404 when not set.
+   */
+  statusPage?: Handler;
 }
 
 export interface FakeCursor {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { run } from '../../src/cli.js';
 import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../../src/commands/io.js';
@@ -40,6 +41,8 @@ export interface RunOptions {
    * In-process runs never spawn: by default nothing starts and the run sees a refresh that failed to start.
    */
   spawnRefresh?: CliIo['spawnRefresh'];
+  /** What the CLI reads on stdin (a pipe, not a terminal); absent means no stdin at all. */
+  stdin?: string;
 }
 
 /** A stream that collects what the CLI writes. */
@@ -83,6 +86,7 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
       fixed === undefined ? new Date() : new Date(options.frozen ? fixed : fixed + (Date.now() - startedAt)),
     timing: { ...DEFAULT_TIMING, sleep: noSleep, ...options.timing },
     spawnRefresh: options.spawnRefresh ?? (() => undefined),
+    stdin: options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]),
   };
   const code = await run(args, io);
   return { code, stdout: stdout.text(), stderr: stderr.text() };

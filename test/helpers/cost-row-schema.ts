@@ -61,6 +61,7 @@ const byKindEntry = z.strictObject({
 
 export const costRowSchema = z.strictObject({
   provider: z.literal('cursor'),
+  account: z.string().min(1).optional(),
   source: z.literal('web'),
   updatedAt: isoDate,
   currencyCode: z.literal('USD').optional(),
@@ -95,6 +96,7 @@ export const costRowSchema = z.strictObject({
  */
 export const costErrorRowSchema = z.strictObject({
   provider: z.literal('cursor'),
+  account: z.string().min(1).optional(),
   source: z.literal('web'),
   updatedAt: isoDate,
   daily: z.tuple([]),

@@ -114,6 +114,7 @@ export interface UsageJsonRow {
       resetsAt?: string;
       personalUsed?: number;
     };
+    memberBudget?: { used: number; limit: number; currencyCode: string };
     details?: Array<{ rows: Array<{ label: string; value: string }> }>;
   };
   pace?: {

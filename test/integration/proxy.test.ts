@@ -73,23 +73,31 @@ describe('through a CONNECT proxy', () => {
 
   it('an https:// base URL is tunnelled with CONNECT and verified against its certificate (the built CLI)', async () => {
     fake = await startFakeCursor({
-      accounts: [proAccount([VALUE])],
+      accounts: [proAccount([VALUE], 'dev@example.com', { events: { events } })],
       tls: { cert: TEST_TLS_CERT, key: TEST_TLS_KEY },
     });
     const caFile = path.join(home.home, 'test-ca.pem');
     fs.writeFileSync(caFile, TEST_TLS_CERT);
-    const result = await spawnCli(['--json'], {
-      home: home.home,
-      env: {
-        CODEXBAR_CURSOR_BASE_URL: fake.url,
-        CODEXBAR_CURSOR_COOKIE: COOKIE,
-        HTTPS_PROXY: proxy.url,
-        // The test certificate is trusted the way a user trusts a corporate CA.
-        NODE_EXTRA_CA_CERTS: caFile,
-      },
-    });
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)[0].usage.primary.usedPercent).toBe(45);
-    expect(proxy.seen).toContain(hostOf(fake.url));
+    const env = {
+      CODEXBAR_CURSOR_BASE_URL: fake.url,
+      CODEXBAR_CURSOR_COOKIE: COOKIE,
+      HTTPS_PROXY: proxy.url,
+      // The test certificate is trusted the way a user trusts a corporate CA.
+      NODE_EXTRA_CA_CERTS: caFile,
+    };
+    const [usage, cost] = await Promise.all([
+      spawnCli(['--json'], { home: home.home, env }),
+      spawnCli(['cost', '--json', '--days', '30'], { home: home.home, env, now: NOW }),
+    ]);
+    expect(usage.code, usage.stdout + usage.stderr).toBe(0);
+    expect(JSON.parse(usage.stdout)[0].usage.primary.usedPercent).toBe(45);
+    expect(cost.code, cost.stdout + cost.stderr).toBe(0);
+    expect(JSON.parse(cost.stdout)[0].requestCounts.reported).toBeGreaterThan(0);
+    // Each process opened its own tunnel (at least one), to the fake and nowhere else.
+    expect(proxy.seen.length).toBeGreaterThanOrEqual(2);
+    expect(proxy.seen.every((target) => target === hostOf(fake.url))).toBe(true);
+    expect(fake.requests.some((request) => request.path === '/api/dashboard/get-filtered-usage-events')).toBe(
+      true,
+    );
   });
 });

@@ -79,6 +79,8 @@ describe('usage: the member budget replaces the summary primary when one member 
     expect(row.usage.primary?.usedPercent).toBeCloseTo((8421 / 15_000) * 100, 10);
     expect(row.usage.primary).toMatchObject({ windowMinutes: 44640, resetsAt: '2026-08-05T00:00:00Z' });
     expect(row.usage.providerCost).toMatchObject({ ...TEAM_POOL_COST, resetsAt: '2026-08-05T00:00:00Z' });
+    // Additive: the dollars behind the primary percent.
+    expect(row.usage.memberBudget).toEqual({ used: 84.21, limit: 150, currencyCode: 'USD' });
   });
 
   it('monthlyLimitDollars is the limit when effectivePerUserLimitDollars is absent', async () => {
@@ -175,6 +177,7 @@ describe('usage: anything short of one verified member keeps the summary, and th
     const row = usageJson(json.result);
     expect(row.usage.primary?.usedPercent).toBeCloseTo(SUMMARY_PERCENT, 10);
     expect(row.usage.providerCost).toMatchObject(TEAM_POOL_COST);
+    expect(row.usage.memberBudget).toBeUndefined();
   });
 
   it('selections that verify no team never ask for team spend', async () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeJwt, sessionCookieValue } from '../../fixtures/builders/jwt.js';
 import {

@@ -402,15 +402,22 @@ describe('cost aggregation: billing kinds (our additive byKind)', () => {
     const r = report([
       event('2026-07-20T01:00:00Z', { kind, model: 'm', tokenUsage: usage(10, 100), chargedCents: 7 }),
     ]);
-    expect(r.byKind[bucket as keyof CostReport['byKind']]).toEqual({
+    expect(r.byKind[bucket as keyof CostReport['byKind']]).toMatchObject({
       requests: 1,
       totalTokens: 10,
       costUSD: 1,
       meteredUSD: 0.07,
+      models: [expect.objectContaining({ modelName: 'm', costUSD: 1, totalTokens: 10, requestCount: 1 })],
     });
   });
 
   it('a bucket without events has zero requests and unknown money', () => {
-    expect(report([]).byKind.byok).toEqual({ requests: 0, totalTokens: 0, costUSD: null, meteredUSD: null });
+    expect(report([]).byKind.byok).toEqual({
+      requests: 0,
+      totalTokens: 0,
+      costUSD: null,
+      meteredUSD: null,
+      models: [],
+    });
   });
 });

@@ -138,6 +138,25 @@ describe('fake cursor.com: sessions, origin and routes', () => {
     expect(await res.text()).toBe('{"membershipType":"pr');
     await expect(call('/api/auth/me')).rejects.toThrow();
   });
+
+  it('streams a body in chunks without a Content-Length: a set size, or without end until the client leaves', async () => {
+    await start({
+      usageSummary: { stream: { chunk: 'abc', bytes: 10 } },
+      me: { stream: { chunk: 'x'.repeat(4096) } },
+    });
+    const sized = await call('/api/usage-summary');
+    expect(sized.headers.get('content-length')).toBeNull();
+    expect(await sized.text()).toBe('abcabcabca');
+
+    const abort = new AbortController();
+    const endless = await call('/api/auth/me', { signal: abort.signal });
+    const reader = endless.body!.getReader();
+    let received = 0;
+    while (received < 1024 * 1024) received += (await reader.read()).value?.length ?? 0;
+    abort.abort();
+    // Still streaming after a megabyte: only the client going away ends it.
+    expect(received).toBeGreaterThanOrEqual(1024 * 1024);
+  });
 });
 
 describe('fake cursor.com: usage events scenario', () => {

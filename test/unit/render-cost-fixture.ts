@@ -18,7 +18,7 @@ function model(overrides: Partial<CostModelRow> & Pick<CostModelRow, 'modelName'
   };
 }
 
-const emptyKind: KindTotals = { requests: 0, totalTokens: 0, costUSD: 0, meteredUSD: 0 };
+const emptyKind: KindTotals = { requests: 0, totalTokens: 0, costUSD: 0, meteredUSD: 0, models: [] };
 
 export function sampleCostReport(): CostReport {
   const sonnetJul19 = model({
@@ -122,8 +122,8 @@ export function sampleCostReport(): CostReport {
       gptJul19,
     ],
     byKind: {
-      included: { requests: 50, totalTokens: 3_000_000, costUSD: 11, meteredUSD: 0 },
-      onDemand: { requests: 10, totalTokens: 700_000, costUSD: 2.92, meteredUSD: 3.5 },
+      included: { requests: 50, totalTokens: 3_000_000, costUSD: 11, meteredUSD: 0, models: [] },
+      onDemand: { requests: 10, totalTokens: 700_000, costUSD: 2.92, meteredUSD: 3.5, models: [] },
       notCharged: { ...emptyKind },
       byok: { ...emptyKind },
       other: { ...emptyKind },

@@ -15,6 +15,10 @@ describe('encodeJson compact (docs/behaviour.md §3.3–3.8)', () => {
     expect(encodeJson('\b\f\n\r\t\u0001\u001f\u001b')).toBe('"\\b\\f\\n\\r\\t\\u0001\\u001f\\u001b"');
   });
 
+  it('escapes DEL and the C1 controls as \\u00xx too, so no terminal obeys them', () => {
+    expect(encodeJson('\u007f\u0080\u009b31m\u00a0é')).toBe('"\\u007f\\u0080\\u009b31m\u00a0é"');
+  });
+
   it('escapes quotes and backslashes, and emits non-ASCII raw', () => {
     expect(encodeJson('say "hi" \\ café → 😀 – Ω')).toBe('"say \\"hi\\" \\\\ café → 😀 – Ω"');
   });

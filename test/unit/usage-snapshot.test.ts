@@ -65,6 +65,7 @@ describe('usage windows (docs/behaviour.md §12.5–12.6)', () => {
       windowMinutes: 43200,
       resetsAt: new Date('2026-05-01T00:00:00Z'),
       resetDescription: '600 / 500 requests',
+      figures: [600, 500],
     });
     expect([snapshot.secondary, snapshot.tertiary, snapshot.extraRateWindows]).toEqual([null, null, []]);
     expect(snapshot.details).toEqual([

@@ -71,34 +71,28 @@ export interface DecodedUsageEvent {
   userEmail?: string;
 }
 
-type Issues = string[];
+/** Reasons an event or page fails to decode; empty while everything is fine. */
+export type Issues = string[];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function optionalString(
-  raw: Record<string, unknown>,
-  key: string,
-  issues: Issues,
-): string | undefined {
-  const value = raw[key];
+export function optionalString(value: unknown, key: string, issues: Issues): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   issues.push(`${key} is not a string`);
   return undefined;
 }
 
-function optionalBoolean(raw: Record<string, unknown>, key: string, issues: Issues): boolean | undefined {
-  const value = raw[key];
+function optionalBoolean(value: unknown, key: string, issues: Issues): boolean | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return value;
   issues.push(`${key} is not a boolean`);
   return undefined;
 }
 
-function optionalId(raw: Record<string, unknown>, key: string, issues: Issues): string | undefined {
-  const value = raw[key];
+function optionalId(value: unknown, key: string, issues: Issues): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' || typeof value === 'number') return String(value);
   issues.push(`${key} is not a string or number`);
@@ -125,20 +119,24 @@ function decodeTokenUsage(value: unknown, issues: Issues): DecodedTokenUsage | u
   };
 }
 
-function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): DecodedUsageEvent {
-  const model = optionalString(raw, 'model', issues);
+/**
+ * One event from its raw JSON fields (docs/behaviour.md §18.2). The one definition of the event shape: the
+ * schema below and the byte decoder (`events-bytes.ts`) both end here, so they cannot disagree on a field.
+ */
+export function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): DecodedUsageEvent {
+  const model = optionalString(raw.model, 'model', issues);
   return {
     timestamp: lenientInteger(raw.timestamp),
     model: model === '' ? undefined : model,
-    kind: optionalString(raw, 'kind', issues),
+    kind: optionalString(raw.kind, 'kind', issues),
     requestsCosts: lenientNumber(raw.requestsCosts),
-    usageBasedCosts: optionalString(raw, 'usageBasedCosts', issues),
-    isTokenBasedCall: optionalBoolean(raw, 'isTokenBasedCall', issues),
-    owningUser: optionalId(raw, 'owningUser', issues),
-    owningTeam: optionalId(raw, 'owningTeam', issues),
+    usageBasedCosts: optionalString(raw.usageBasedCosts, 'usageBasedCosts', issues),
+    isTokenBasedCall: optionalBoolean(raw.isTokenBasedCall, 'isTokenBasedCall', issues),
+    owningUser: optionalId(raw.owningUser, 'owningUser', issues),
+    owningTeam: optionalId(raw.owningTeam, 'owningTeam', issues),
     cursorTokenFee: lenientNumber(raw.cursorTokenFee),
-    isChargeable: optionalBoolean(raw, 'isChargeable', issues),
-    isHeadless: optionalBoolean(raw, 'isHeadless', issues),
+    isChargeable: optionalBoolean(raw.isChargeable, 'isChargeable', issues),
+    isHeadless: optionalBoolean(raw.isHeadless, 'isHeadless', issues),
     chargedCents: lenientNumber(raw.chargedCents),
     tokenUsage: decodeTokenUsage(raw.tokenUsage, issues),
   };
@@ -200,18 +198,24 @@ const usageEventsArray = usageEventsArraySchema('usageEventsDisplay');
 export type UsageEvent = z.output<typeof usageEventSchema>;
 export type TokenUsage = DecodedTokenUsage;
 
+/**
+ * docs/behaviour.md §18.2: "Infinity" and non-integral counts are treated as absent; a negative count is a
+ * decode error.
+ */
+export function decodeEventCount(value: unknown, issues: Issues): number | undefined {
+  const count = lenientNumber(value);
+  if (count === undefined || !Number.isInteger(count)) return undefined;
+  if (count < 0) issues.push(`totalUsageEventsCount is negative (${count})`);
+  return count;
+}
+
 export const eventCountSchema = z
   .unknown()
   .transform((value, ctx) => {
-    const count = lenientNumber(value);
-    // docs/behaviour.md §18.2: "Infinity" and non-integral counts are treated as absent; a negative count is
-    // a decode error.
-    if (count === undefined || !Number.isInteger(count)) return undefined;
-    if (count < 0) {
-      ctx.addIssue({ code: 'custom', message: `totalUsageEventsCount is negative (${count})` });
-      return z.NEVER;
-    }
-    return count;
+    const issues: Issues = [];
+    const count = decodeEventCount(value, issues);
+    for (const message of issues) ctx.addIssue({ code: 'custom', message });
+    return issues.length > 0 ? z.NEVER : count;
   })
   .optional();
 

@@ -37,5 +37,3 @@ export const paginationSchema = z
   })
   .optional()
   .catch(undefined);
-
-type Pagination = z.output<typeof paginationSchema>;

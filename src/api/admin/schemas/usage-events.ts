@@ -37,7 +37,7 @@ export function kindFromLabel(kind: string | undefined): string | undefined {
 
 /** The member behind each event, and the kind label as an enum name. */
 const adminEventFields: EventExtension = (raw, event: DecodedUsageEvent, issues) => {
-  const email = optionalString(raw, 'userEmail', issues);
+  const email = optionalString(raw.userEmail, 'userEmail', issues);
   if (email !== undefined) event.userEmail = email;
   event.kind = kindFromLabel(event.kind);
 };

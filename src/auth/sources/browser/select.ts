@@ -1,3 +1,4 @@
+import { cookieHeaderProblem } from '../../../api/header-value.js';
 import { isoSeconds } from '../../../iso-date.js';
 import { sessionTokenFromCookie } from '../../cookie.js';
 import { inspectAccessToken } from '../../jwt.js';
@@ -22,8 +23,8 @@ const FAILURE_ORDER: readonly SkipKind[] = [
 
 /**
  * docs/behaviour.md §24: among one profile's cursor.com session cookies the newest unexpired one wins
- * (by creation time). A value that does not decrypt, or whose session token has expired, passes the turn to
- * the next newest. The team-selection cookies of the same profile ride along when they are readable. The
+ * (by creation time). A value that does not decrypt, whose session token has expired, or that makes a header
+ * that cannot be sent, passes the turn to the next newest. The team-selection cookies of the same profile ride along when they are readable. The
  * answer is the Cookie header to send, or why there is none.
  */
 export async function pickSessionHeader(
@@ -53,7 +54,15 @@ export async function pickSessionHeader(
       expiredToken = true;
       continue;
     }
-    return ok([pair, ...(await teamPairs(cookies, now))].join('; '));
+    const header = [pair, ...(await teamPairs(cookies, now))].join('; ');
+    // docs/behaviour.md §7.13: a header that cannot be sent (over 8 KiB) is no session; the next cookie, or
+    // the next profile, gets its turn instead of the run failing on the first request.
+    const refused = cookieHeaderProblem(header);
+    if (refused) {
+      failures.push({ kind: 'undecryptable', reason: `its cursor.com cookie cannot be sent: ${refused}` });
+      continue;
+    }
+    return ok(header);
   }
   const failure = [...failures].sort(
     (a, b) => FAILURE_ORDER.indexOf(a.kind) - FAILURE_ORDER.indexOf(b.kind),

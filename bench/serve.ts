@@ -1,0 +1,240 @@
+/**
+ * `npm run bench:serve`: the built `codexbar serve --refresh-interval 5` under load (docs/behaviour.md
+ * §Serve.3, §Serve.8). A load generator written here in Node (http.Agent with keep-alive; the server
+ * answers `Connection: close`, so every request is a fresh connection, as CodexBar's clients see it):
+ * 64 concurrent clients send 20,000 GET /usage. Reported: throughput, p50/p99 latency, errors, upstream
+ * fetches (usage-summary requests in the fake cursor.com's log), and the server's RSS before and after.
+ * Then the same with 200 idle sockets held open by a slow client that never finishes its head, plus the
+ * latency of GET /health from another client meanwhile. Prints figures; asserts nothing.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { loadDemoAccount } from '../fixtures/demo/account.js';
+import { startFakeCursor } from '../test/fake-cursor/server.js';
+import { freePort, spawnServe } from '../test/helpers/serve-process.js';
+import { cleanupTempDirs, cliEnv, makeTempDir, snapshotBuild } from './lib/cli-env.js';
+import { printSummary, type TargetRow } from './lib/summary.js';
+
+const CLIENTS = 64;
+const REQUESTS = 20_000;
+
+const REFRESH_INTERVAL_S = 5;
+const IDLE_SOCKETS = 200;
+const HEALTH_PROBES = 50;
+const SESSION = 'user_bench%3A%3Aserve-bench';
+
+interface LoadResult {
+  seconds: number;
+  latenciesMs: number[];
+  errors: number;
+  statuses: Map<number, number>;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+function get(agent: http.Agent, port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path, agent }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+async function load(port: number): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const latenciesMs: number[] = [];
+  const statuses = new Map<number, number>();
+  let errors = 0;
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const client = async () => {
+    while (next < REQUESTS) {
+      next++;
+      const t0 = process.hrtime.bigint();
+      try {
+        const status = await get(agent, port, '/usage');
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (status !== 200) errors++;
+      } catch {
+        errors++;
+      }
+      latenciesMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, client));
+  agent.destroy();
+  latenciesMs.sort((a, b) => a - b);
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, latenciesMs, errors, statuses };
+}
+
+/** 200 sockets that send half a request head and then nothing; one that the server closes is reopened. */
+function holdIdleSockets(port: number): { stop(): void; open(): number; reopened(): number } {
+  const sockets = new Set<net.Socket>();
+  let stopped = false;
+  let reopened = 0;
+  const openOne = () => {
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write('GET /usage HTTP/1.1\r\nHost: 127.0.0.1\r\n'),
+    );
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      sockets.delete(socket);
+      if (!stopped) {
+        reopened++;
+        openOne();
+      }
+    });
+    sockets.add(socket);
+  };
+  for (let i = 0; i < IDLE_SOCKETS; i++) openOne();
+  return {
+    stop() {
+      stopped = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    open: () => sockets.size,
+    reopened: () => reopened,
+  };
+}
+
+async function healthLatencies(port: number): Promise<number[]> {
+  const agent = new http.Agent({ keepAlive: false });
+  const values: number[] = [];
+  for (let i = 0; i < HEALTH_PROBES; i++) {
+    const t0 = process.hrtime.bigint();
+    await get(agent, port, '/health');
+    values.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return values.sort((a, b) => a - b);
+}
+
+/** Resident set size of a process in MB (Linux /proc, else ps). */
+function rssMB(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    if (Number.isFinite(kb)) return kb / 1024;
+  } catch {
+    // Not Linux.
+  }
+  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
+  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
+}
+
+const fmt = (value: number, digits = 1) => value.toFixed(digits);
+
+/**
+ * The same load against a bare Node http server that answers `[]` and closes: the ceiling this machine and
+ * this client allow with one connection per request, so the serve figures above can be read against it.
+ */
+async function referenceRow(): Promise<TargetRow> {
+  const bare = http.createServer((_request, response) => {
+    response.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Content-Length': '2',
+      Connection: 'close',
+    });
+    response.end('[]');
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  try {
+    const result = await load((bare.address() as net.AddressInfo).port);
+    return {
+      figure: '[reference: bare node http server] throughput, p50 / p99',
+      value: `${fmt(REQUESTS / result.seconds, 0)} req/s, ${fmt(percentile(result.latenciesMs, 50))} / ${fmt(percentile(result.latenciesMs, 99))} ms`,
+      target: '',
+    };
+  } finally {
+    await new Promise((resolve) => bare.close(resolve));
+  }
+}
+
+async function main(): Promise<void> {
+  const bin = snapshotBuild();
+  const fake = await startFakeCursor({ accounts: [loadDemoAccount(new Date(), SESSION)] });
+  const home = makeTempDir('codexbar-bench-serve-');
+  const port = await freePort();
+  const env = cliEnv(home, fake.url, { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}` });
+  const { child } = await spawnServe(
+    bin,
+    ['--port', String(port), '--refresh-interval', String(REFRESH_INTERVAL_S)],
+    env,
+  );
+  const rows: TargetRow[] = [];
+  const upstream = () => fake.requests.filter((request) => request.path === '/api/usage-summary').length;
+  try {
+    // One request fills the cache, so every run starts from the same state.
+    await get(new http.Agent(), port, '/usage');
+    // The first run starts from a cold process: its RSS growth includes V8 growing its young generation
+    // to the default size (two 16 MB semi-spaces), once. The second run shows what load itself adds.
+    const runs = [
+      { label: 'cold, no idle sockets', idle: false },
+      { label: 'warm, no idle sockets', idle: false },
+      { label: `warm, ${IDLE_SOCKETS} idle slow sockets`, idle: true },
+    ];
+    for (const { label, idle } of runs) {
+      const holder = idle ? holdIdleSockets(port) : undefined;
+      if (holder) await new Promise((resolve) => setTimeout(resolve, 500));
+      const health = holder ? await healthLatencies(port) : undefined;
+      const rssBefore = rssMB(child.pid!);
+      const fetchesBefore = upstream();
+      const result = await load(port);
+      const fetches = upstream() - fetchesBefore;
+      const rssAfter = rssMB(child.pid!);
+      const openIdle = holder?.open();
+      holder?.stop();
+      const budget = Math.floor(result.seconds / REFRESH_INTERVAL_S) + 2;
+      console.log(
+        `\n${label}: ${REQUESTS} GET /usage from ${CLIENTS} clients in ${fmt(result.seconds, 2)} s; statuses ${JSON.stringify(Object.fromEntries(result.statuses))}` +
+          (holder
+            ? `; idle sockets open at the end: ${openIdle}, reopened after the head deadline: ${holder.reopened()}`
+            : ''),
+      );
+      rows.push(
+        { figure: `[${label}] throughput`, value: `${fmt(REQUESTS / result.seconds, 0)} req/s`, target: '' },
+        {
+          figure: `[${label}] latency p50 / p99 / max`,
+          value: `${fmt(percentile(result.latenciesMs, 50))} / ${fmt(percentile(result.latenciesMs, 99))} / ${fmt(result.latenciesMs.at(-1) ?? 0)} ms`,
+          target: '',
+        },
+        { figure: `[${label}] errors`, value: String(result.errors), target: '0', met: result.errors === 0 },
+        {
+          figure: `[${label}] upstream fetches`,
+          value: `${fetches} in ${fmt(result.seconds, 1)} s`,
+          target: `<= ${budget}`,
+          met: fetches <= budget,
+        },
+        {
+          figure: `[${label}] server RSS before -> after`,
+          value: `${fmt(rssBefore)} -> ${fmt(rssAfter)} MB (+${fmt(rssAfter - rssBefore)})`,
+          target: '< +20 MB',
+          met: rssAfter - rssBefore < 20,
+        },
+      );
+      if (health) {
+        rows.push({
+          figure: `[${label}] GET /health p50 / max`,
+          value: `${fmt(percentile(health, 50))} / ${fmt(health.at(-1) ?? 0)} ms`,
+          target: '< 1000 ms',
+          met: (health.at(-1) ?? Number.POSITIVE_INFINITY) < 1000,
+        });
+      }
+    }
+    rows.push(await referenceRow());
+    printSummary('codexbar serve --refresh-interval 5 (loopback)', rows);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    await fake.close();
+    cleanupTempDirs();
+  }
+}
+
+await main();

@@ -1,0 +1,104 @@
+import type { CursorClient } from '../api/client.js';
+import type { Session } from '../auth/types.js';
+import { mapWithConcurrency } from '../concurrency.js';
+import {
+  type AccountFlags,
+  accountFlagsUsed,
+  checkAccountFlags,
+  type SelectedAccount,
+  selectAccounts,
+} from '../config/accounts.js';
+import { ArgumentError } from '../errors.js';
+import { type CursorTarget, type Purpose, prepareCursor, runWithCursorSession } from './cursor-context.js';
+import type { CliIo } from './io.js';
+import type { SharedOptions } from './options.js';
+
+/** docs/behaviour.md §27.3: at most this many accounts are fetched at once. */
+const ACCOUNT_CONCURRENCY = 4;
+
+/** One row's worth of work: the account it ran as (none for the ordinary ladder) and how it ended. */
+export type AccountOutcome<T> =
+  | { account?: SelectedAccount; ok: true; value: T; session: Session }
+  | { account?: SelectedAccount; ok: false; error: unknown };
+
+/**
+ * Runs `perform` once per selected token account (docs/behaviour.md §27.2–27.3), or once through the ordinary
+ * credential ladder when no account applies. Flag, config and selection errors are thrown (nothing has
+ * been fetched yet); a failure of one account is its outcome, and the others still run. Outcomes keep the
+ * config order whatever order the fetches finish in.
+ */
+export async function runForAccounts<T>(
+  io: CliIo,
+  options: SharedOptions,
+  flags: AccountFlags,
+  purpose: Purpose,
+  log: (line: string) => void,
+  perform: (client: CursorClient, session: Session, account: SelectedAccount | undefined) => Promise<T>,
+): Promise<AccountOutcome<T>[]> {
+  const outcomes = await eachAccount(io, options, flags, log, (target, accountLog) =>
+    runWithCursorSession(
+      io,
+      options,
+      purpose,
+      accountLog,
+      (client, session) => perform(client, session, target.account),
+      target,
+    ),
+  );
+  return outcomes.map((outcome) =>
+    outcome.ok ? { ...outcome, value: outcome.value.value, session: outcome.value.session } : outcome,
+  );
+}
+
+/** How one account's run ended: its value, or its error. */
+export type AccountResult<V> =
+  | { account?: SelectedAccount; ok: true; value: V }
+  | { account?: SelectedAccount; ok: false; error: unknown };
+
+/**
+ * The account selection of `runForAccounts` for a caller that resolves its own session per account (the
+ * usage cache does, docs/behaviour.md §26.3): `perform` gets the target to open the session with and the log
+ * to write to.
+ */
+export async function eachAccount<V>(
+  io: CliIo,
+  options: SharedOptions,
+  flags: AccountFlags,
+  log: (line: string) => void,
+  perform: (target: CursorTarget, log: (line: string) => void) => Promise<V>,
+): Promise<AccountResult<V>[]> {
+  checkAccountFlags(flags);
+  if (options.cookieFlag !== undefined && accountFlagsUsed(flags)) {
+    throw new ArgumentError('--cookie cannot be combined with --account, --account-index or --all-accounts.');
+  }
+  const prep = await prepareCursor(io, options, log);
+  const envCookie = io.env.CODEXBAR_CURSOR_COOKIE?.trim();
+  const accounts = selectAccounts(prep.config.cursor, flags, {
+    manualOverride: options.cookieFlag !== undefined || Boolean(envCookie),
+  });
+  const runAs = async (account: SelectedAccount | undefined): Promise<AccountResult<V>> => {
+    const accountLog = account && accounts.length > 1 ? labelledLog(log, account.label) : log;
+    return { account, ok: true, value: await perform({ prep, account }, accountLog) };
+  };
+  // The ordinary ladder is one run: its failure is the command's, printed like any other (an argument error
+  // stays a `cli` row). With token accounts, one account's failure is its own row.
+  if (accounts.length === 0) return [await runAs(undefined)];
+  return mapWithConcurrency(accounts, ACCOUNT_CONCURRENCY, (account) =>
+    runAs(account).catch((error: unknown): AccountResult<V> => ({ account, ok: false, error })),
+  );
+}
+
+/** `[cursor] Using …` becomes `[cursor - work] Using …` when several accounts log at once. */
+function labelledLog(log: (line: string) => void, label: string): (line: string) => void {
+  return (line) => log(line.replace(/^\[([\w-]+)\]/, (_match, tag: string) => `[${tag} - ${label}]`));
+}
+
+/** docs/behaviour.md §4, §27.3: the run exits with the code of the last failing row, else 0. */
+export function lastFailureCode<T>(
+  outcomes: readonly AccountResult<T>[],
+  codeOf: (error: unknown) => number,
+): number {
+  let code = 0;
+  for (const outcome of outcomes) if (!outcome.ok) code = codeOf(outcome.error);
+  return code;
+}

@@ -1,0 +1,57 @@
+import type { Session } from '../auth/types.js';
+import { sessionAccountKey } from '../cache/session-account.js';
+import type { CostStoreUse } from '../cost/collect.js';
+import { openEventStore } from '../cost/store/event-store.js';
+import { costStorePath, ensureStoreDir } from '../cost/store/store-files.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { displayPath } from '../local/paths.js';
+
+/** Whose session a run got, besides the session itself (never a credential). */
+interface SessionAccount {
+  /** The token-account label, when a token account supplied the header. */
+  label?: string;
+}
+
+export interface StoreChoice {
+  /** `--no-cache`: neither read nor write the store. */
+  noCache: boolean;
+  /** `--refresh`: fetch everything, then replace what the store held. */
+  refresh: boolean;
+}
+
+/**
+ * Runs `collect` with the account's event store open (docs/behaviour.md §28.1), or without one when the run
+ * asked for none, the session names no account, or the store cannot be opened: a store is a saving, never a
+ * reason for a run to fail.
+ */
+export async function withCostStore<T>(
+  env: LocalEnvironment,
+  choice: StoreChoice,
+  session: Session,
+  account: SessionAccount,
+  log: (line: string) => void,
+  collect: (store: CostStoreUse | undefined) => Promise<T>,
+): Promise<T> {
+  if (choice.noCache) return collect(undefined);
+  const key = sessionAccountKey(session, account.label);
+  if (key === undefined) {
+    log('[cursor-cost] No event store: the session does not name a cursor.com user');
+    return collect(undefined);
+  }
+  let use: CostStoreUse;
+  try {
+    const file = costStorePath(await ensureStoreDir(env), key);
+    const shown = displayPath(file, env);
+    const store = await openEventStore({ file, key, note: log, shown });
+    log(`[cursor-cost] Event store: ${shown}${choice.refresh ? ' (--refresh: fetching everything)' : ''}`);
+    use = { store, refresh: choice.refresh, log };
+  } catch (error) {
+    log(`[cursor-cost] No event store this run: ${error instanceof Error ? error.message : String(error)}`);
+    return collect(undefined);
+  }
+  try {
+    return await collect(use);
+  } finally {
+    use.store.close();
+  }
+}

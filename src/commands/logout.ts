@@ -1,0 +1,64 @@
+import { findConfigPath } from '../config/config.js';
+import { readConfigDocument } from '../config/document.js';
+import { type RemoveResult, type RemoveTarget, removeTokenAccounts } from '../config/edit.js';
+import { updateConfigFile } from '../config/write.js';
+import { AccountSelectionError, ArgumentError } from '../errors.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { displayPath } from '../local/paths.js';
+import type { CliIo } from './io.js';
+import { type OutputFlags, outputOptions } from './options.js';
+import { Reporter } from './report.js';
+
+export interface LogoutFlags extends OutputFlags {
+  account?: string;
+  all?: boolean;
+}
+
+/**
+ * `codexbar logout` (docs/behaviour.md §27.5): removes the active token account, the one `--account` names, or
+ * every one with `--all`, from the config file. The session itself stays valid on cursor.com.
+ */
+export async function logoutCommand(flags: LogoutFlags, io: CliIo): Promise<number> {
+  const reporter = new Reporter(io, outputOptions(flags));
+  try {
+    if (flags.all && flags.account !== undefined)
+      throw new ArgumentError('--all cannot be combined with --account.');
+    const target: RemoveTarget = flags.all
+      ? { kind: 'all' }
+      : flags.account?.trim()
+        ? { kind: 'label', label: flags.account.trim() }
+        : { kind: 'active' };
+    const env: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+    // No file, no accounts: say so without creating anything.
+    if ((await readConfigDocument(await findConfigPath(env))).kind === 'missing') throw noAccounts();
+    const { path, result } = await updateConfigFile(env, (current) => {
+      if (current === undefined) throw noAccounts();
+      const removal = removeTokenAccounts(current, target);
+      if (removal.removed.length === 0) {
+        // Thrown inside the update: the file is left exactly as it was.
+        if (removal.remaining === 0) throw noAccounts();
+        throw new AccountSelectionError(
+          `No token account labeled '${(target as { label: string }).label}' for cursor.`,
+        );
+      }
+      return { config: current, result: removal };
+    });
+    if (reporter.json) reporter.printJson({ ...result, configPath: path });
+    else reporter.printText(summary(result, displayPath(path, env)));
+    return 0;
+  } catch (error) {
+    return reporter.fail(error);
+  }
+}
+
+function noAccounts(): AccountSelectionError {
+  return new AccountSelectionError('No token accounts configured for cursor.');
+}
+
+function summary(result: RemoveResult, shown: string): string {
+  const names = result.removed.map((label) => `"${label}"`).join(', ');
+  const lines = [`Removed token account${result.removed.length > 1 ? 's' : ''} ${names} from ${shown}.`];
+  if (result.active !== undefined) lines.push(`Active account: ${result.active}.`);
+  else lines.push('No token accounts left: codexbar uses the other credential sources again.');
+  return lines.join('\n');
+}

@@ -1,0 +1,158 @@
+/**
+ * `codexbar serve`: CodexBar's local HTTP API and a dashboard page (docs/behaviour.md §Serve). Start-up
+ * errors are JSON error rows on stdout before anything is bound; then the banner goes to stderr and the
+ * server runs until SIGINT, SIGTERM or SIGHUP.
+ */
+import { type Command, Option } from 'commander';
+import pkg from '../../package.json' with { type: 'json' };
+import { resolveBaseUrl } from '../api/base-url.js';
+import { messageFor } from '../errors.js';
+import { createRequestLogger } from '../serve/log.js';
+import { type RunningServer, startServe } from '../serve/server.js';
+import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';
+import type { CliIo } from './io.js';
+import { type OutputMode, reportFailure } from './report.js';
+import { parsePort, parseRefreshInterval, parseRequestTimeout, parseServeHost } from './serve-parsers.js';
+
+const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'];
+const START_UP_OUTPUT: OutputMode = { json: true, pretty: false, jsonOnly: false };
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** What tests inject when they run `serve` in-process (no real signals, short deadlines, their own clock). */
+export interface ServeHooks {
+  /** Aborting it stops the server; default: the first SIGINT, SIGTERM or SIGHUP. */
+  stop?: AbortSignal;
+  headDeadlineMs?: number;
+  readIdleMs?: number;
+  now?: () => number;
+  onListening?: (server: RunningServer) => void;
+}
+
+export type ServeIo = CliIo & { serveHooks?: ServeHooks };
+
+export function addServeCommand(program: Command, io: ServeIo, setExitCode: (code: number) => void): Command {
+  return program
+    .command('serve')
+    .description('a local HTTP API (/usage, /cost, /dashboard/v1/snapshot) and a live dashboard page')
+    .addOption(
+      new Option('--host <address>', "address to bind: 'localhost' or IPv4; non-loopback needs a token")
+        .default('127.0.0.1')
+        .argParser(parseServeHost),
+    )
+    .addOption(new Option('--port <port>', 'TCP port (1-65535)').default(8080).argParser(parsePort))
+    .addOption(
+      new Option('--refresh-interval <seconds>', 'serve cached answers this long; 0 turns the cache off')
+        .default(60)
+        .argParser(parseRefreshInterval),
+    )
+    .addOption(
+      new Option('--request-timeout <seconds>', 'budget of one request; 0 means no deadline (max 86400)')
+        .default(30)
+        .argParser(parseRequestTimeout),
+    )
+    .option(
+      '--dashboard-token <token>',
+      'Bearer token for /dashboard/v1/snapshot and non-loopback binds (CODEXBAR_DASHBOARD_TOKEN wins; prefer it, argv is visible to other users)',
+    )
+    .option(
+      '--allow-plain-http',
+      'allow a non-loopback --host over cleartext HTTP (the token crosses the network)',
+    )
+    .addOption(
+      new Option('--identity <mode>', 'identity in the dashboard snapshot').choices(['redacted', 'full']),
+    )
+    .option('-v, --verbose', 'log each request (method, path, status, time, cache state) to stderr')
+    .addOption(new Option('--log-level <level>', 'log threshold').choices(LOG_LEVELS))
+    .option('--json-output', 'log lines as JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Routes: GET /health, /usage, /cost, /dashboard/v1/snapshot (Bearer), / (the dashboard page).',
+        'A loopback bind needs no token for /usage, /cost and the page. Any other --host needs',
+        'CODEXBAR_DASHBOARD_TOKEN (or --dashboard-token) and --allow-plain-http: it serves cleartext HTTP.',
+        '',
+        'Examples:',
+        '  codexbar serve                                 http://127.0.0.1:8080, open in a browser',
+        '  codexbar serve --port 9000 --refresh-interval 120 --request-timeout 45',
+        '  CODEXBAR_DASHBOARD_TOKEN=… codexbar serve --host 0.0.0.0 --allow-plain-http',
+      ].join('\n'),
+    )
+    .action(async (options) => setExitCode(await serveCommand(options, io)));
+}
+
+interface RawServeOptions extends ServeFlags {
+  verbose?: boolean;
+  logLevel?: string;
+  jsonOutput?: boolean;
+}
+
+async function serveCommand(options: RawServeOptions, io: ServeIo): Promise<number> {
+  const hooks = io.serveHooks ?? {};
+  let settings: ServeSettings;
+  try {
+    settings = resolveServeSettings(options, io.env);
+    // A refused base URL would fail every request; say so once, before binding.
+    resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+  } catch (error) {
+    // docs/behaviour.md §Serve.1: serve's start-up errors are always JSON rows.
+    return reportFailure(io, error, START_UP_OUTPUT);
+  }
+
+  const verbose = options.verbose === true || ['trace', 'verbose', 'debug'].includes(options.logLevel ?? '');
+  const log = verbose
+    ? createRequestLogger({ stderr: io.stderr, json: options.jsonOutput === true, now: io.now })
+    : undefined;
+  let server: RunningServer;
+  try {
+    server = await startServe(settings, {
+      io,
+      version: pkg.version,
+      now: hooks.now,
+      headDeadlineMs: hooks.headDeadlineMs,
+      readIdleMs: hooks.readIdleMs,
+      log,
+    });
+  } catch (error) {
+    const reason = new Error(`Could not listen on ${settings.host}:${settings.port}: ${listenReason(error)}`);
+    return reportFailure(io, reason, START_UP_OUTPUT);
+  }
+
+  io.stderr.write(`CodexBar server listening on ${server.url}\n`);
+  if (!settings.loopback) {
+    io.stderr.write(
+      `Warning: serving cleartext HTTP on non-loopback --host '${settings.host}': the dashboard token and your usage cross the network unencrypted.\n`,
+    );
+  }
+  hooks.onListening?.(server);
+  await stopRequested(hooks.stop);
+  await server.stop();
+  return 0;
+}
+
+function listenReason(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
+  if (code === 'EADDRINUSE') return 'the address is already in use.';
+  if (code === 'EACCES') return 'permission denied.';
+  if (code === 'EADDRNOTAVAIL') return 'the address is not available on this machine.';
+  return messageFor(error);
+}
+
+/**
+ * Resolves on the first stop signal. The handlers are removed at once, so a second Ctrl-C during a slow
+ * shutdown gets the default behaviour and ends the process immediately.
+ */
+function stopRequested(stop: AbortSignal | undefined): Promise<void> {
+  if (stop) {
+    return stop.aborted
+      ? Promise.resolve()
+      : new Promise((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+  }
+  return new Promise((resolve) => {
+    const onSignal = () => {
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      resolve();
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  });
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readlink, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { CodexbarError, ConfigError } from '../errors.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { displayPath } from '../local/paths.js';
+import { errorCode } from '../local/read-file.js';
+import { encodeJson } from '../render/json.js';
+import { findConfigPath } from './config.js';
+import { readConfigDocument } from './document.js';
+import { type LockOptions, LockTimeoutError, withFileLock } from './lock.js';
+
+/** The config file as a plain JSON object: every key kept, known or not. */
+export type ConfigObject = Record<string, unknown>;
+
+export interface ConfigWriteResult<R> {
+  /** The config path as found (a symlink stays a symlink; its target was written). */
+  path: string;
+  result: R;
+}
+
+/**
+ * Read-modify-write of the config file (docs/behaviour.md §27.1), only for an explicit command:
+ * - the path is found as for reading (§6.1); a symlink there is followed and its target written, so the link
+ *   stays (unlike the cache, which never writes through a link);
+ * - the whole read-change-write holds a lock beside the target, so concurrent runs never lose a change;
+ * - a file that cannot be read, is not JSON, has the wrong types or a `version` other than 1 is never
+ *   overwritten: the command fails and the file stays as it is;
+ * - `change` gets the current object (every unknown key and provider kept) or undefined when there is no file,
+ *   and returns the object to write;
+ * - the write is atomic (a 0600 temporary file beside the target, flushed, renamed over it) and the JSON is
+ *   pretty-printed with sorted keys, as CodexBar writes it.
+ */
+export async function updateConfigFile<R>(
+  env: LocalEnvironment,
+  change: (current: ConfigObject | undefined) => { config: ConfigObject; result: R },
+  lock: LockOptions = {},
+): Promise<ConfigWriteResult<R>> {
+  const configPath = await findConfigPath(env);
+  const shown = displayPath(configPath, env);
+  const target = await writeTarget(configPath, shown);
+  try {
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    return await withFileLock(
+      target,
+      async () => {
+        const current = await readForUpdate(target, shown);
+        const { config, result } = change(current === undefined ? undefined : structuredClone(current));
+        await writeAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
+        return { path: configPath, result };
+      },
+      lock,
+    );
+  } catch (error) {
+    if (error instanceof CodexbarError) throw error;
+    if (error instanceof LockTimeoutError) {
+      throw new ConfigError(
+        `Cannot write the config file ${shown}: ${error.message}.`,
+        'Another codexbar is changing it; run the command again in a moment.',
+      );
+    }
+    throw new ConfigError(`Cannot write the config file ${shown}: ${describeWriteError(error)}.`);
+  }
+}
+
+/**
+ * Fails now, before any work, when the config file could not be updated later (docs/behaviour.md §27.1):
+ * `login` checks it before it asks for a secret. The update itself checks again under the lock.
+ */
+export async function assertConfigUpdatable(env: LocalEnvironment): Promise<void> {
+  const configPath = await findConfigPath(env);
+  const shown = displayPath(configPath, env);
+  await readForUpdate(await writeTarget(configPath, shown), shown);
+}
+
+/** The current content, or undefined for no file; anything not safe to overwrite is refused. */
+async function readForUpdate(target: string, shown: string): Promise<ConfigObject | undefined> {
+  const document = await readConfigDocument(target);
+  const refuse = (why: string) =>
+    new ConfigError(
+      `Refusing to write the config file ${shown}: ${why}.`,
+      'Nothing was changed. Fix or move the file first; `codexbar config validate` shows what is wrong.',
+    );
+  switch (document.kind) {
+    case 'missing':
+      return undefined;
+    case 'unreadable':
+      throw refuse(`it cannot be read (${document.reason})`);
+    case 'invalid':
+      throw refuse(`it is not a valid CodexBar config (${document.reason})`);
+    case 'ok':
+      if (document.file.version !== 1) throw refuse(`its version is ${document.file.version}, not 1`);
+      return document.raw;
+  }
+}
+
+/** Follows symlinks at the config path to the file to write (docs/behaviour.md §27.1). */
+async function writeTarget(configPath: string, shown: string): Promise<string> {
+  let current = configPath;
+  for (let hops = 0; hops < 32; hops++) {
+    let info: Awaited<ReturnType<typeof lstat>>;
+    try {
+      info = await lstat(current);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return current;
+      throw new ConfigError(`Cannot write the config file ${shown}: ${describeWriteError(error)}.`);
+    }
+    if (!info.isSymbolicLink()) return current;
+    current = path.resolve(path.dirname(current), await readlink(current));
+  }
+  throw new ConfigError(`Cannot write the config file ${shown}: too many symbolic links.`);
+}
+
+/** A fresh 0600 file beside the target (never through a link), flushed, then renamed over it. */
+async function writeAtomic(target: string, text: string): Promise<void> {
+  const temp = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`,
+  );
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  const handle = await open(temp, flags, 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+    await handle.close();
+    await rename(temp, target);
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+}
+
+function describeWriteError(error: unknown): string {
+  switch (errorCode(error)) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOTDIR':
+      return 'a parent is not a directory';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EISDIR':
+      return 'it is a directory';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}

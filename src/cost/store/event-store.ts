@@ -1,0 +1,330 @@
+/**
+ * The local event store (docs/behaviour.md §28.2): a SQLite database (better-sqlite3) per store key holding
+ * the events of fetched time ranges, in compact chunks, with each range's event count.
+ *
+ * - WAL mode and a busy timeout: two runs can read and write it at the same time; every write is one short
+ *   transaction that never spans a network request, so no run holds a lock while it waits.
+ * - The key is stored inside the database too and checked on open: a store of another account (or team) is
+ *   never read, whatever its file name. A file that is not a store of ours (corrupt, foreign, another
+ *   format) is set aside and a new one is started.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { ChunkFormatError, decodeChunk, encodeChunk, type Labels } from './chunk-codec.js';
+import { EventColumns } from './event-columns.js';
+import { createStoreFile, foreignFileReason, setStoreAside } from './store-files.js';
+
+/** The chunks are in the machine's byte order; a store copied to a machine of the other order is foreign. */
+const FORMAT = `codexbar-cost-events/1/${os.endianness().toLowerCase()}`;
+const BUSY_TIMEOUT_MS = 5000;
+/** Events per chunk: big enough to keep rows few, small enough that a range edge re-encodes little. */
+const CHUNK_EVENTS = 2000;
+/**
+ * Adjacent ranges merge into one (one verification request) while the result stays this small, so a range
+ * that must be fetched again always fits the pagination cap (docs/behaviour.md §18.5).
+ */
+export const MAX_MERGED_RANGE_EVENTS = 100_000;
+
+/** A stored time range `[start, end)` in epoch ms and the number of events cursor.com reported in it. */
+export interface StoredRange {
+  start: number;
+  end: number;
+  count: number;
+}
+
+/**
+ * A fetched range `[start, end)`: its events are the rows of `columns` with a timestamp inside it (the
+ * columns may hold more, e.g. recent events, which are not stored), and they are all its events.
+ */
+export interface RangeEvents {
+  start: number;
+  end: number;
+  columns: EventColumns;
+}
+
+class StoreUnusableError extends Error {}
+
+type Database = BetterSqlite3.Database;
+type SqliteConstructor = typeof BetterSqlite3;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS labels (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS ranges (
+  start_ms INTEGER PRIMARY KEY, end_ms INTEGER NOT NULL, event_count INTEGER NOT NULL,
+  fetched_at_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks (
+  id INTEGER PRIMARY KEY, first_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL,
+  event_count INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_by_time ON chunks (first_ms, last_ms);
+`;
+
+interface ChunkRow {
+  id: number;
+  first_ms: number;
+  last_ms: number;
+  event_count: number;
+  data: Buffer;
+}
+
+interface RangeRow {
+  start_ms: number;
+  end_ms: number;
+  event_count: number;
+  fetched_at_ms: number;
+}
+
+/** Loaded on first use, so the native addon stays out of start-up. */
+async function loadSqlite(): Promise<SqliteConstructor> {
+  return (await import('better-sqlite3')).default;
+}
+
+/** SQLite's answer for a file that is not a database of ours, as opposed to a busy or full disk. */
+function isStoreDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return (
+    error instanceof ChunkFormatError ||
+    error instanceof StoreUnusableError ||
+    (typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB'))
+  );
+}
+
+export interface OpenStoreOptions {
+  file: string;
+  key: string;
+  /** `--verbose` notes (a store set aside, and why). */
+  note: (line: string) => void;
+  /** How the file is named in notes (home shortened to ~). */
+  shown: string;
+}
+
+/**
+ * Opens (or creates) the store for `key`. A file that is not ours, not a database, or a store of another key
+ * or format is set aside and replaced, once; if that fails too the error propagates and the caller runs
+ * without a store.
+ */
+export async function openEventStore(options: OpenStoreOptions): Promise<EventStore> {
+  const Sqlite = await loadSqlite();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const foreign = await foreignFileReason(options.file);
+      if (foreign) throw new StoreUnusableError(foreign);
+      await createStoreFile(options.file);
+      return new EventStore(new Sqlite(options.file, { timeout: BUSY_TIMEOUT_MS }), options.key);
+    } catch (error) {
+      if (attempt > 0 || !isStoreDamage(error)) throw error;
+      const aside = await setStoreAside(options.file);
+      options.note(
+        `[cursor-cost] The event store ${options.shown} could not be used (${reasonOf(error)}); ` +
+          `moved it to ${path.basename(aside)} and started a new one`,
+      );
+    }
+  }
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' ? `${code}: ${message}` : message;
+}
+
+export class EventStore {
+  private readonly labelIds = new Map<string, number>();
+  private readonly labelTexts = new Map<number, string>();
+
+  constructor(
+    private readonly db: Database,
+    key: string,
+  ) {
+    try {
+      // Big pages: a store is a few dozen blobs of ~100 KB, so fewer, larger pages mean fewer writes.
+      db.pragma('page_size = 65536');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.transaction(() => {
+        db.exec(SCHEMA);
+        const insert = db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)');
+        insert.run('format', FORMAT);
+        insert.run('key', key);
+      }).immediate();
+      const meta = new Map(
+        db
+          .prepare<[], { name: string; value: string }>('SELECT name, value FROM meta')
+          .all()
+          .map((row) => [row.name, row.value]),
+      );
+      if (meta.get('format') !== FORMAT) throw new StoreUnusableError(`it is not a ${FORMAT} store`);
+      if (meta.get('key') !== key) throw new StoreUnusableError('it belongs to another account');
+      this.loadLabels();
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Every stored range, in time order. */
+  ranges(): StoredRange[] {
+    return this.db
+      .prepare<[], RangeRow>('SELECT start_ms, end_ms, event_count FROM ranges ORDER BY start_ms')
+      .all()
+      .map((row) => ({ start: row.start_ms, end: row.end_ms, count: row.event_count }));
+  }
+
+  /** The stored events with a timestamp in `[start, end)`, read in one snapshot. */
+  read(start: number, end: number): EventColumns {
+    return this.db.transaction(() => {
+      this.loadLabels();
+      const events = new EventColumns();
+      for (const chunk of this.chunksOverlapping(start, end)) this.decodeInto(chunk, events, start, end);
+      return events;
+    })();
+  }
+
+  /**
+   * Replaces what the store holds for each range with its fetched events, in one transaction: ranges and
+   * chunks overlapping it are cut back to what lies outside it, the new events and range are written, and
+   * adjacent ranges merge. `fetchedAt` is kept for inspection only.
+   */
+  replace(pieces: readonly RangeEvents[], fetchedAt: number): void {
+    if (pieces.length === 0) return;
+    try {
+      this.db
+        .transaction(() => {
+          this.loadLabels();
+          for (const piece of pieces) {
+            this.cutOut(piece.start, piece.end);
+            const rows = inTimeOrder(piece.columns, piece.columns.rowsWhere(piece.start, piece.end));
+            this.writeChunks(piece.columns, rows);
+            this.insertRange(piece.start, piece.end, rows.length, fetchedAt);
+          }
+          this.mergeAdjacent();
+        })
+        .immediate();
+    } catch (error) {
+      // Labels added in a transaction that rolled back are gone from the file: forget them here too.
+      this.labelIds.clear();
+      this.labelTexts.clear();
+      throw error;
+    }
+  }
+
+  private insertRange(start: number, end: number, count: number, fetchedAt: number): void {
+    this.db
+      .prepare('INSERT INTO ranges (start_ms, end_ms, event_count, fetched_at_ms) VALUES (?, ?, ?, ?)')
+      .run(start, end, count, fetchedAt);
+  }
+
+  private chunksOverlapping(start: number, end: number): ChunkRow[] {
+    return this.db
+      .prepare<[number, number], ChunkRow>(
+        'SELECT id, first_ms, last_ms, event_count, data FROM chunks WHERE first_ms < ? AND last_ms >= ? ORDER BY first_ms, id',
+      )
+      .all(end, start);
+  }
+
+  private decodeInto(chunk: ChunkRow, into: EventColumns, start?: number, end?: number): void {
+    if (decodeChunk(chunk.data, this.labels, into, start, end) !== chunk.event_count) {
+      throw new ChunkFormatError('chunk count does not match its events');
+    }
+  }
+
+  /** Removes `[start, end)` from the store: ranges and chunks overlapping it keep only what lies outside. */
+  private cutOut(start: number, end: number): void {
+    const db = this.db;
+    for (const chunk of this.chunksOverlapping(start, end)) {
+      db.prepare('DELETE FROM chunks WHERE id = ?').run(chunk.id);
+      if (chunk.first_ms >= start && chunk.last_ms < end) continue;
+      const decoded = new EventColumns();
+      this.decodeInto(chunk, decoded);
+      this.writeChunks(decoded, inTimeOrder(decoded, decoded.rowsWhere(start, end, true)));
+    }
+    const overlapping = db
+      .prepare<[number, number], RangeRow>(
+        'SELECT start_ms, end_ms, event_count, fetched_at_ms FROM ranges WHERE start_ms < ? AND end_ms > ?',
+      )
+      .all(end, start);
+    for (const range of overlapping) {
+      db.prepare('DELETE FROM ranges WHERE start_ms = ?').run(range.start_ms);
+      // What is left of a range on either side keeps the events the store holds there: all of them, since
+      // the whole range was fetched complete. Its count is theirs, and it is verified before use like any.
+      if (range.start_ms < start) this.insertRemainder(range.start_ms, start, range.fetched_at_ms);
+      if (range.end_ms > end) this.insertRemainder(end, range.end_ms, range.fetched_at_ms);
+    }
+  }
+
+  private insertRemainder(start: number, end: number, fetchedAt: number): void {
+    const { total } = this.db
+      .prepare<[number, number], { total: number | null }>(
+        'SELECT SUM(event_count) AS total FROM chunks WHERE first_ms >= ? AND last_ms < ?',
+      )
+      .get(start, end)!;
+    this.insertRange(start, end, total ?? 0, fetchedAt);
+  }
+
+  /** Rows already in time order, in chunks of CHUNK_EVENTS, so chunks cover disjoint stretches of time. */
+  private writeChunks(columns: EventColumns, rows: readonly number[]): void {
+    const insert = this.db.prepare(
+      'INSERT INTO chunks (first_ms, last_ms, event_count, data) VALUES (?, ?, ?, ?)',
+    );
+    for (let from = 0; from < rows.length; from += CHUNK_EVENTS) {
+      const slice = rows.slice(from, from + CHUNK_EVENTS);
+      const first = columns.timestamp[slice[0]!]!;
+      const last = columns.timestamp[slice[slice.length - 1]!]!;
+      insert.run(first, last, slice.length, encodeChunk(columns, slice, this.labels));
+    }
+  }
+
+  private mergeAdjacent(): void {
+    const ranges = this.ranges();
+    for (let i = 1; i < ranges.length; i++) {
+      const previous = ranges[i - 1]!;
+      const current = ranges[i]!;
+      if (previous.end !== current.start || previous.count + current.count > MAX_MERGED_RANGE_EVENTS)
+        continue;
+      this.db.prepare('DELETE FROM ranges WHERE start_ms = ?').run(current.start);
+      this.db
+        .prepare('UPDATE ranges SET end_ms = ?, event_count = ? WHERE start_ms = ?')
+        .run(current.end, previous.count + current.count, previous.start);
+      ranges[i] = { start: previous.start, end: current.end, count: previous.count + current.count };
+    }
+  }
+
+  private loadLabels(): void {
+    this.labelIds.clear();
+    this.labelTexts.clear();
+    for (const row of this.db
+      .prepare<[], { id: number; text: string }>('SELECT id, text FROM labels')
+      .iterate()) {
+      this.labelIds.set(row.text, row.id);
+      this.labelTexts.set(row.id, row.text);
+    }
+  }
+
+  private readonly labels: Labels = {
+    idOf: (text) => {
+      let id = this.labelIds.get(text);
+      if (id === undefined) {
+        this.db.prepare('INSERT OR IGNORE INTO labels (text) VALUES (?)').run(text);
+        id = this.db.prepare<[string], { id: number }>('SELECT id FROM labels WHERE text = ?').get(text)!.id;
+        this.labelIds.set(text, id);
+        this.labelTexts.set(id, text);
+      }
+      return id;
+    },
+    textOf: (id) => {
+      const text = this.labelTexts.get(id);
+      if (text === undefined) throw new ChunkFormatError(`label ${id} is missing`);
+      return text;
+    },
+  };
+}
+
+function inTimeOrder(columns: EventColumns, rows: number[]): number[] {
+  const t = columns.timestamp;
+  return rows.sort((a, b) => t[a]! - t[b]! || a - b);
+}

@@ -1,0 +1,47 @@
+/**
+ * The sums and order that every report level shares (docs/behaviour.md §19.4–19.7): days, the window,
+ * kinds, and the weekly and monthly groups of `--by` (docs/behaviour.md §28.4) all add up the same way.
+ */
+import { checkedSum } from './accumulators.js';
+import { exactSum } from './exact-sum.js';
+import type { CostModelRow, TokenTotals } from './types.js';
+
+/** docs/behaviour.md §19.6: cost desc (unknown = −1), then totalTokens desc, then name asc. */
+export function compareModelRows(a: CostModelRow, b: CostModelRow): number {
+  const costA = a.costUSD ?? -1;
+  const costB = b.costUSD ?? -1;
+  if (costA !== costB) return costB - costA;
+  const tokensA = a.totalTokens ?? -1;
+  const tokensB = b.totalTokens ?? -1;
+  if (tokensA !== tokensB) return tokensB - tokensA;
+  return a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0;
+}
+
+/**
+ * docs/behaviour.md §19.6's day rule: the sum of the known values, or null when none is known. Exact, so the
+ * order of the values (e.g. a kind's models, in the order they were first seen) never changes a digit.
+ */
+export function sumKnown(values: readonly (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : exactSum(known);
+}
+
+export function allKnown(values: readonly (number | null)[]): number | null {
+  return values.includes(null) ? null : exactSum(values as readonly number[]);
+}
+
+/** docs/behaviour.md §19.4: each token field summed with overflow checks; the total is the sum of the four sums. */
+export function sumTokens(parts: readonly TokenTotals[]): TokenTotals {
+  const field = (pick: (part: TokenTotals) => number | null) => checkedSum(parts.map(pick));
+  const inputTokens = field((part) => part.inputTokens);
+  const outputTokens = field((part) => part.outputTokens);
+  const cacheReadTokens = field((part) => part.cacheReadTokens);
+  const cacheCreationTokens = field((part) => part.cacheCreationTokens);
+  return {
+    inputTokens,
+    outputTokens,
+    cacheReadTokens,
+    cacheCreationTokens,
+    totalTokens: checkedSum([inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens]),
+  };
+}

@@ -1,0 +1,167 @@
+import type { CursorClient } from '../api/client.js';
+import { fetchUsageSummary } from '../api/usage-endpoints.js';
+import { cleanCookieHeader } from '../auth/cookie.js';
+import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
+import { buildLadder } from '../auth/ladder.js';
+import { sourceOrder } from '../auth/resolver.js';
+import * as manual from '../auth/sources/manual.js';
+import type { Session, SourceResult } from '../auth/types.js';
+import { mapWithConcurrency } from '../concurrency.js';
+import { activeIndex } from '../config/accounts.js';
+import type { LoadedConfig } from '../config/config.js';
+import { NotLoggedInError, TimeoutError } from '../errors.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import type { AccountFinding, AuthReport, Problem, SourceFinding } from './types.js';
+
+export interface AuthCheckInputs {
+  env: LocalEnvironment;
+  config: LoadedConfig;
+  client: CursorClient;
+  timeoutMs: number;
+}
+
+const LOGIN_FIX =
+  'Run `codexbar login` and paste a Cookie header from a signed-in cursor.com tab, sign in to the Cursor app, or run `cursor-agent login`.';
+
+/**
+ * docs/behaviour.md §27.7: every credential source in the order `usage` tries them, each found, skipped or
+ * used and why (the ladder's own skip reasons), then a live check of the session that would be used and of
+ * every token account. Only `GET /api/usage-summary` is asked: the request that decides everywhere else.
+ */
+export async function checkAuth(inputs: AuthCheckInputs): Promise<AuthReport> {
+  const { env, config } = inputs;
+  const problems: Problem[] = [];
+  const credentials = resolveCursorCredentialsConfig({ config, cookieEnv: env.env.CODEXBAR_CURSOR_COOKIE });
+  const mode = credentials.cookieSource;
+
+  const automatic = buildLadder(env, 'auto', { cookieSource: 'auto' }, resolveBrowserImport({ config }));
+  const loaded: Array<{ id: string; name: string; result: SourceResult }> = [
+    { id: 'manual', name: 'manual cookie header', result: await manual.load(credentials) },
+  ];
+  for (const source of automatic)
+    loaded.push({ id: source.id, name: source.name, result: await source.load() });
+  // The platform's order, with the manual header first, as `usage` walks it.
+  const order = sourceOrder(env.platform, 'auto');
+  loaded.sort((a, b) => order.indexOf(a.id as never) - order.indexOf(b.id as never));
+
+  const sources: SourceFinding[] = loaded.map(({ id, name, result }) => ({
+    id,
+    name,
+    state: result.kind === 'session' ? 'found' : 'skipped',
+    detail: result.kind === 'session' ? result.session.description : skipDetail(id, result),
+    notes: (result.notes ?? []).map((note) => note.replace(/^Skipped /, '')),
+  }));
+
+  if (mode === 'off') {
+    problems.push({
+      problem: 'The config file sets "cookieSource": "off", so codexbar uses no credential at all.',
+      fix: 'Set "cookieSource" to "auto" in the cursor entry of the config file.',
+    });
+  } else {
+    await verifyLadder(inputs, loaded, sources, mode === 'manual', problems);
+  }
+  const accounts = await checkAccounts(inputs, problems);
+  if (mode === 'manual' && credentials.origin === 'CODEXBAR_CURSOR_COOKIE' && accounts.length > 0) {
+    problems.push({
+      problem:
+        'CODEXBAR_CURSOR_COOKIE is set, so the token accounts in the config file are not used by default.',
+      fix: 'Unset CODEXBAR_CURSOR_COOKIE, or pick an account with --account <label>.',
+    });
+  }
+  return { mode, sources, accounts, problems };
+}
+
+function skipDetail(id: string, result: Extract<SourceResult, { kind: 'skip' }>): string {
+  if (id === 'manual' && result.cause === 'not-applicable') {
+    return 'none set (no CODEXBAR_CURSOR_COOKIE, token account or "cookieHeader" in the config file)';
+  }
+  return result.reason;
+}
+
+/** The ladder's walk (docs/behaviour.md §7.3–7.4), with each found session checked until one is accepted. */
+async function verifyLadder(
+  inputs: AuthCheckInputs,
+  loaded: ReadonlyArray<{ id: string; result: SourceResult }>,
+  sources: SourceFinding[],
+  manualOnly: boolean,
+  problems: Problem[],
+): Promise<void> {
+  for (const [index, { id, result }] of loaded.entries()) {
+    const finding = sources[index]!;
+    if (manualOnly && id !== 'manual') {
+      if (finding.state === 'found') finding.detail += ' (not used: a manual header is final)';
+      continue;
+    }
+    if (result.kind !== 'session') continue;
+    const verdict = await check(inputs, result.session);
+    finding.state = verdict.state === 'accepted' ? 'used' : verdict.state;
+    finding.detail = `${result.session.description}: ${verdict.detail}`;
+    if (verdict.state === 'accepted') {
+      const why = manualOnly ? ' (not used: a manual header is final)' : ' (not needed)';
+      for (const later of sources.slice(index + 1)) {
+        if (later.state === 'found') later.detail += why;
+      }
+      return;
+    }
+    if (verdict.state === 'failed') {
+      problems.push({
+        problem: `The ${finding.name} could not be checked: ${verdict.detail}.`,
+        fix: 'Run codexbar doctor again; if it persists, check the network section above.',
+      });
+      return;
+    }
+    problems.push({
+      problem: `cursor.com rejected the ${result.session.description} (${verdict.detail}).`,
+      fix: result.session.final
+        ? 'Replace it: `codexbar login` stores a fresh session (a manual header never falls back to another source).'
+        : LOGIN_FIX,
+    });
+    if (result.session.final) return;
+  }
+  if (!sources.some((finding) => finding.state === 'used' || finding.state === 'rejected')) {
+    problems.push({ problem: 'No Cursor session was found on this machine.', fix: LOGIN_FIX });
+  }
+}
+
+async function checkAccounts(inputs: AuthCheckInputs, problems: Problem[]): Promise<AccountFinding[]> {
+  const data = inputs.config.cursor.tokenAccounts;
+  const accounts = data?.accounts ?? [];
+  const active = activeIndex(inputs.config.cursor, accounts.length);
+  return mapWithConcurrency([...accounts.entries()], 4, async ([index, account]): Promise<AccountFinding> => {
+    const header = cleanCookieHeader(account.token);
+    const finding: AccountFinding = { label: account.label, active: index === active, state: 'empty' };
+    const fix = `codexbar login --label '${account.label}'`;
+    if (header === undefined) {
+      problems.push({ problem: `Token account "${account.label}" has an empty token.`, fix });
+      return finding;
+    }
+    const verdict = await check(inputs, { source: 'manual', description: '', cookieHeader: header });
+    finding.state = verdict.state;
+    finding.detail = verdict.detail;
+    if (verdict.state === 'rejected') {
+      problems.push({
+        problem: `cursor.com rejected token account "${account.label}" (${verdict.detail}).`,
+        fix,
+      });
+    }
+    return finding;
+  });
+}
+
+interface Verdict {
+  state: 'accepted' | 'rejected' | 'failed';
+  detail: string;
+}
+
+/** One usage-summary request; the reason names a status or a timeout, never a body or a credential. */
+async function check(inputs: AuthCheckInputs, session: Session): Promise<Verdict> {
+  try {
+    await fetchUsageSummary({ client: inputs.client, cookieHeader: session.cookieHeader }, inputs.timeoutMs);
+    return { state: 'accepted', detail: 'accepted by cursor.com' };
+  } catch (error) {
+    if (error instanceof NotLoggedInError) return { state: 'rejected', detail: `HTTP ${error.status}` };
+    if (error instanceof TimeoutError)
+      return { state: 'failed', detail: `no answer within ${error.timeoutMs / 1000} s` };
+    return { state: 'failed', detail: error instanceof Error ? error.message : String(error) };
+  }
+}

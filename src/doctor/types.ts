@@ -1,0 +1,50 @@
+/** What `codexbar doctor` finds (docs/behaviour.md §27.7). Nothing here ever holds a credential. */
+
+/** A thing that is wrong, and what to do about it. */
+export interface Problem {
+  problem: string;
+  fix: string;
+}
+
+/** One credential source, in ladder order. */
+export interface SourceFinding {
+  id: string;
+  name: string;
+  /**
+   * `used`: the session codexbar would use, accepted by cursor.com; `rejected`: cursor.com said "not logged
+   * in"; `failed`: the check itself failed (network, timeout, server error); `found`: a session is there but was
+   * not needed; `skipped`: nothing usable, with the reason.
+   */
+  state: 'used' | 'rejected' | 'failed' | 'found' | 'skipped';
+  detail: string;
+  /** Browsers and profiles passed over, one line each (docs/behaviour.md §24.6). */
+  notes: string[];
+}
+
+export interface AccountFinding {
+  label: string;
+  active: boolean;
+  state: 'accepted' | 'rejected' | 'failed' | 'empty';
+  detail?: string;
+}
+
+export interface AuthReport {
+  /** What decides the sources: `token account`, `CODEXBAR_CURSOR_COOKIE`, `config file`, or the automatic ladder. */
+  mode: 'manual' | 'auto' | 'off';
+  sources: SourceFinding[];
+  accounts: AccountFinding[];
+  problems: Problem[];
+}
+
+export interface EnvironmentReport {
+  node: { version: string; platform: string; arch: string; supported: boolean };
+  config: {
+    path: string;
+    exists: boolean;
+    issues: Array<{ severity: string; code: string; message: string }>;
+  };
+  cache: { path: string; state: string; ok: boolean };
+  proxy: { variables: string[]; proxies: string[]; noProxy?: string };
+  network: { url: string; reachable: boolean; detail: string };
+  problems: Problem[];
+}

@@ -1,0 +1,65 @@
+import type { AuthReport, EnvironmentReport, Problem } from '../doctor/types.js';
+import { palette } from './colour.js';
+
+export interface DoctorTextInput {
+  environment: EnvironmentReport;
+  auth: AuthReport;
+  platformName: string;
+  colour: boolean;
+}
+
+/** `codexbar doctor` for people (docs/behaviour.md §27.7): what was found, then each problem with its fix. */
+export function renderDoctorText({ environment, auth, platformName, colour }: DoctorTextInput): string {
+  const c = palette(colour);
+  const good = (ok: boolean, text: string) => (ok ? c.green(text) : c.red(text));
+  const { node, config, cache, proxy, network } = environment;
+  const configState =
+    config.issues.length === 0
+      ? config.exists
+        ? 'OK'
+        : 'not there (the defaults apply)'
+      : `${config.issues.length} issue${config.issues.length > 1 ? 's' : ''} (codexbar config validate)`;
+  const lines = [
+    c.bold('codexbar doctor'),
+    '',
+    `Node.js      ${node.version} on ${node.platform} ${node.arch}: ${good(node.supported, node.supported ? 'OK' : 'too old')}`,
+    `Config       ${config.path}: ${good(!config.issues.some((i) => i.severity === 'error'), configState)}`,
+    `Cache        ${cache.path}: ${good(cache.ok, cache.state)}`,
+    `Proxy        ${proxy.variables.length === 0 ? 'none set' : [...proxy.proxies, ...(proxy.noProxy ? [`NO_PROXY: ${proxy.noProxy}`] : [])].join('; ')}`,
+    `Network      ${network.url}: ${good(network.reachable, network.reachable ? `reachable (${network.detail})` : `unreachable (${network.detail})`)}`,
+    '',
+    `Credentials, in the order codexbar tries them on ${platformName}:`,
+  ];
+  const width = Math.max(...auth.sources.map((source) => source.name.length));
+  for (const source of auth.sources) {
+    const state = { used: c.green, found: c.cyan, rejected: c.red, failed: c.red, skipped: c.gray }[
+      source.state
+    ];
+    lines.push(`  ${source.name.padEnd(width)}  ${state(source.state.padEnd(8))} ${source.detail}`);
+    for (const note of source.notes) lines.push(`  ${' '.repeat(width)}    ${c.gray(note)}`);
+  }
+  if (auth.accounts.length > 0) {
+    lines.push('', 'Token accounts:');
+    const labelWidth = Math.max(...auth.accounts.map((account) => account.label.length));
+    for (const account of auth.accounts) {
+      const state = account.state === 'accepted' ? c.green : account.state === 'empty' ? c.yellow : c.red;
+      const detail = account.detail && account.state !== 'accepted' ? ` (${account.detail})` : '';
+      lines.push(
+        `  ${account.label.padEnd(labelWidth)}  ${state(account.state)}${detail}${account.active ? ', active' : ''}`,
+      );
+    }
+  }
+  lines.push('', ...problemLines([...environment.problems, ...auth.problems], c.yellow));
+  return lines.join('\n');
+}
+
+function problemLines(problems: readonly Problem[], tint: (text: string) => string): string[] {
+  if (problems.length === 0) return ['No problems found.'];
+  return [
+    tint(`Problems (${problems.length}):`),
+    ...problems.flatMap((problem, index) => [
+      `  ${index + 1}. ${problem.problem}`,
+      `     Fix: ${problem.fix}`,
+    ]),
+  ];
+}

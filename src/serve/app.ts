@@ -1,0 +1,217 @@
+/**
+ * One request, from head to answer (docs/behaviour.md §Serve.4–9): head checks, method, route, auth,
+ * query, then the route itself under the request deadline.
+ */
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { messageFor } from '../errors.js';
+import { encodeJson } from '../render/json.js';
+import { bearerAuthorized } from './auth.js';
+import type { Served } from './cache.js';
+import type { ServeData } from './data-service.js';
+import type { CursorDataSource, ServeConfig } from './data-source.js';
+import { checkHead } from './head.js';
+import type { PageAsset, PageAssets } from './page/assets.js';
+import { PAGE_CSP } from './page/assets.js';
+import { detailLevel, isResponse, providerSelection } from './query.js';
+import {
+  forbiddenHost,
+  invalidRequest,
+  JSON_TYPE,
+  jsonResponse,
+  methodNotAllowed,
+  NO_STORE,
+  notFound,
+  requestTimedOut,
+  type ServeResponse,
+  serverError,
+  unauthorized,
+} from './responses.js';
+import type { ServeSettings } from './settings.js';
+import { buildSnapshot } from './snapshot.js';
+
+export interface AppOptions {
+  settings: ServeSettings;
+  source: CursorDataSource;
+  data: ServeData;
+  page: PageAssets;
+  version: string;
+  /** The cache clock (ms), the same one ServeData uses. */
+  now: () => number;
+  /** Wall clock for `generatedAt`. */
+  clock: () => Date;
+}
+
+/** Who may call a route: anyone, anyone on a loopback bind, or only a Bearer token. */
+type Access = 'open' | 'loopback-or-token' | 'token';
+
+interface RequestContext {
+  query: URLSearchParams;
+  /** Milliseconds this request may still wait for a fetch (0.8 × the timeout, from its arrival). */
+  fetchBudget(): number | undefined;
+}
+
+interface Route {
+  access: Access;
+  run(context: RequestContext): Promise<ServeResponse> | ServeResponse;
+}
+
+const ICON_PATH = /^\/icons\/([a-z0-9-]+)\.svg$/;
+/** docs/behaviour.md §Serve.9: each provider gets 0.8 × the request timeout. */
+const PROVIDER_SHARE = 0.8;
+
+export function createApp(options: AppOptions): (request: IncomingMessage) => Promise<ServeResponse> {
+  const routes = buildRoutes(options);
+  const timeoutMs = options.settings.requestTimeoutSeconds * 1000;
+
+  return async (request) => {
+    const arrivedAt = performance.now();
+    const head = checkHead(
+      { method: request.method ?? '', target: request.url ?? '', rawHeaders: request.rawHeaders },
+      options.settings,
+    );
+    if (!head.ok) return head.status === 400 ? invalidRequest() : forbiddenHost();
+    if (request.method !== 'GET') return methodNotAllowed();
+    const route = routes.get(head.path) ?? iconRoute(head.path, options.page);
+    if (!route) return notFound();
+    if (!allowed(route.access, head.authorization, options.settings)) return unauthorized();
+    const elapsed = () => performance.now() - arrivedAt;
+    const context: RequestContext = {
+      query: head.query,
+      fetchBudget: () => (timeoutMs > 0 ? PROVIDER_SHARE * timeoutMs - elapsed() : undefined),
+    };
+    const answer = Promise.resolve(route.run(context)).catch((error: unknown) =>
+      serverError(messageFor(error)),
+    );
+    return timeoutMs > 0 ? withDeadline(answer, timeoutMs - elapsed()) : answer;
+  };
+}
+
+function allowed(access: Access, authorization: string | undefined, settings: ServeSettings): boolean {
+  if (access === 'open' || (access === 'loopback-or-token' && settings.loopback)) return true;
+  return bearerAuthorized(authorization, settings.tokenDigest);
+}
+
+async function withDeadline(answer: Promise<ServeResponse>, remainingMs: number): Promise<ServeResponse> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<ServeResponse>((resolve) => {
+    timer = setTimeout(() => resolve(requestTimedOut()), Math.max(0, remainingMs));
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function buildRoutes(options: AppOptions): Map<string, Route> {
+  const { settings, source, data, page } = options;
+  const health: Route = {
+    access: 'open',
+    run: () => jsonResponse(200, { status: 'ok', version: options.version }),
+  };
+  /** /usage and /cost: the provider check, the config of this request, then the cache. */
+  const dataRoute = (serve: (config: ServeConfig, budgetMs?: number) => Promise<Served<unknown>>): Route => ({
+    access: 'loopback-or-token',
+    run: async (context) => {
+      const selection = providerSelection(context.query);
+      if (isResponse(selection)) return selection;
+      const config = await source.loadConfig();
+      return servedResponse(await serve(config, context.fetchBudget()), options.now());
+    },
+  });
+  const usage = dataRoute((config, budgetMs) => data.usage(config, budgetMs));
+  const cost = dataRoute((config, budgetMs) => data.cost(config, budgetMs));
+  const snapshot: Route = {
+    access: 'token',
+    run: async (context) => {
+      const selection = providerSelection(context.query);
+      if (isResponse(selection)) return selection;
+      const detail = detailLevel(context.query);
+      if (isResponse(detail)) return detail;
+      const config = await source.loadConfig();
+      const fetch = detail.detail === 'full' && config.enabled;
+      const [usageServed, costServed] = fetch
+        ? await Promise.all([
+            data.usage(config, context.fetchBudget()),
+            data.cost(config, context.fetchBudget()),
+          ])
+        : [undefined, undefined];
+      const body = buildSnapshot({
+        version: options.version,
+        generatedAt: options.clock(),
+        refreshIntervalSeconds: settings.refreshIntervalSeconds,
+        identity: settings.identity,
+        enabled: config.enabled,
+        source: config.sourceLabel,
+        usage: usageServed,
+        cost: costServed,
+        nowMs: options.now(),
+      });
+      return jsonResponse(200, body, { noStore: true });
+    },
+  };
+  const index: Route = {
+    access: 'open',
+    run: () => assetResponse(page.index, { 'Content-Security-Policy': PAGE_CSP, 'Cache-Control': NO_STORE }),
+  };
+  const routes = new Map<string, Route>([
+    ['/health', health],
+    ['/usage', usage],
+    ['/cost', cost],
+    ['/dashboard/v1/snapshot', snapshot],
+    ['/', index],
+  ]);
+  for (const [path, asset] of page.files) {
+    routes.set(path, { access: 'open', run: () => assetResponse(asset, { 'Cache-Control': NO_STORE }) });
+  }
+  return routes;
+}
+
+function iconRoute(path: string, page: PageAssets): Route | undefined {
+  const name = ICON_PATH.exec(path)?.[1];
+  const icon = name === undefined ? undefined : page.icons.get(name);
+  if (!icon) return undefined;
+  return { access: 'open', run: () => assetResponse(icon, { 'Cache-Control': 'no-cache' }) };
+}
+
+function assetResponse(asset: PageAsset, headers: Record<string, string>): ServeResponse {
+  return {
+    status: 200,
+    headers: {
+      'Content-Type': asset.type,
+      'Referrer-Policy': 'no-referrer',
+      'X-Frame-Options': 'DENY',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      ...headers,
+    },
+    body: asset.body,
+  };
+}
+
+/** docs/behaviour.md §Serve.8: the rows, plus where they came from and how old they are. */
+function servedResponse(served: Served<unknown>, nowMs: number): ServeResponse {
+  const age = Math.max(0, Math.floor((nowMs - served.fetchedAt) / 1000));
+  return {
+    status: 200,
+    headers: {
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': NO_STORE,
+      'X-CodexBar-Cache': served.state,
+      Age: String(age),
+    },
+    body: encodedRows(served.rows),
+  };
+}
+
+/** A cached answer is the same array on every hit: encode it once, not once per request. */
+const encodedBodies = new WeakMap<readonly unknown[], Buffer>();
+
+function encodedRows(rows: readonly unknown[]): Buffer {
+  let body = encodedBodies.get(rows);
+  if (!body) {
+    body = Buffer.from(encodeJson(rows), 'utf8');
+    encodedBodies.set(rows, body);
+  }
+  return body;
+}

@@ -1,0 +1,197 @@
+/**
+ * Where `serve`'s rows come from (docs/behaviour.md §Serve.5, §Serve.7, §Serve.9–11): the config file,
+ * reloaded per request and hashed into the cache key, and the same session, collect and render steps as
+ * `codexbar usage --json` and `codexbar cost --json`. Every failure becomes an error row; nothing here
+ * rejects once the config has loaded.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { EVENTS_ENDPOINT } from '../api/events-endpoint.js';
+import { runWithCursorSession } from '../commands/cursor-context.js';
+import { type CliIo, usageTimeouts } from '../commands/io.js';
+import type { SharedOptions } from '../commands/options.js';
+import { type LoadedConfig, loadConfig } from '../config/config.js';
+import { collectCost } from '../cost/collect.js';
+import { localTimeZone } from '../cost/time-zone.js';
+import { resolveCostWindow } from '../cost/window.js';
+import { ApiError } from '../errors.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { type CostRow, costErrorRow, costRow } from '../render/cost-json.js';
+import { type UsageRow, usageErrorRow, usageRow } from '../render/usage-json.js';
+import { collectUsage } from '../usage/collect.js';
+import type { FetchOutcome, KeyedRow } from './cache.js';
+
+/** `/cost` always reports this many days; no query parameter changes it. */
+const SERVE_COST_DAYS = 30;
+
+export interface ServeConfig {
+  loaded: LoadedConfig;
+  /** Keyed hash of everything in the config (and environment) that changes what a fetch returns. */
+  hash: string;
+  /** `enabled` for Cursor; absent means enabled. */
+  enabled: boolean;
+  /** The config's `source` as given (`auto` when absent): what error rows report. */
+  sourceLabel: string;
+  sourceMode: 'auto' | 'web';
+  unsupportedSource?: string;
+  /** Set when a config token account supplies the session: the stable key of docs/behaviour.md §Serve.10. */
+  accountKey?: string;
+}
+
+export interface DataSourceOptions {
+  io: CliIo;
+  /** `[cursor] …` lines, for `serve --verbose`; never given a credential. */
+  log?: (line: string) => void;
+}
+
+export class CursorDataSource {
+  /** Made per process: the hashes mean nothing outside it and can be compared with nothing else. */
+  private readonly hashKey = randomBytes(32);
+
+  constructor(private readonly options: DataSourceOptions) {}
+
+  private get io(): CliIo {
+    return this.options.io;
+  }
+
+  /** Throws ConfigError (a 500) when the file cannot be read or decoded. */
+  async loadConfig(): Promise<ServeConfig> {
+    const authEnv: LocalEnvironment = {
+      platform: this.io.platform,
+      env: this.io.env,
+      homeDir: this.io.homeDir,
+      now: this.io.now,
+    };
+    const loaded = await loadConfig(authEnv);
+    const cookieEnv = this.io.env.CODEXBAR_CURSOR_COOKIE;
+    const source = loaded.cursor.source ?? 'auto';
+    const config: ServeConfig = {
+      loaded,
+      hash: this.keyedHash(JSON.stringify([loaded.path, loaded.exists, loaded.cursor, cookieEnv ?? null])),
+      enabled: loaded.cursor.enabled !== false,
+      sourceLabel: source,
+      sourceMode: source === 'web' ? 'web' : 'auto',
+    };
+    if (source === 'oauth' || source === 'api') config.unsupportedSource = source;
+    const account = cookieEnv?.trim() ? undefined : selectedTokenAccount(loaded);
+    if (account) config.accountKey = `token:${account.id}:${this.keyedHash(account.token).slice(0, 16)}`;
+    return config;
+  }
+
+  async usage(config: ServeConfig, signal: AbortSignal): Promise<FetchOutcome<UsageRow>> {
+    try {
+      const { value: snapshot } = await runWithCursorSession(
+        this.io,
+        this.sessionOptions(config),
+        'usage',
+        this.log,
+        (client, session) =>
+          collectUsage({
+            client,
+            session,
+            now: this.io.now(),
+            timeZone: localTimeZone(this.io.env),
+            log: this.log,
+            timeouts: usageTimeouts(this.io.timing),
+            signal,
+          }),
+      );
+      return { rows: [this.keyed(config, usageRow(snapshot, this.io.now()), false)] };
+    } catch (error) {
+      return { rows: [this.keyed(config, usageErrorRow(error, config.sourceLabel), true)] };
+    }
+  }
+
+  async cost(config: ServeConfig, signal: AbortSignal): Promise<FetchOutcome<CostRow>> {
+    try {
+      const window = resolveCostWindow({
+        days: SERVE_COST_DAYS,
+        timeZone: localTimeZone(this.io.env),
+        now: this.io.now(),
+      });
+      const { value: report } = await runWithCursorSession(
+        this.io,
+        this.sessionOptions(config),
+        'cost',
+        this.log,
+        (client, session) =>
+          collectCost({
+            client,
+            cookieHeader: session.cookieHeader,
+            window,
+            now: () => this.io.now(),
+            timeoutMs: this.io.timing.requestTimeoutMs,
+            retry: { sleep: this.io.timing.sleep },
+            signal,
+          }),
+      );
+      return { rows: [costKeyed(config, costRow(report), false)] };
+    } catch (error) {
+      return {
+        rows: [costKeyed(config, costErrorRow(error, this.io.now()), true)],
+        cooldown: isEventsForbidden(error),
+      };
+    }
+  }
+
+  /** docs/behaviour.md §Serve.9: the row a waiter gets when the fetch outlives 0.8 × the request timeout. */
+  usageTimeoutRows(config: ServeConfig): KeyedRow<UsageRow>[] {
+    const row: UsageRow = {
+      provider: 'cursor',
+      source: config.sourceLabel,
+      error: { code: 1, message: 'cursor usage timed out', kind: 'provider' },
+    };
+    return [this.keyed(config, row, true)];
+  }
+
+  costTimeoutRows(config: ServeConfig): KeyedRow<CostRow>[] {
+    const row = costErrorRow(new Error('cursor cost refresh timed out'), this.io.now());
+    return [costKeyed(config, row, true)];
+  }
+
+  private readonly log = (line: string): void => this.options.log?.(line);
+
+  private keyed(config: ServeConfig, row: UsageRow, error: boolean): KeyedRow<UsageRow> {
+    const keyed: KeyedRow<UsageRow> = { row, error };
+    if (config.accountKey !== undefined) keyed.fallbackKey = config.accountKey;
+    return keyed;
+  }
+
+  private keyedHash(text: string): string {
+    return createHmac('sha256', this.hashKey).update(text).digest('hex');
+  }
+
+  /** What `codexbar usage --json` would run with, given only the config (serve has no --source or --cookie). */
+  private sessionOptions(config: ServeConfig): SharedOptions {
+    return {
+      format: 'json',
+      jsonOnly: true,
+      pretty: false,
+      noColorFlag: true,
+      verbose: false,
+      sourceMode: config.sourceMode,
+      sourceLabel: config.sourceLabel,
+      unsupportedSource: config.unsupportedSource,
+      cookieFlag: undefined,
+      allowKeychainPrompt: false,
+    };
+  }
+}
+
+/** docs/behaviour.md §Serve.10: cost rows fall back per config and provider. */
+function costKeyed(config: ServeConfig, row: CostRow, error: boolean): KeyedRow<CostRow> {
+  return { row, error, fallbackKey: `cost:${config.hash}:cursor` };
+}
+
+/** The entry `codexbar usage` would pick: `activeIndex`, clamped (docs/behaviour.md §6.5). */
+function selectedTokenAccount(loaded: LoadedConfig): { id: string; token: string } | undefined {
+  const accounts = loaded.cursor.tokenAccounts?.accounts ?? [];
+  if (accounts.length === 0) return undefined;
+  const index = Math.min(Math.max(loaded.cursor.tokenAccounts?.activeIndex ?? 0, 0), accounts.length - 1);
+  const account = accounts[index]!;
+  return { id: account.id, token: account.token };
+}
+
+/** docs/behaviour.md §Serve.11: a 403 from the events endpoint starts the cost cooldown. */
+function isEventsForbidden(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403 && error.endpoint === EVENTS_ENDPOINT;
+}

@@ -1,0 +1,179 @@
+/**
+ * The socket side of `serve` (docs/behaviour.md §Serve.3), on Node's own `http` server: it enforces the
+ * 16 KiB head limit in its parser (`maxHeaderSize`), needs no dependency, and hands us each socket on
+ * accept so we can hold it to our own head deadline.
+ *
+ * A socket costs nothing until its head is complete, so there is no connection gate that idle clients
+ * could fill. Sockets still waiting for their head are tracked: each is closed at the head deadline or
+ * after a silent read interval, and when too many are waiting the oldest is closed to make room.
+ */
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { rawInvalidRequest, type ServeResponse, serverError } from './responses.js';
+
+export const MAX_HEAD_BYTES = 16 * 1024;
+const HEAD_DEADLINE_MS = 10_000;
+const READ_IDLE_MS = 5_000;
+const MAX_PENDING_HEADS = 1000;
+
+export interface ListenerOptions {
+  host: string;
+  port: number;
+  /** From accept to a complete head. */
+  headDeadlineMs?: number;
+  /** Longest silence between two reads of the head. */
+  readIdleMs?: number;
+  maxPendingHeads?: number;
+  handle(request: http.IncomingMessage): Promise<ServeResponse>;
+  /** After each answer (for request logging). */
+  onResponse?(request: http.IncomingMessage, response: ServeResponse, startedAt: bigint): void;
+}
+
+export interface Listener {
+  /** The bound port (useful with port 0 in tests). */
+  port: number;
+  /** Sockets accepted whose request head has not arrived yet. */
+  pendingHeads(): number;
+  /** Requests being answered. */
+  inFlight(): number;
+  /** Stops accepting, closes head-pending sockets, lets requests in flight finish for at most `graceMs`. */
+  close(graceMs: number): Promise<void>;
+}
+
+export async function listen(options: ListenerOptions): Promise<Listener> {
+  const headDeadlineMs = options.headDeadlineMs ?? HEAD_DEADLINE_MS;
+  const readIdleMs = Math.min(options.readIdleMs ?? READ_IDLE_MS, headDeadlineMs);
+  const maxPending = options.maxPendingHeads ?? MAX_PENDING_HEADS;
+  // Node's own head timeout stays as a backstop, a little after ours.
+  const backstopMs = headDeadlineMs + 1000;
+  const server = http.createServer({
+    maxHeaderSize: MAX_HEAD_BYTES,
+    headersTimeout: backstopMs,
+    requestTimeout: backstopMs,
+    connectionsCheckingInterval: 1000,
+    keepAlive: false,
+    requireHostHeader: false,
+    joinDuplicateHeaders: false,
+  });
+  const pending = new Map<Socket, NodeJS.Timeout>();
+  const answered = new WeakSet<Socket>();
+  const inFlight = new Set<Promise<void>>();
+
+  const release = (socket: Socket): boolean => {
+    const timer = pending.get(socket);
+    if (timer === undefined) return false;
+    clearTimeout(timer);
+    pending.delete(socket);
+    socket.setTimeout(0);
+    return true;
+  };
+  const drop = (socket: Socket): void => {
+    release(socket);
+    socket.destroy();
+  };
+
+  server.on('connection', (socket: Socket) => {
+    if (pending.size >= maxPending) {
+      const oldest = pending.keys().next().value;
+      if (oldest) drop(oldest);
+    }
+    pending.set(
+      socket,
+      setTimeout(() => drop(socket), headDeadlineMs),
+    );
+    socket.setTimeout(readIdleMs, () => {
+      if (pending.has(socket)) drop(socket);
+    });
+    socket.once('close', () => release(socket));
+  });
+
+  const answer = (request: http.IncomingMessage, write: (response: ServeResponse) => void): void => {
+    release(request.socket);
+    answered.add(request.socket);
+    const startedAt = process.hrtime.bigint();
+    const done = options
+      .handle(request)
+      .catch(() => serverError('internal error'))
+      .then((response) => {
+        write(response);
+        options.onResponse?.(request, response, startedAt);
+      })
+      .finally(() => inFlight.delete(done));
+    inFlight.add(done);
+  };
+
+  server.on('request', (request: http.IncomingMessage, res: http.ServerResponse) => {
+    answer(request, (response) => writeResponse(res, response));
+  });
+  // CONNECT never reaches 'request'; it still gets a proper answer (400 or 405) from the same pipeline.
+  server.on('connect', (request: http.IncomingMessage, socket: Socket) => {
+    answer(request, (response) => {
+      if (socket.writable) socket.end(serializeResponse(response));
+    });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const waitingForHead = release(socket);
+    // A parse error after a request was dispatched (pipelined junk) must not corrupt the answer in
+    // progress; that socket closes after its answer anyway.
+    if (answered.has(socket)) return;
+    if (waitingForHead && socket.writable && error.code?.startsWith('HPE_')) {
+      socket.end(rawInvalidRequest());
+      return;
+    }
+    socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: options.host, port: options.port, exclusive: true }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // After start-up, an accept error (EMFILE, …) must not take the server down.
+  server.on('error', () => {});
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+
+  return {
+    port,
+    pendingHeads: () => pending.size,
+    inFlight: () => inFlight.size,
+    async close(graceMs) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of [...pending.keys()]) drop(socket);
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      // Every answer closes its connection, so `closed` settles once the last answer is flushed.
+      await Promise.race([closed, grace]);
+      clearTimeout(timer);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function finalHeaders(response: ServeResponse, body: Buffer): Record<string, string> {
+  return {
+    ...response.headers,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': String(body.length),
+    Connection: 'close',
+  };
+}
+
+function writeResponse(res: http.ServerResponse, response: ServeResponse): void {
+  if (res.destroyed || res.writableEnded) return;
+  const body = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body, 'utf8');
+  res.writeHead(response.status, finalHeaders(response, body));
+  res.end(body);
+}
+
+function serializeResponse(response: ServeResponse): Buffer {
+  const body = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body, 'utf8');
+  const lines = [`HTTP/1.1 ${response.status} ${http.STATUS_CODES[response.status] ?? ''}`];
+  for (const [name, value] of Object.entries(finalHeaders(response, body))) lines.push(`${name}: ${value}`);
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), body]);
+}

@@ -1,0 +1,53 @@
+/**
+ * `serve -v` request lines on stderr (docs/behaviour.md §Serve.1): method, path without its query,
+ * status, milliseconds and cache state. Never a header, a query string or a token: a client could put a
+ * token in a query string, and the log must not keep it.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { OutputStream } from '../commands/io.js';
+import type { ServeResponse } from './responses.js';
+
+export type RequestLogger = (request: IncomingMessage, response: ServeResponse, startedAt: bigint) => void;
+
+const MAX_PATH = 200;
+
+export function createRequestLogger(options: {
+  stderr: OutputStream;
+  json: boolean;
+  now: () => Date;
+}): RequestLogger {
+  return (request, response, startedAt) => {
+    const ms = Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6);
+    const path = printablePath(request.url ?? '');
+    const method = printable(request.method ?? '?').slice(0, 16);
+    const cache = response.headers['X-CodexBar-Cache'];
+    if (options.json) {
+      const entry = {
+        timestamp: options.now().toISOString(),
+        level: 'info',
+        label: 'serve',
+        method,
+        path,
+        status: response.status,
+        ms,
+        cache,
+      };
+      options.stderr.write(`${JSON.stringify(entry)}\n`);
+      return;
+    }
+    options.stderr.write(
+      `[serve] ${method} ${path} ${response.status} ${ms}ms${cache ? ` cache=${cache}` : ''}\n`,
+    );
+  };
+}
+
+function printablePath(target: string): string {
+  const queryAt = target.indexOf('?');
+  const path = printable(queryAt === -1 ? target : target.slice(0, queryAt));
+  return path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path;
+}
+
+/** Control characters would let a client forge log lines. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, '?');
+}

@@ -1,0 +1,200 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempHome, repoRoot, runCli } from '../helpers/cli.js';
+import { makeTokenAccounts, writeTokenAccountsConfig } from '../helpers/token-accounts.js';
+
+let home: string;
+let cleanup: () => void;
+let bin: string;
+
+beforeEach(async () => {
+  ({ home, cleanup } = makeTempHome());
+  // `codexbar` on PATH, as the scripts call it back for the account labels.
+  bin = path.join(home, 'bin');
+  fs.mkdirSync(bin);
+  fs.writeFileSync(
+    path.join(bin, 'codexbar'),
+    `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'bin', 'codexbar.js')}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  writeTokenAccountsConfig(home, await makeTokenAccounts(['work', 'personal']));
+});
+afterEach(() => cleanup());
+
+const has = (shell: string) =>
+  spawnSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' }).status === 0;
+
+async function script(shell: string): Promise<string> {
+  const result = await runCli(['completion', shell], { home });
+  expect(result.code).toBe(0);
+  expect(result.stderr).toBe('');
+  const file = path.join(home, `codexbar.${shell}`);
+  fs.writeFileSync(file, result.stdout);
+  return file;
+}
+
+/** Runs a shell with only the test's HOME and the codexbar shim on PATH. */
+function shell(
+  command: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, TERM: 'dumb' },
+      cwd: home,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Each case: the words typed (the last one being completed) and candidates that must (not) be offered. */
+const CASES: Array<{ line: string[]; offers: string[]; not?: string[] }> = [
+  {
+    line: ['codexbar', ''],
+    offers: ['usage', 'cost', 'config', 'login', 'logout', 'doctor', 'diagnose', 'completion'],
+  },
+  { line: ['codexbar', 'diagnose', '--for'], offers: ['--format'] },
+  { line: ['codexbar', '--so'], offers: ['--source'] },
+  { line: ['codexbar', 'usage', '--source', ''], offers: ['auto', 'web', 'cli', 'oauth', 'api'] },
+  { line: ['codexbar', 'cost', '--format', ''], offers: ['text', 'json'], not: ['toon'] },
+  { line: ['codexbar', 'cost', '--timezone', 'Europe/Be'], offers: ['Europe/Berlin', 'Europe/Belgrade'] },
+  { line: ['codexbar', 'usage', '--account', ''], offers: ['work', 'personal'] },
+  { line: ['codexbar', 'config', ''], offers: ['validate', 'dump', 'providers', 'enable', 'disable'] },
+  { line: ['codexbar', 'config', 'dump', '--sh'], offers: ['--show-secrets'] },
+  { line: ['codexbar', 'cost', '--days', '7', '--br'], offers: ['--breakdown'], not: ['--status'] },
+  { line: ['codexbar', 'completion', ''], offers: ['bash', 'zsh', 'fish', 'powershell'] },
+];
+
+describe('codexbar completion (docs/behaviour.md §27.8)', () => {
+  it('bash: the script parses (bash -n), registers with complete -p, and completes from the real flags', async () => {
+    const file = await script('bash');
+    expect((await shell('bash', ['-n', file])).code).toBe(0);
+    const probes = CASES.map(
+      ({ line }) =>
+        `COMP_WORDS=(${line.map((word) => `'${word}'`).join(' ')}); COMP_CWORD=${line.length - 1}; ` +
+        `COMPREPLY=(); _codexbar; printf '%s\\n' "\${COMPREPLY[*]}"`,
+    );
+    const run = await shell('bash', [
+      '-c',
+      [`source '${file}'`, 'complete -p codexbar', ...probes].join('\n'),
+    ]);
+    expect(run.stderr).toBe('');
+    const [registration, ...answers] = run.stdout.trimEnd().split('\n');
+    expect(registration).toBe('complete -F _codexbar codexbar');
+    CASES.forEach(({ offers, not = [] }, index) => {
+      const offered = answers[index]!.split(' ');
+      for (const candidate of offers) expect(offered).toContain(candidate);
+      for (const candidate of not) expect(offered).not.toContain(candidate);
+    });
+  });
+
+  it.skipIf(!has('zsh'))('zsh: parses, registers with compdef, and offers the same candidates', async () => {
+    const file = await script('zsh');
+    expect((await shell('zsh', ['-n', file])).code).toBe(0);
+    // compadd and _describe only work inside a completion widget: stand-ins print what they were given.
+    const probes = CASES.map(
+      ({ line }) =>
+        `words=(${line.map((word) => `'${word}'`).join(' ')}); CURRENT=${line.length}; ` +
+        `print -r -- "$(_codexbar | tr '\\n' ' ')"`,
+    );
+    const run = await shell('zsh', [
+      '-f',
+      '-c',
+      [
+        `autoload -U compinit && compinit -u -d '${home}/.zcompdump'`,
+        `source '${file}'`,
+        'print -r -- "$_comps[codexbar]"',
+        // zsh code, not template literals: `$` + `{…}` keeps Biome from taking them for either.
+        'compadd() { local name=$' + '{@[-1]}; print -l -- "$' + '{(@P)name}" }',
+        '_describe() { local name=$' + '{@[-1]}; print -l -- "$' + '{(@P)name%%:*}" }',
+        ...probes,
+      ].join('\n'),
+    ]);
+    expect(run.stderr).toBe('');
+    const [registration, ...answers] = run.stdout.trimEnd().split('\n');
+    expect(registration).toBe('_codexbar');
+    CASES.forEach(({ offers }, index) => {
+      const offered = answers[index]!.split(' ');
+      for (const candidate of offers.filter((c) => !c.startsWith('-'))) expect(offered).toContain(candidate);
+    });
+  });
+
+  it.skipIf(!has('fish'))('fish: parses, and `complete -C` offers the same candidates', async () => {
+    const file = await script('fish');
+    expect((await shell('fish', ['--no-execute', file])).code).toBe(0);
+    const probes = CASES.map(
+      ({ line }) => `complete -C '${line.join(' ')}' | string split -f1 \\t | string join ' '`,
+    );
+    const run = await shell('fish', ['--no-config', '-c', [`source '${file}'`, ...probes].join('\n')]);
+    expect(run.stderr).toBe('');
+    const answers = run.stdout.trimEnd().split('\n');
+    CASES.forEach(({ offers, not = [] }, index) => {
+      const offered = (answers[index] ?? '').split(' ');
+      for (const candidate of offers) expect(offered).toContain(candidate);
+      for (const candidate of not) expect(offered).not.toContain(candidate);
+    });
+  });
+
+  it('powershell: registers a native completer over the command tree it embeds (not run: no pwsh here)', async () => {
+    const text = fs.readFileSync(await script('powershell'), 'utf8');
+    expect(text).toContain("Register-ArgumentCompleter -Native -CommandName 'codexbar' -ScriptBlock {");
+    const json = /@'\n(.*)\n'@ \| ConvertFrom-Json/.exec(text)?.[1];
+    const tree = JSON.parse(json!);
+    // Exactly the commands `--help` lists (commander's own `help` aside).
+    const help = (await runCli(['--help'], { home })).stdout.split('Commands:\n')[1]!.split('\n\n')[0]!;
+    const listed = [...help.matchAll(/^ {2}([a-z]+)(?:\|[a-z]+)? /gm)]
+      .map((match) => match[1])
+      .filter((name) => name !== 'help');
+    expect(tree.commands.map((command: { name: string }) => command.name)).toEqual(listed);
+    expect(tree.commands.find((command: { name: string }) => command.name === 'doctor').aliases).toEqual([
+      'diagnose',
+    ]);
+    const cost = tree.commands[1];
+    expect(
+      cost.options.find((option: { names: string[] }) => option.names.includes('--timezone')).value.values,
+    ).toContain('Europe/Berlin');
+  });
+
+  it('the scripts follow the real command tree: a hidden flag is never offered, every visible one is', async () => {
+    const text = fs.readFileSync(await script('bash'), 'utf8');
+    expect(text).not.toContain("'--web'");
+    expect(text).not.toContain("'--list-accounts'");
+    const help = await runCli(['cost', '--help'], { home });
+    for (const flag of help.stdout.match(/--[a-z][\w-]*/g) ?? []) expect(text).toContain(`'${flag}'`);
+  });
+
+  it('--list-accounts prints the labels; a missing or broken config prints nothing, exit 0', async () => {
+    expect(await runCli(['completion', '--list-accounts'], { home })).toEqual({
+      code: 0,
+      stdout: 'work\npersonal\n',
+      stderr: '',
+    });
+    fs.writeFileSync(path.join(home, '.config', 'codexbar', 'config.json'), 'not json');
+    expect(await runCli(['completion', '--list-accounts'], { home })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  it('an unknown or missing shell is an argument error', async () => {
+    const unknown = await runCli(['completion', 'tcsh'], { home });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      "Error: the shell must be one of bash, zsh, fish, powershell (got 'tcsh').\n",
+    );
+    const missing = await runCli(['completion'], { home });
+    expect(missing.stderr).toBe('Error: completion needs a shell: bash, zsh, fish, powershell.\n');
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * The event store end to end (docs/behaviour.md §28): repeated `codexbar cost` runs against one fake
+ * cursor.com, counting the requests in its log, with the store's SQLite files real.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountKey } from '../../src/cache/account-key.js';
+import { generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
+import { MANUAL_COOKIE_VALUE, onlyRow } from '../helpers/cost-cli.js';
+import { newestFirst, type StoreHarness, storeHarness } from '../helpers/store-cli.js';
+
+const NOW = new Date('2026-11-30T12:00:00Z');
+const DAY = 86_400_000;
+const SETTLED = NOW.getTime() - 2 * DAY;
+/** `--days 90` at NOW in UTC starts at local midnight 89 days earlier. */
+const WINDOW_90 = Date.parse('2026-09-02T00:00:00Z');
+const WINDOW_30 = Date.parse('2026-11-01T00:00:00Z');
+const STORE_FILE = `${accountKey({ userId: 'user_cost' })}.sqlite`;
+
+const recentEvents = (events: UsageEventJson[]) =>
+  events.filter((e) => Number(e.timestamp) >= SETTLED).length;
+const costOf = (stdout: string) => onlyRow({ code: 0, stdout, stderr: '' }).apiRateCostUSD as number;
+const requestsOf = (stdout: string) =>
+  (onlyRow({ code: 0, stdout, stderr: '' }).byModel as { requests: number }[]).reduce(
+    (n, m) => n + m.requests,
+    0,
+  );
+
+describe('a warm `cost --days 90` over 90,000 stored events', () => {
+  const events = generateEvents({
+    count: 90_000,
+    start: new Date(WINDOW_90),
+    end: new Date(NOW.getTime() - 1000),
+    seed: 90,
+  });
+  let store: StoreHarness;
+  beforeAll(async () => {
+    store = await storeHarness(events, NOW, [MANUAL_COOKIE_VALUE]);
+  });
+  afterAll(() => store.close());
+
+  it('makes at most 3 + ⌈recent events / 1000⌉ requests and prints byte-identical JSON', async () => {
+    const cold = await store.cost(['--days', '90', '--json']);
+    expect(cold.code).toBe(0);
+    expect(requestsOf(cold.stdout)).toBe(90_000);
+    expect(cold.eventRequests).toBe(91);
+
+    const warm = await store.cost(['--days', '90', '--json', '--verbose']);
+    expect(warm.code).toBe(0);
+    const recent = recentEvents(events);
+    expect(recent).toBeGreaterThan(1000);
+    expect(warm.eventRequests).toBeLessThanOrEqual(3 + Math.ceil(recent / 1000));
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(warm.stderr).toMatch(
+      /\[cursor-cost\] From the event store: 2026-09-02T00:00:00Z – 2026-11-28T12:00:00Z, \d+ events \(verified\)/,
+    );
+  });
+
+  it('the store is 0600 in 0700 directories, named by the account key, and far smaller than the JSON', () => {
+    const file = path.join(store.storeDir, STORE_FILE);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(store.storeDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.dirname(store.storeDir)).mode & 0o777).toBe(0o700);
+    for (const name of store.storeFiles())
+      expect(fs.statSync(path.join(store.storeDir, name)).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(file).size).toBeLessThan(90_000 * 80);
+  });
+});
+
+describe('stored ranges are verified before use', () => {
+  const base = generateEvents({
+    count: 3000,
+    start: new Date(WINDOW_30),
+    end: new Date(NOW.getTime() - 1000),
+    seed: 30,
+  });
+  const oldDay = Date.parse('2026-11-10T09:30:00Z');
+  const extra: UsageEventJson = {
+    timestamp: String(oldDay),
+    model: 'gpt-5',
+    kind: 'USAGE_EVENT_KIND_USAGE_BASED',
+    tokenUsage: { inputTokens: 1000, outputTokens: 100, totalCents: 1234.5 },
+    chargedCents: 1300,
+  };
+  let store: StoreHarness;
+  beforeAll(async () => {
+    store = await storeHarness(base, NOW, [MANUAL_COOKIE_VALUE]);
+  });
+  afterAll(() => store.close());
+
+  /** What a run that stores nothing and reads nothing prints for the data the fake serves now. */
+  const truth = async () => (await store.cost(['--days', '30', '--json', '--no-cache'])).stdout;
+
+  it('an event inserted into an old stored day is noticed, the range fetched again, and the total is right', async () => {
+    const first = await store.cost(['--days', '30', '--json']);
+    store.serve(newestFirst([...base, extra]));
+    const after = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(after.stderr).toMatch(
+      /holds 2\d{3} events for 2026-11-01T00:00:00Z – 2026-11-28T12:00:00Z, cursor\.com reports 2\d{3}; fetching it again/,
+    );
+    expect(after.stdout).toBe(await truth());
+    expect(costOf(after.stdout) - costOf(first.stdout)).toBeCloseTo(12.345, 6);
+    expect(requestsOf(after.stdout)).toBe(requestsOf(first.stdout) + 1);
+    // The replaced range is used (verified) on the next run.
+    const again = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(again.stderr).toContain('(verified)');
+    expect(again.stdout).toBe(after.stdout);
+  });
+
+  it('an event deleted from an old stored day is noticed too', async () => {
+    const victim = base.find((e) => Number(e.timestamp) < Date.parse('2026-11-20T00:00:00Z'))!;
+    store.serve(newestFirst(base.filter((e) => e !== victim)));
+    const after = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(after.stderr).toContain('fetching it again');
+    expect(after.stdout).toBe(await truth());
+    expect(requestsOf(after.stdout)).toBe(2999);
+  });
+
+  it('--no-cache fetches everything and leaves the store alone', async () => {
+    const file = path.join(store.storeDir, STORE_FILE);
+    const before = store.storeFiles().map((name) => fs.readFileSync(path.join(store.storeDir, name)));
+    const run = await store.cost(['--days', '30', '--json', '--no-cache', '--verbose']);
+    expect(run.code).toBe(0);
+    expect(run.eventRequests).toBe(3);
+    expect(run.stderr).not.toContain('event store');
+    expect(store.storeFiles().map((name) => fs.readFileSync(path.join(store.storeDir, name)))).toEqual(
+      before,
+    );
+    expect(fs.existsSync(file)).toBe(true);
+  });
+
+  it('--refresh fetches everything and replaces what the store held (a changed cost with the same count)', async () => {
+    const current = newestFirst(base);
+    store.serve(current);
+    await store.cost(['--days', '30', '--json']);
+    // Same count, new cost on an old event: the count check cannot see it; --refresh is the way to pick it up.
+    const changed = current.map((e) =>
+      Number(e.timestamp) < Date.parse('2026-11-05T00:00:00Z') && e.tokenUsage
+        ? { ...e, tokenUsage: { ...e.tokenUsage, totalCents: 5000 } }
+        : e,
+    );
+    store.serve(changed);
+    const stale = await store.cost(['--days', '30', '--json']);
+    const refreshed = await store.cost(['--days', '30', '--json', '--refresh', '--verbose']);
+    // 3000 events: three full pages and the empty one that proves the end.
+    expect(refreshed.eventRequests).toBe(4);
+    expect(refreshed.stderr).not.toContain('From the event store');
+    expect(refreshed.stdout).toBe(await truth());
+    expect(costOf(refreshed.stdout)).toBeGreaterThan(costOf(stale.stdout));
+    const next = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(next.stderr).toContain('(verified)');
+    expect(next.stdout).toBe(refreshed.stdout);
+  });
+
+  it('a verification request that fails fails the run as any page would: no stored total is shown', async () => {
+    const current = newestFirst(base);
+    store.serve(current);
+    await store.cost(['--days', '30', '--json']);
+    store.account.events = { events: current, faults: [{ page: 1, status: 500 }] };
+    const run = await store.cost(['--days', '30']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      'Error: Cursor API error: HTTP 500 (POST /api/dashboard/get-filtered-usage-events)',
+    );
+    store.serve(current);
+  });
+
+  it('--no-cache and --refresh together are an argument error', async () => {
+    const run = await store.cost(['--no-cache', '--refresh']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("option '--no-cache' cannot be used with option '--refresh'");
+  });
+});
+
+describe('the store under concurrency, damage and other accounts', () => {
+  const events = generateEvents({
+    count: 2500,
+    start: new Date(WINDOW_30),
+    end: new Date(NOW.getTime() - 1000),
+    seed: 31,
+  });
+  let store: StoreHarness;
+  beforeAll(async () => {
+    store = await storeHarness(events, NOW, [MANUAL_COOKIE_VALUE, 'user_other%3A%3Asession']);
+  });
+  afterAll(() => store.close());
+
+  it('two concurrent runs both succeed, and the store they leave is verified and used', async () => {
+    const [a, b] = await Promise.all([
+      store.cost(['--days', '30', '--json']),
+      store.cost(['--days', '30', '--json', '--concurrency', '1']),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(b.stdout).toBe(a.stdout);
+    const warm = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(warm.stderr).toContain('(verified)');
+    expect(warm.stdout).toBe(a.stdout);
+  });
+
+  it('a corrupt store file is set aside and replaced, and the run is right', async () => {
+    const file = path.join(store.storeDir, STORE_FILE);
+    const good = (await store.cost(['--days', '30', '--json'])).stdout;
+    fs.writeFileSync(file, Buffer.alloc(8192, 0x5a));
+    const run = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(good);
+    expect(run.stderr).toMatch(
+      /The event store ~\/\.cache\/codexbar\/cost\/[0-9a-f]{32}\.sqlite could not be used \(SQLITE_NOTADB/,
+    );
+    expect(run.eventRequests).toBe(3);
+    expect(store.storeFiles()).toContain(`${STORE_FILE}.unusable`);
+    const next = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(next.stderr).toContain('(verified)');
+    expect(next.stdout).toBe(good);
+  });
+
+  it('a store of another account is never read, even under this account’s file name', async () => {
+    const other = 'WorkosCursorSessionToken=user_other%3A%3Asession';
+    await store.cost(['--days', '30', '--json'], { cookie: other });
+    const otherFile = path.join(store.storeDir, `${accountKey({ userId: 'user_other' })}.sqlite`);
+    const mine = path.join(store.storeDir, STORE_FILE);
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${mine}${suffix}`, { force: true });
+    fs.copyFileSync(otherFile, mine);
+    fs.chmodSync(mine, 0o600);
+    const run = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('could not be used (it belongs to another account)');
+    expect(run.stderr).not.toContain('From the event store');
+  });
+
+  it('a symlink where the store should be is never followed', async () => {
+    const mine = path.join(store.storeDir, STORE_FILE);
+    const target = path.join(store.home, 'elsewhere.sqlite');
+    fs.writeFileSync(target, 'not yours');
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${mine}${suffix}`, { force: true });
+    fs.symlinkSync(target, mine);
+    const run = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('could not be used (it is a symbolic link)');
+    expect(fs.readFileSync(target, 'utf8')).toBe('not yours');
+    expect(fs.lstatSync(mine).isSymbolicLink()).toBe(false);
+  });
+});

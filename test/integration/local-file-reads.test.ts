@@ -1,0 +1,246 @@
+/**
+ * docs/behaviour.md §1.1: every local file goes through one reader that opens without blocking, reads only a
+ * regular file, stops at 1 MiB and drops a byte-order mark; state.vscdb and its -wal are opened the same way
+ * by the page reader. A named pipe, a device or a huge file in any of the six places is "unreadable" at once,
+ * and the ladder goes on where it may (docs/behaviour.md §7.3). Real FIFOs, a real sparse file, a real
+ * symlink to /dev/zero, in a temporary HOME.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { emailOf, tokenAccounts, useFakeHome } from '../helpers/fake-home.js';
+import { makeFifo, startFifoRescue } from '../helpers/fifo.js';
+import {
+  makeToken,
+  type TestToken,
+  writeAgentToken,
+  writeAppToken,
+  writeCachedCookie,
+  writeStoredSession,
+} from '../helpers/home.js';
+
+const NOW = new Date('2026-11-20T15:00:00Z');
+const box = useFakeHome(NOW);
+let stopRescue: (() => void) | undefined;
+
+afterEach(() => {
+  stopRescue?.();
+  stopRescue = undefined;
+});
+
+const places = {
+  config: () => path.join(box.home, '.config', 'codexbar', 'config.json'),
+  cached: () => path.join(box.home, '.local', 'share', 'CodexBar', 'cursor-cookie.json'),
+  stored: () => path.join(box.home, '.local', 'share', 'CodexBar', 'cursor-session.json'),
+  agent: () => path.join(box.home, '.config', 'cursor', 'auth.json'),
+  appDb: () => path.join(box.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'),
+};
+
+/** FIFOs at `files`, watched: a run that blocks on one is let go after 2 s and the test fails. */
+function fifos(...files: string[]): () => Promise<string[]> {
+  for (const file of files) makeFifo(file);
+  const rescue = startFifoRescue(files, path.join(box.home, 'rescued-fifos'));
+  stopRescue = rescue.stop;
+  return rescue.rescued;
+}
+
+/** Each test gives every source its own account, so the email printed says which source was used. */
+const serve = (tokens: TestToken[]) => box.serve(tokenAccounts(tokens));
+const usage = (args: string[] = ['--json', '--verbose'], env: Record<string, string | undefined> = {}) =>
+  box.usage(args, env);
+
+describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md §1.1)', () => {
+  it('the config file: exit 1 naming the file, before any request', async () => {
+    const rescued = fifos(places.config());
+    await serve([]);
+    const result = await usage(['--verbose']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `Error: Failed to read CodexBar config at ${places.config()}: not a regular file`,
+    );
+    expect(box.fake!.requests).toEqual([]);
+    expect(await rescued()).toEqual([]);
+  });
+
+  it('the file CODEXBAR_CONFIG names: the same config error', async () => {
+    const file = path.join(box.home, 'elsewhere', 'codexbar.json');
+    const rescued = fifos(file);
+    await serve([]);
+    const result = await usage(['--json'], { CODEXBAR_CONFIG: file });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)[0].error.message).toBe(
+      `Failed to read CodexBar config at ${file}: not a regular file`,
+    );
+    expect(await rescued()).toEqual([]);
+  });
+
+  it('the cached cookie: skipped as unreadable, the stored session is used', async () => {
+    const stored = await makeToken('stored_user');
+    const rescued = fifos(places.cached());
+    writeStoredSession(box.home, stored.cookieValue);
+    await serve([stored]);
+    const result = await usage();
+    expect(result.code, result.stderr).toBe(0);
+    expect(emailOf(result.stdout)).toBe('stored_user@example.com');
+    expect(result.stderr).toMatch(/Skipped cached cookie: .*cursor-cookie\.json.*not a regular file/);
+    expect(await rescued()).toEqual([]);
+  });
+
+  it('the stored session: skipped as unreadable, the Cursor app token is used', async () => {
+    const app = await makeToken('app_user');
+    const rescued = fifos(places.stored());
+    writeAppToken(box.home, app.jwt);
+    await serve([app]);
+    const result = await usage();
+    expect(result.code, result.stderr).toBe(0);
+    expect(emailOf(result.stdout)).toBe('app_user@example.com');
+    expect(result.stderr).toMatch(/Skipped stored session: .*cursor-session\.json.*not a regular file/);
+    expect(await rescued()).toEqual([]);
+  });
+
+  it('state.vscdb: the app token is skipped as unreadable, the cursor-agent token is used', async () => {
+    const agent = await makeToken('agent_user');
+    const rescued = fifos(places.appDb());
+    writeAgentToken(box.home, agent.jwt);
+    await serve([agent]);
+    const result = await usage();
+    expect(result.code, result.stderr).toBe(0);
+    expect(emailOf(result.stdout)).toBe('agent_user@example.com');
+    expect(result.stderr).toMatch(/Skipped Cursor app token: .*the database is not a regular file/);
+    expect(await rescued()).toEqual([]);
+  });
+
+  it('state.vscdb-wal beside a good database: the app token is skipped, the cursor-agent token is used', async () => {
+    const app = await makeToken('app_user');
+    const agent = await makeToken('agent_user');
+    const dbPath = writeAppToken(box.home, app.jwt);
+    const rescued = fifos(`${dbPath}-wal`);
+    writeAgentToken(box.home, agent.jwt);
+    await serve([app, agent]);
+    const before = fs.readFileSync(dbPath);
+    const result = await usage();
+    expect(result.code, result.stderr).toBe(0);
+    expect(emailOf(result.stdout)).toBe('agent_user@example.com');
+    expect(result.stderr).toMatch(/Skipped Cursor app token: .*the -wal is not a regular file/);
+    expect(await rescued()).toEqual([]);
+    // Nothing was created next to Cursor's database (a -shm, a journal).
+    expect(fs.readdirSync(path.dirname(dbPath)).sort()).toEqual(['state.vscdb', 'state.vscdb-wal']);
+    expect(fs.readFileSync(dbPath).equals(before)).toBe(true);
+  });
+
+  it("cursor-agent's auth.json, the last local source: no session, the reason names the file", async () => {
+    const rescued = fifos(places.agent());
+    await serve([]);
+    const result = await usage(['--verbose']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^Error: No Cursor session found\. Looked at: .*cursor-agent token \(.*auth\.json.*not a regular file/m,
+    );
+    expect(box.fake!.requests).toEqual([]);
+    expect(await rescued()).toEqual([]);
+  });
+});
+
+describe('a huge or endless config file fails at once naming the file (docs/behaviour.md §1.1)', () => {
+  it('a 200 MB (sparse) config is refused by its size, unread', async () => {
+    const file = places.config();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '{"version":1,"providers":[]}');
+    fs.truncateSync(file, 200 * 1024 * 1024);
+    await serve([]);
+    const result = await usage(['--verbose']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: Failed to read CodexBar config at ${file}: larger than 1 MiB`);
+  });
+
+  it('a symlink to /dev/zero is not a regular file', async () => {
+    const file = places.config();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.symlinkSync('/dev/zero', file);
+    await serve([]);
+    const result = await usage(['--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)[0]).toMatchObject({
+      provider: 'cli',
+      error: { message: `Failed to read CodexBar config at ${file}: not a regular file` },
+    });
+  });
+
+  it('a cached cookie larger than 1 MiB is skipped, the next source is used', async () => {
+    const stored = await makeToken('stored_user');
+    writeCachedCookie(box.home, `WorkosCursorSessionToken=${'a'.repeat(1024 * 1024)}`);
+    writeStoredSession(box.home, stored.cookieValue);
+    await serve([stored]);
+    const result = await usage();
+    expect(result.code, result.stderr).toBe(0);
+    expect(emailOf(result.stdout)).toBe('stored_user@example.com');
+    expect(result.stderr).toMatch(/Skipped cached cookie: .*larger than 1 MiB/);
+  });
+});
+
+describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour.md §1.1)', () => {
+  const BOM = '\uFEFF';
+  const prefixBom = (file: string) => fs.writeFileSync(file, BOM + fs.readFileSync(file, 'utf8'));
+
+  it('config.json with a BOM: its manual cookie header is used', async () => {
+    const token = await makeToken('config_user');
+    const file = places.config();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const config = {
+      version: 1,
+      providers: [
+        {
+          id: 'cursor',
+          cookieSource: 'manual',
+          cookieHeader: `WorkosCursorSessionToken=${token.cookieValue}`,
+        },
+      ],
+    };
+    fs.writeFileSync(file, BOM + JSON.stringify(config));
+    await serve([token]);
+    const result = await usage();
+    expect(result.code, result.stderr).toBe(0);
+    expect(emailOf(result.stdout)).toBe('config_user@example.com');
+  });
+
+  it("cursor-agent's auth.json with a BOM: its token is used", async () => {
+    const agent = await makeToken('agent_user');
+    prefixBom(writeAgentToken(box.home, agent.jwt));
+    await serve([agent]);
+    const result = await usage();
+    expect(result.code, result.stderr).toBe(0);
+    expect(emailOf(result.stdout)).toBe('agent_user@example.com');
+  });
+
+  it('the cached cookie and the stored session with a BOM: each is used', async () => {
+    const cached = await makeToken('cached_user');
+    writeCachedCookie(box.home, `WorkosCursorSessionToken=${cached.cookieValue}`);
+    prefixBom(places.cached());
+    await serve([cached]);
+    const first = await usage();
+    expect(first.code, first.stderr).toBe(0);
+    expect(emailOf(first.stdout)).toBe('cached_user@example.com');
+
+    fs.rmSync(places.cached());
+    const stored = await makeToken('stored_user');
+    writeStoredSession(box.home, stored.cookieValue);
+    prefixBom(places.stored());
+    await serve([stored]);
+    const second = await usage();
+    expect(second.code, second.stderr).toBe(0);
+    expect(emailOf(second.stdout)).toBe('stored_user@example.com');
+  });
+});
+
+describe('CODEXBAR_CONFIG naming a missing file (docs/behaviour.md §6.1)', () => {
+  it('--verbose says so and the defaults are used', async () => {
+    const agent = await makeToken('agent_user');
+    writeAgentToken(box.home, agent.jwt);
+    await serve([agent]);
+    const result = await usage(['--json', '--verbose'], { CODEXBAR_CONFIG: '~/nowhere/config.json' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      '[cursor] CODEXBAR_CONFIG names ~/nowhere/config.json, which does not exist; using the defaults',
+    );
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * docs/behaviour.md §Serve.3: idle and slow clients never lock anyone out, and every socket that does not
+ * deliver its head in time is closed. The head deadline is injected, so no test waits 10 s.
+ */
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeResponse } from '../fake-cursor/server.js';
+import { gated, type ServeHarness, serveAccount, startServeHarness, until } from '../helpers/serve.js';
+
+let serve: ServeHarness | undefined;
+const sockets: net.Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await serve?.close();
+  serve = undefined;
+});
+
+interface Idle {
+  socket: net.Socket;
+  /** Bytes the server sent on it (an idle socket must be closed without an answer). */
+  received: () => number;
+  closed: Promise<void>;
+}
+
+async function openIdle(port: number, partial?: string): Promise<Idle> {
+  const socket = net.connect(port, '127.0.0.1');
+  sockets.push(socket);
+  let received = 0;
+  socket.on('data', (chunk) => {
+    received += chunk.length;
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  if (partial) socket.write(partial);
+  return { socket, received: () => received, closed };
+}
+
+describe('idle sockets do not lock anyone out (docs/behaviour.md §Serve.3)', () => {
+  it('with 200 sockets that never finish their head, GET /health from another client is answered', async () => {
+    serve = await startServeHarness({ deps: { headDeadlineMs: 60_000 } });
+    const harness = serve;
+    const idle = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        openIdle(
+          harness.server.port,
+          i % 2 === 0 ? undefined : 'GET /usage HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ',
+        ),
+      ),
+    );
+    await until(() => harness.server.listener.pendingHeads() === 200, 'the server to hold 200 sockets');
+    const health = await harness.get('/health');
+    expect(health.status).toBe(200);
+    const usage = await harness.get('/usage');
+    expect(usage.status).toBe(200);
+    // They were still open while the others were served.
+    expect(harness.server.listener.pendingHeads()).toBe(200);
+    expect(idle.every((socket) => !socket.socket.destroyed)).toBe(true);
+  });
+
+  it('every socket without a complete head is closed at the head deadline, without an answer', async () => {
+    serve = await startServeHarness({ deps: { headDeadlineMs: 100 } });
+    const harness = serve;
+    const idle = await Promise.all([
+      ...Array.from({ length: 20 }, () => openIdle(harness.server.port)),
+      ...Array.from({ length: 20 }, () => openIdle(harness.server.port, 'GET /health HTTP/1.1\r\nHost: 127')),
+    ]);
+    await Promise.all(idle.map((socket) => socket.closed));
+    expect(idle.map((socket) => socket.received())).toEqual(Array(40).fill(0));
+    expect(harness.server.listener.pendingHeads()).toBe(0);
+    expect((await harness.get('/health')).status).toBe(200);
+  });
+
+  it('a client trickling its head one byte at a time is still cut off at the deadline', async () => {
+    serve = await startServeHarness({ deps: { headDeadlineMs: 150 } });
+    const slow = await openIdle(serve.server.port);
+    const head =
+      'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n';
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (!slow.socket.destroyed && sent < head.length) slow.socket.write(head[sent++]!);
+    }, 10);
+    await slow.closed;
+    clearInterval(timer);
+    expect(sent).toBeLessThan(head.length);
+    expect(slow.received()).toBe(0);
+  });
+
+  it('a socket silent for longer than the read interval is closed before the head deadline', async () => {
+    serve = await startServeHarness({ deps: { headDeadlineMs: 60_000, readIdleMs: 100 } });
+    const silent = await openIdle(serve.server.port, 'GET /health HTTP/1.1\r\n');
+    await silent.closed;
+    expect(silent.received()).toBe(0);
+    expect(serve.server.listener.pendingHeads()).toBe(0);
+  });
+
+  it('when too many sockets wait for their head, the one that waited longest is closed to make room', async () => {
+    serve = await startServeHarness({ deps: { headDeadlineMs: 60_000, maxPendingHeads: 5 } });
+    const harness = serve;
+    const idle: Idle[] = [];
+    for (let i = 0; i < 5; i++) idle.push(await openIdle(harness.server.port));
+    await until(() => harness.server.listener.pendingHeads() === 5, 'five pending sockets');
+    idle.push(await openIdle(harness.server.port));
+    await idle[0]!.closed;
+    await until(
+      () => harness.server.listener.pendingHeads() === 5,
+      'the newest socket to take the freed place',
+    );
+    expect(idle.slice(1).every((socket) => !socket.socket.destroyed)).toBe(true);
+    // A real request evicts one more idle socket and is answered.
+    expect((await harness.get('/health')).status).toBe(200);
+  });
+
+  it('the head deadline stops counting once the head is in: a slow answer is still delivered', async () => {
+    const summary = gated(() => serveAccount().usageSummary as FakeResponse);
+    serve = await startServeHarness({
+      accounts: [serveAccount(undefined, { usageSummary: summary.handler })],
+      deps: { headDeadlineMs: 50 },
+    });
+    const pending = serve.get('/usage');
+    await until(() => summary.waiting() === 1, 'the fetch to reach cursor.com');
+    // Well past the head deadline (an injected 50 ms), the request is still waiting for its answer.
+    await sleep(150);
+    summary.open();
+    expect((await pending).status).toBe(200);
+  });
+});

@@ -1,0 +1,272 @@
+/**
+ * docs/behaviour.md §Serve.1–2 through `run(['serve', …], io)` in-process: flag errors and the start-up
+ * matrix as JSON rows before anything is bound, the banner, the token sources, request logging.
+ */
+import net from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli.js';
+import { DEFAULT_TIMING } from '../../src/commands/io.js';
+import type { ServeHooks, ServeIo } from '../../src/commands/serve.js';
+import type { RunningServer } from '../../src/serve/server.js';
+import { startFakeCursor } from '../fake-cursor/server.js';
+import { makeTempHome, noSleep } from '../helpers/cli.js';
+import { Capture, freePort, httpGet, SERVE_COOKIE, SERVE_NOW, serveAccount } from '../helpers/serve.js';
+
+let home: { home: string; cleanup: () => void };
+beforeEach(() => {
+  home = makeTempHome();
+});
+afterEach(() => home.cleanup());
+
+function makeIo(env: Record<string, string> = {}, hooks: ServeHooks = {}) {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const io: ServeIo = {
+    stdout,
+    stderr,
+    env: { HOME: home.home, ...env },
+    platform: 'linux',
+    homeDir: home.home,
+    now: () => SERVE_NOW,
+    timing: { ...DEFAULT_TIMING, sleep: noSleep },
+    serveHooks: hooks,
+  };
+  return { io, stdout, stderr };
+}
+
+/** Runs serve until it is listening, hands the server to `use`, then stops it; resolves to the exit code. */
+async function runServing(
+  argv: string[],
+  env: Record<string, string>,
+  use: (server: RunningServer) => Promise<void>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stop = new AbortController();
+  let used: Promise<void> = Promise.resolve();
+  const { io, stdout, stderr } = makeIo(env, {
+    stop: stop.signal,
+    onListening: (server) => {
+      used = use(server).finally(() => stop.abort());
+    },
+  });
+  const code = await run(['serve', ...argv], io);
+  await used;
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+function errorRow(stdout: string) {
+  const rows = JSON.parse(stdout) as Array<{
+    provider: string;
+    source: string;
+    error: { message: string; kind: string; code: number };
+  }>;
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ provider: 'cli', source: 'cli' });
+  return rows[0]!.error;
+}
+
+describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/behaviour.md §Serve.1–2)', () => {
+  it.each([
+    [['--port', 'abc'], '--port must be between 1 and 65535.'],
+    [['--port', '65536'], '--port must be between 1 and 65535.'],
+    [['--host', '::1'], "--host must be 'localhost' or an IPv4 address."],
+    [['--host', 'example.com'], "--host must be 'localhost' or an IPv4 address."],
+    [['--refresh-interval', '-1'], '--refresh-interval must be a finite number of seconds'],
+    [['--request-timeout', 'inf'], '--request-timeout must be a finite number of seconds'],
+    [['--identity', 'partial'], 'Allowed choices are redacted, full.'],
+    [['--dashboard-token', '  '], '--dashboard-token must not be empty or whitespace.'],
+    [
+      ['--host', '0.0.0.0'],
+      "--dashboard-token (or CODEXBAR_DASHBOARD_TOKEN) is required for non-loopback --host '0.0.0.0'.",
+    ],
+    [
+      ['--host', '127.0.0.2', '--dashboard-token', 'x'],
+      "Refusing to serve the dashboard token over cleartext HTTP on non-loopback --host '127.0.0.2'. Pass --allow-plain-http",
+    ],
+  ])('serve %j', async (argv, message) => {
+    const port = await freePort();
+    const { io, stdout, stderr } = makeIo();
+    expect(await run(['serve', '--port', String(port), ...argv], io)).toBe(1);
+    const error = errorRow(stdout.text);
+    expect(error).toMatchObject({ code: 1, kind: 'args' });
+    expect(error.message).toContain(message);
+    expect(stderr.text).toBe('');
+    // Nothing was bound.
+    const probe = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(port, '127.0.0.1', resolve);
+    });
+    await new Promise((resolve) => probe.close(resolve));
+  });
+
+  it('a blank CODEXBAR_DASHBOARD_TOKEN is an error even when the flag is given', async () => {
+    const { io, stdout } = makeIo({ CODEXBAR_DASHBOARD_TOKEN: ' ' });
+    expect(await run(['serve', '--dashboard-token', 'flag'], io)).toBe(1);
+    expect(errorRow(stdout.text).message).toBe('CODEXBAR_DASHBOARD_TOKEN must not be empty or whitespace.');
+  });
+
+  it('a refused CODEXBAR_CURSOR_BASE_URL is a config row at start-up', async () => {
+    const { io, stdout } = makeIo({ CODEXBAR_CURSOR_BASE_URL: 'http://example.com' });
+    expect(await run(['serve', '--port', String(await freePort())], io)).toBe(1);
+    expect(errorRow(stdout.text)).toMatchObject({ kind: 'config' });
+  });
+
+  it('a port in use is a runtime row naming the address', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const { io, stdout, stderr } = makeIo();
+      expect(await run(['serve', '--port', String(port)], io)).toBe(1);
+      expect(errorRow(stdout.text)).toEqual({
+        code: 1,
+        kind: 'runtime',
+        message: `Could not listen on 127.0.0.1:${port}: the address is already in use.`,
+      });
+      expect(stderr.text).toBe('');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
+
+describe('a server that starts (docs/behaviour.md §Serve.2)', () => {
+  it('loopback: the banner on stderr, nothing on stdout, exit 0 when stopped', async () => {
+    const port = await freePort();
+    const result = await runServing(['--port', String(port), '--host', 'localhost'], {}, async (server) => {
+      expect((await httpGet('127.0.0.1', server.port, '/health')).status).toBe(200);
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `CodexBar server listening on http://127.0.0.1:${port}\n`,
+    });
+  });
+
+  it('non-loopback with a token and --allow-plain-http: a cleartext warning; the token is never printed', async () => {
+    const port = await freePort();
+    const result = await runServing(
+      ['--port', String(port), '--host', '127.0.0.2', '--allow-plain-http'],
+      { CODEXBAR_DASHBOARD_TOKEN: 'sup3r-secret-token' },
+      async (server) => {
+        const auth = { Authorization: 'Bearer sup3r-secret-token' };
+        expect(
+          (await httpGet('127.0.0.2', server.port, '/dashboard/v1/snapshot?detail=shell', auth)).status,
+        ).toBe(200);
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr.split('\n')).toEqual([
+      `CodexBar server listening on http://127.0.0.2:${port}`,
+      "Warning: serving cleartext HTTP on non-loopback --host '127.0.0.2': the dashboard token and your usage cross the network unencrypted.",
+      '',
+    ]);
+    expect(result.stderr + result.stdout).not.toContain('sup3r-secret-token');
+  });
+
+  it('CODEXBAR_DASHBOARD_TOKEN wins over --dashboard-token', async () => {
+    const port = await freePort();
+    await runServing(
+      ['--port', String(port), '--dashboard-token', 'from-flag'],
+      { CODEXBAR_DASHBOARD_TOKEN: 'from-env' },
+      async (server) => {
+        const snapshot = (token: string) =>
+          httpGet('127.0.0.1', server.port, '/dashboard/v1/snapshot?detail=shell', {
+            Authorization: `Bearer ${token}`,
+          });
+        expect((await snapshot('from-env')).status).toBe(200);
+        expect((await snapshot('from-flag')).status).toBe(401);
+      },
+    );
+  });
+
+  it('-v logs one line per request: method, path without the query, status, cache state; never a token', async () => {
+    const port = await freePort();
+    const result = await runServing(
+      ['--port', String(port), '-v'],
+      { CODEXBAR_DASHBOARD_TOKEN: 'log-secret' },
+      async (server) => {
+        await httpGet('127.0.0.1', server.port, '/health?token=log-secret', {
+          Authorization: 'Bearer log-secret',
+        });
+        await httpGet('127.0.0.1', server.port, '/dashboard/v1/snapshot?access_token=log-secret');
+      },
+    );
+    const lines = result.stderr.trim().split('\n').slice(1);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\[serve\] GET \/health 200 \d+ms$/);
+    expect(lines[1]).toMatch(/^\[serve\] GET \/dashboard\/v1\/snapshot 401 \d+ms$/);
+    expect(result.stderr).not.toContain('log-secret');
+  });
+
+  it('--json-output logs JSON lines', async () => {
+    const port = await freePort();
+    const result = await runServing(
+      ['--port', String(port), '--log-level', 'debug', '--json-output'],
+      {},
+      async (server) => {
+        await httpGet('127.0.0.1', server.port, '/nowhere?x=1');
+      },
+    );
+    const [, line] = result.stderr.trim().split('\n');
+    expect(JSON.parse(line!)).toMatchObject({
+      level: 'info',
+      label: 'serve',
+      method: 'GET',
+      path: '/nowhere',
+      status: 404,
+    });
+  });
+});
+
+describe('serve --help and defaults (docs/behaviour.md §Serve.1)', () => {
+  it('documents the host, token, plain-http, timeout flags, the snapshot route, the env var and cleartext', async () => {
+    const { io, stdout } = makeIo();
+    expect(await run(['serve', '--help'], io)).toBe(0);
+    for (const text of [
+      '--host <address>',
+      '(default: "127.0.0.1")',
+      '--port <port>',
+      '(default: 8080)',
+      '--refresh-interval <seconds>',
+      '(default: 60)',
+      '--request-timeout <seconds>',
+      '(default: 30)',
+      '--dashboard-token <token>',
+      '--allow-plain-http',
+      '--identity <mode>',
+      '/dashboard/v1/snapshot',
+      'CODEXBAR_DASHBOARD_TOKEN',
+      'cleartext',
+      'Examples:',
+    ]) {
+      // commander wraps help at 80 columns.
+      expect(stdout.text.replace(/\s+/g, ' ')).toContain(text);
+    }
+  });
+
+  it('--identity redacted: the snapshot keeps the plan and drops the email and account id', async () => {
+    const fake = await startFakeCursor({ accounts: [serveAccount()] });
+    try {
+      const port = await freePort();
+      await runServing(
+        ['--port', String(port), '--identity', 'redacted'],
+        {
+          CODEXBAR_DASHBOARD_TOKEN: 't',
+          CODEXBAR_CURSOR_BASE_URL: fake.url,
+          CODEXBAR_CURSOR_COOKIE: SERVE_COOKIE,
+        },
+        async (server) => {
+          const response = await httpGet('127.0.0.1', server.port, '/dashboard/v1/snapshot', {
+            Authorization: 'Bearer t',
+          });
+          const [provider] = (response.json() as { providers: Array<{ identity: unknown }> }).providers;
+          expect(provider?.identity).toEqual({ plan: 'Cursor Pro' });
+          expect(response.body).not.toContain('dev@example.com');
+        },
+      );
+    } finally {
+      await fake.close();
+    }
+  });
+});

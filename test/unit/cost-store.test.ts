@@ -1,0 +1,301 @@
+/**
+ * The event store's pieces (docs/behaviour.md §28): the plan, the chunk format, and the SQLite store with real
+ * files in a temp directory.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventsPageSchema } from '../../src/api/schemas/events.js';
+import { ChunkFormatError, decodeChunk, encodeChunk, type Labels } from '../../src/cost/store/chunk-codec.js';
+import { EventColumns } from '../../src/cost/store/event-columns.js';
+import {
+  type EventStore,
+  MAX_MERGED_RANGE_EVENTS,
+  openEventStore,
+} from '../../src/cost/store/event-store.js';
+import { planWindow } from '../../src/cost/store/plan.js';
+import { clearCostStores, costStorePath } from '../../src/cost/store/store-files.js';
+import type { CostEvent } from '../../src/cost/types.js';
+import type { LocalEnvironment } from '../../src/local/environment.js';
+
+const KEY = 'a'.repeat(32);
+const OTHER_KEY = 'b'.repeat(32);
+
+function memoryLabels(): Labels {
+  const texts: string[] = [];
+  return {
+    idOf: (text) => (texts.includes(text) ? texts.indexOf(text) : texts.push(text) - 1),
+    textOf: (id) => texts[id]!,
+  };
+}
+
+/** Events as the schema decodes them (every field a CostEvent has). */
+function decoded(raw: Record<string, unknown>[]): CostEvent[] {
+  return eventsPageSchema.parse({ usageEventsDisplay: raw }).usageEventsDisplay.map((event) => ({
+    timestamp: event.timestamp,
+    model: event.model,
+    kind: event.kind,
+    chargedCents: event.chargedCents,
+    tokenUsage: event.tokenUsage,
+    owningUser: event.owningUser,
+  }));
+}
+
+function columnsOf(events: readonly CostEvent[]): EventColumns {
+  const columns = new EventColumns();
+  for (const event of events) columns.push(event);
+  return columns;
+}
+
+const all = (columns: EventColumns) => Array.from({ length: columns.length }, (_, i) => columns.get(i));
+
+const EDGE_EVENTS = decoded([
+  {
+    timestamp: '1781519582153',
+    model: 'gpt-5',
+    kind: 'USAGE_EVENT_KIND_USAGE_BASED',
+    owningUser: 184467,
+    chargedCents: 6.75,
+    tokenUsage: {
+      inputTokens: 1532,
+      outputTokens: 812,
+      cacheWriteTokens: 10455,
+      cacheReadTokens: 48210,
+      totalCents: 6.31,
+    },
+  },
+  { timestamp: '1781519582154', tokenUsage: { inputTokens: -5, totalCents: -0 } },
+  {
+    timestamp: '1781519582155',
+    model: '',
+    kind: '',
+    tokenUsage: { inputTokens: 2 ** 52, cacheReadTokens: '1e15', totalCents: 'NaN' },
+  },
+  { timestamp: '1781519582156', isTokenBasedCall: false, chargedCents: 0 },
+  {
+    timestamp: '1781519582157',
+    model: 'ünïcødé',
+    tokenUsage: { outputTokens: 1, totalCents: 1e-300 },
+    chargedCents: 1.7976931348623157e308,
+  },
+]);
+
+describe('the chunk format keeps every field aggregation reads, exactly', () => {
+  it('edge values survive a round trip: -0, 2^52, absent and invalid costs, empty and non-ASCII text', () => {
+    const labels = memoryLabels();
+    const columns = columnsOf(EDGE_EVENTS);
+    const blob = encodeChunk(columns, [0, 1, 2, 3, 4], labels);
+    const back = new EventColumns();
+    expect(decodeChunk(blob, labels, back)).toBe(5);
+    expect(all(back)).toStrictEqual(EDGE_EVENTS);
+    expect(Object.is(back.get(1).tokenUsage?.totalCents, -0)).toBe(true);
+  });
+
+  it('decoding keeps only the events of the asked range', () => {
+    const labels = memoryLabels();
+    const back = new EventColumns();
+    decodeChunk(
+      encodeChunk(columnsOf(EDGE_EVENTS), [0, 1, 2, 3, 4], labels),
+      labels,
+      back,
+      1781519582154,
+      1781519582156,
+    );
+    expect(all(back).map((e) => e.timestamp)).toEqual([1781519582154, 1781519582155]);
+  });
+
+  it.each([
+    ['a truncated blob', (blob: Buffer) => blob.subarray(0, blob.length - 9)],
+    ['trailing bytes', (blob: Buffer) => Buffer.concat([blob, Buffer.alloc(8)])],
+    ['another version', (blob: Buffer) => Buffer.concat([Buffer.from([9]), blob.subarray(1)])],
+  ])('%s is a ChunkFormatError, never wrong events', (_label, damage) => {
+    const labels = memoryLabels();
+    const blob = encodeChunk(columnsOf(EDGE_EVENTS), [0, 1, 2, 3, 4], labels);
+    expect(() => decodeChunk(damage(blob), labels, new EventColumns())).toThrow(ChunkFormatError);
+  });
+});
+
+describe('planning a window (docs/behaviour.md §28.3)', () => {
+  const settledBefore = 1000;
+  it('with nothing stored: one fetch of the whole window, as without a store', () => {
+    expect(planWindow({ window: { start: 0, end: 1200 }, stored: [], settledBefore })).toEqual([
+      { kind: 'fetch', start: 0, end: 1200 },
+    ]);
+  });
+
+  it('stored settled time is verified; the gap after it and the recent part are one fetch', () => {
+    expect(
+      planWindow({
+        window: { start: 0, end: 1200 },
+        stored: [{ start: 0, end: 900, count: 5 }],
+        settledBefore,
+      }),
+    ).toEqual([
+      { kind: 'stored', start: 0, end: 900 },
+      { kind: 'fetch', start: 900, end: 1200 },
+    ]);
+  });
+
+  it('only the part of a stored range inside the window and before the settled boundary is used', () => {
+    expect(
+      planWindow({
+        window: { start: 100, end: 1200 },
+        stored: [
+          { start: 0, end: 300, count: 1 },
+          { start: 500, end: 1100, count: 1 },
+        ],
+        settledBefore,
+      }),
+    ).toEqual([
+      { kind: 'stored', start: 100, end: 300 },
+      { kind: 'fetch', start: 300, end: 500 },
+      { kind: 'stored', start: 500, end: 1000 },
+      { kind: 'fetch', start: 1000, end: 1200 },
+    ]);
+  });
+
+  it('a window that ended before the settled boundary can come from the store alone', () => {
+    expect(
+      planWindow({
+        window: { start: 100, end: 400 },
+        stored: [{ start: 0, end: 900, count: 1 }],
+        settledBefore,
+      }),
+    ).toEqual([{ kind: 'stored', start: 100, end: 400 }]);
+  });
+});
+
+describe('the SQLite store', () => {
+  let dir: string;
+  let store: EventStore | undefined;
+  const notes: string[] = [];
+  const open = (key = KEY) =>
+    openEventStore({
+      file: costStorePath(dir, KEY),
+      key,
+      note: (line) => notes.push(line),
+      shown: 'the store',
+    });
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-store-'));
+    fs.chmodSync(dir, 0o700);
+    notes.length = 0;
+  });
+  afterEach(() => {
+    store?.close();
+    store = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** One event per second from `from`, `count` of them. */
+  const seconds = (from: number, count: number) =>
+    decoded(
+      Array.from({ length: count }, (_, i) => ({
+        timestamp: String(from + i * 1000),
+        model: `m${i % 3}`,
+        tokenUsage: { inputTokens: i + 1, totalCents: i / 7 },
+        chargedCents: i,
+      })),
+    );
+
+  it('writes and reads back a range exactly; the file is 0600', async () => {
+    store = await open();
+    const events = seconds(1_000_000, 4500);
+    store.replace([{ start: 1_000_000, end: 6_000_000, columns: columnsOf(events) }], 42);
+    expect(store.ranges()).toEqual([{ start: 1_000_000, end: 6_000_000, count: 4500 }]);
+    expect(all(store.read(1_000_000, 6_000_000))).toStrictEqual(events);
+    expect(all(store.read(2_000_000, 2_005_000)).map((e) => e.timestamp)).toEqual([
+      2_000_000, 2_001_000, 2_002_000, 2_003_000, 2_004_000,
+    ]);
+    expect(fs.statSync(costStorePath(dir, KEY)).mode & 0o777).toBe(0o600);
+  });
+
+  it('replacing the middle of a range keeps what lies on both sides, with their counts', async () => {
+    store = await open();
+    store.replace([{ start: 0, end: 10_000_000, columns: columnsOf(seconds(0, 10_000)) }], 1);
+    const middle = seconds(4_000_000, 500).map((e) => ({ ...e, model: 'new' }));
+    store.replace([{ start: 4_000_000, end: 6_000_000, columns: columnsOf(middle) }], 2);
+    // Adjacent ranges merge again (3,000-odd events is far below the cap).
+    expect(store.ranges()).toEqual([{ start: 0, end: 10_000_000, count: 4000 + 500 + 4000 }]);
+    const read = all(store.read(0, 10_000_000));
+    expect(read).toHaveLength(8500);
+    expect(read.filter((e) => e.model === 'new')).toHaveLength(500);
+    expect(
+      read.filter((e) => e.timestamp! >= 4_000_000 && e.timestamp! < 6_000_000 && e.model !== 'new'),
+    ).toHaveLength(0);
+  });
+
+  it('adjacent ranges stop merging at the cap, so a refetch always fits the page cap', async () => {
+    store = await open();
+    const big = MAX_MERGED_RANGE_EVENTS - 10;
+    store.replace([{ start: 0, end: big * 1000, columns: columnsOf(seconds(0, big)) }], 1);
+    store.replace(
+      [{ start: big * 1000, end: (big + 20) * 1000, columns: columnsOf(seconds(big * 1000, 20)) }],
+      2,
+    );
+    expect(store.ranges().map((range) => range.count)).toEqual([big, 20]);
+  }, 20_000);
+
+  it('labels survive closing and reopening; another key’s store is set aside, not read', async () => {
+    store = await open();
+    store.replace([{ start: 0, end: 10_000, columns: columnsOf(seconds(0, 10)) }], 1);
+    store.close();
+    store = await open();
+    expect(all(store.read(0, 10_000)).map((e) => e.model)).toEqual([
+      'm0',
+      'm1',
+      'm2',
+      'm0',
+      'm1',
+      'm2',
+      'm0',
+      'm1',
+      'm2',
+      'm0',
+    ]);
+    store.close();
+    store = await open(OTHER_KEY);
+    expect(store.ranges()).toEqual([]);
+    expect(notes.join('\n')).toContain('could not be used (it belongs to another account)');
+    expect(fs.readdirSync(dir)).toContain(`${KEY}.sqlite.unusable`);
+  });
+
+  it('a file open to others is not used', async () => {
+    fs.writeFileSync(costStorePath(dir, KEY), '');
+    fs.chmodSync(costStorePath(dir, KEY), 0o644);
+    store = await open();
+    expect(notes.join('\n')).toContain('its mode is 644, not 600');
+    expect(fs.statSync(costStorePath(dir, KEY)).mode & 0o777).toBe(0o600);
+  });
+
+  it('clearCostStores removes the stores, their -wal/-shm and set-aside files, and nothing else', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-clear-'));
+    try {
+      const env: LocalEnvironment = {
+        platform: 'linux',
+        env: { HOME: home },
+        homeDir: home,
+        now: () => new Date(),
+      };
+      const costDir = path.join(home, '.cache', 'codexbar', 'cost');
+      expect(await clearCostStores(env)).toBe(0);
+      fs.mkdirSync(costDir, { recursive: true });
+      for (const name of [
+        `${KEY}.sqlite`,
+        `${KEY}.sqlite-wal`,
+        `${KEY}.sqlite-shm`,
+        `${OTHER_KEY}.sqlite.unusable`,
+        'notes.txt',
+        'x.sqlite',
+      ]) {
+        fs.writeFileSync(path.join(costDir, name), '');
+      }
+      expect(await clearCostStores(env)).toBe(4);
+      expect(fs.readdirSync(costDir).sort()).toEqual(['notes.txt', 'x.sqlite']);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

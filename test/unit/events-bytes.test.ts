@@ -1,0 +1,304 @@
+/**
+ * The byte decoder of events pages (src/api/schemas/events-bytes.ts) against the schema path (JSON.parse, then
+ * eventsPageSchema): on every page it either gives exactly the schema's result or gives up, and it does not
+ * give up on the pages cursor.com actually sends. docs/behaviour.md §28.6.
+ */
+import { describe, expect, it } from 'vitest';
+import { eventsPageSchema } from '../../src/api/schemas/events.js';
+import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
+import { generateEvents, seededRandom } from '../fake-cursor/generate-events.js';
+import {
+  ACCEPTED_ENVELOPES,
+  DOUBLE_FIELD_CASES,
+  INTEGER_FIELD_CASES,
+  REJECTED_ENVELOPES,
+  TIMESTAMP_CASES,
+  TOTAL_CENTS_CASES,
+} from './events-cases.js';
+
+type Outcome = { fast: 'gave up' | unknown; schema: 'rejected' | unknown };
+
+function bothPaths(text: string): Outcome {
+  const bytes = Buffer.from(text, 'utf8');
+  const fast = decodeEventsPageBytes(bytes) ?? 'gave up';
+  let schema: unknown = 'rejected';
+  try {
+    const parsed = eventsPageSchema.safeParse(JSON.parse(text));
+    if (parsed.success) schema = parsed.data;
+  } catch {
+    // Not JSON: the schema path fails too.
+  }
+  return { fast, schema };
+}
+
+/** The fast path agrees with the schema path or gives up; never a different answer. */
+function expectAgreement(text: string, label: string): Outcome {
+  const outcome = bothPaths(text);
+  if (outcome.fast !== 'gave up') expect(outcome.fast, label).toStrictEqual(outcome.schema);
+  return outcome;
+}
+
+/** The same, and the fast path must have answered itself. */
+function expectFast(text: string, label: string): void {
+  const outcome = expectAgreement(text, label);
+  expect(outcome.fast, `${label}: the byte decoder gave up`).not.toBe('gave up');
+}
+
+const page = (events: unknown[], count: unknown = events.length) =>
+  JSON.stringify({ totalUsageEventsCount: count, usageEventsDisplay: events });
+
+describe('byte decoder: the schema tests’ edge cases', () => {
+  const fieldValues: [string, string, unknown][] = [
+    ...INTEGER_FIELD_CASES.map(([label, value]): [string, string, unknown] => ['inputTokens', label, value]),
+    ...DOUBLE_FIELD_CASES.flatMap(([label, value]): [string, string, unknown][] => [
+      ['chargedCents', label, value],
+      ['cursorTokenFee', label, value],
+      ['requestsCosts', label, value],
+    ]),
+    ...TIMESTAMP_CASES.map(([label, value]): [string, string, unknown] => ['timestamp', label, value]),
+  ];
+
+  it.each(fieldValues)('%s given %s decodes exactly as the schema decodes it', (field, label, value) => {
+    const raw =
+      field === 'inputTokens'
+        ? { timestamp: '1781519582153', tokenUsage: { inputTokens: value, totalCents: 1 } }
+        : { timestamp: '1781519582153', [field]: value, tokenUsage: { inputTokens: 1 } };
+    const text = page([raw]);
+    const isContainer = typeof value === 'object' && value !== null;
+    // Primitives are the byte decoder's own work; containers are handed to JSON.parse, still in agreement.
+    if (isContainer) expectAgreement(text, label);
+    else expectFast(text, label);
+  });
+
+  it.each(TOTAL_CENTS_CASES)('totalCents %s decodes exactly as the schema decodes it', (label, raw) => {
+    expectFast(page([{ timestamp: '1781519582153', tokenUsage: { inputTokens: 1, ...raw } }]), label);
+  });
+
+  it.each(ACCEPTED_ENVELOPES)('page %s: same result or left to the schema', (label, raw) => {
+    expectAgreement(JSON.stringify(raw), label);
+  });
+
+  it.each(REJECTED_ENVELOPES)(
+    'page %s: the byte decoder gives up, the schema words the error',
+    (_label, raw) => {
+      expect(bothPaths(JSON.stringify(raw))).toEqual({ fast: 'gave up', schema: 'rejected' });
+    },
+  );
+
+  it.each([
+    ['a model of the wrong type', { model: 42 }],
+    ['tokenUsage as text', { tokenUsage: 'none' }],
+    ['isChargeable as text', { isChargeable: 'yes' }],
+    ['owningUser as an object', { owningUser: { id: 1 } }],
+  ])('an event with %s: both fail (the schema words the error)', (_label, raw) => {
+    expect(bothPaths(page([raw]))).toEqual({ fast: 'gave up', schema: 'rejected' });
+  });
+
+  it.each([
+    ['an escaped key spelling a known field', '{"usageEventsDisplay":[{"\\u006dodel":"gpt-5"}]}'],
+    ['an escaped value in a kept field', '{"usageEventsDisplay":[{"model":"gpt\\u002d5"}]}'],
+    ['non-ASCII text in a kept field', '{"usageEventsDisplay":[{"model":"modèle"}]}'],
+    ['a byte-order mark', '\uFEFF{"usageEventsDisplay":[]}'],
+    [
+      'duplicate keys (the last wins)',
+      '{"usageEventsDisplay":[{"model":"a","model":"b","tokenUsage":{"inputTokens":1},"tokenUsage":null}]}',
+    ],
+    [
+      'escapes and non-ASCII in skipped fields',
+      '{"usageEventsDisplay":[{"note":"caf\\u00e9 \\"x\\" é","model":"m"}]}',
+    ],
+    [
+      'nested unknown fields',
+      '{"x":{"a":[1,{"b":[]},"c"],"d":null},"usageEventsDisplay":[{"extra":[[[]]],"model":"m"}]}',
+    ],
+    [
+      'whitespace everywhere',
+      ' \n{ "usageEventsDisplay" :\t[ { "model" : "m" , "timestamp" : "1" } ] , "totalUsageEventsCount" : 1 }\r\n',
+    ],
+    ['a trailing comma', '{"usageEventsDisplay":[{"model":"m"},]}'],
+    ['a leading zero', '{"usageEventsDisplay":[{"chargedCents":01}]}'],
+    ['a bare decimal point', '{"usageEventsDisplay":[{"chargedCents":1.}]}'],
+    ['text after the page', '{"usageEventsDisplay":[]} x'],
+    ['a control character in a string', '{"usageEventsDisplay":[{"model":"a\tb"}]}'],
+    ['a truncated page', '{"usageEventsDisplay":[{"model":"m"}'],
+  ])('%s: same result, or left to the schema', (label, text) => {
+    expectAgreement(text, label);
+  });
+});
+
+describe('byte decoder: numbers convert exactly as JSON.parse converts them', () => {
+  const literals = [
+    '0',
+    '-0',
+    '0.0',
+    '-0.0',
+    '1',
+    '-1',
+    '12.5',
+    '6.31',
+    '0.1',
+    '0.30000000000000004',
+    '1e3',
+    '1E3',
+    '1e+3',
+    '1e-3',
+    '2.5e-7',
+    '123456789012345',
+    '1234567890123456',
+    '12345678901234567890',
+    '9007199254740993',
+    '0.000000000000000000000000001',
+    '1e22',
+    '1e23',
+    '1e-22',
+    '1e-23',
+    '1e308',
+    '1e309',
+    '-1e400',
+    '4.9e-324',
+    '1781519582153',
+    '1781519582153.0',
+    '99.99999999999999999',
+    '0.1234567890123456789',
+  ];
+
+  it.each(literals)('%s', (literal) => {
+    const text = `{"usageEventsDisplay":[{"chargedCents":${literal},"tokenUsage":{"totalCents":${literal}}}]}`;
+    const outcome = bothPaths(text);
+    expect(outcome.fast).toStrictEqual(outcome.schema);
+  });
+
+  it('20,000 random decimal literals', () => {
+    const next = seededRandom(99);
+    for (let i = 0; i < 20_000; i++) {
+      const literal = randomNumberLiteral(next);
+      const text = `{"usageEventsDisplay":[{"chargedCents":${literal}}]}`;
+      const fast = decodeEventsPageBytes(Buffer.from(text))?.usageEventsDisplay[0]?.chargedCents;
+      const expected = eventsPageSchema.parse(JSON.parse(text)).usageEventsDisplay[0]?.chargedCents;
+      if (!Object.is(fast, expected)) expect(`${literal} → ${fast}`).toBe(`${literal} → ${expected}`);
+    }
+  });
+});
+
+describe('byte decoder: generated and fuzzed pages', () => {
+  it('decodes realistic pages itself, exactly as the schema does', () => {
+    const events = generateEvents({
+      count: 3000,
+      start: new Date('2026-06-01T00:00:00Z'),
+      end: new Date('2026-07-01T00:00:00Z'),
+      seed: 5,
+      withoutTotalCentsEvery: 7,
+      withoutChargedCentsEvery: 11,
+    });
+    for (let from = 0; from < events.length; from += 1000) {
+      expectFast(page(events.slice(from, from + 1000), events.length), `page from ${from}`);
+    }
+  });
+
+  it('2,000 fuzzed pages: every answer is the schema’s, and most are the byte decoder’s own', () => {
+    const next = seededRandom(2026);
+    let accepted = 0;
+    let fast = 0;
+    for (let round = 0; round < 2000; round++) {
+      const text = fuzzedPage(next);
+      const outcome = expectAgreement(text, `round ${round}: ${text.slice(0, 300)}`);
+      if (outcome.schema !== 'rejected') accepted++;
+      if (outcome.fast !== 'gave up') fast++;
+    }
+    expect(accepted).toBeGreaterThan(500);
+    expect(fast).toBeGreaterThan(accepted * 0.6);
+  });
+});
+
+const pick = <T>(next: () => number, values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+
+function digits(next: () => number, count: number, leadingNonZero: boolean): string {
+  let text = '';
+  for (let i = 0; i < count; i++)
+    text += String(i === 0 && leadingNonZero ? 1 + Math.floor(next() * 9) : Math.floor(next() * 10));
+  return text;
+}
+
+function randomNumberLiteral(next: () => number): string {
+  const sign = next() < 0.2 ? '-' : '';
+  const integer = next() < 0.3 ? '0' : digits(next, 1 + Math.floor(next() * 20), true);
+  const fraction = next() < 0.6 ? `.${digits(next, 1 + Math.floor(next() * 20), false)}` : '';
+  const exponent =
+    next() < 0.3 ? `${pick(next, ['e', 'E'])}${pick(next, ['', '+', '-'])}${Math.floor(next() * 330)}` : '';
+  return sign + integer + fraction + exponent;
+}
+
+/** A raw JSON value for a field: the representations the schema tests name, plus random ones. */
+function fieldLiteral(next: () => number): string {
+  const choice = next();
+  if (choice < 0.35) return randomNumberLiteral(next);
+  if (choice < 0.55)
+    return JSON.stringify(pick(next, [...INTEGER_FIELD_CASES, ...DOUBLE_FIELD_CASES, ...TIMESTAMP_CASES])[1]);
+  if (choice < 0.7) return JSON.stringify(String(Math.floor(next() * 1e13)));
+  if (choice < 0.8) return pick(next, ['null', 'true', 'false', '""', '"gpt-5"', '"1e3"', '" 12"']);
+  if (choice < 0.9) return JSON.stringify(randomNumberLiteral(next));
+  return pick(next, ['{}', '[]', '{"n":1}', '[1,"x"]', '"\\u0031"', '"é"']);
+}
+
+const STRING_FIELDS = ['model', 'kind', 'usageBasedCosts', 'owningUser', 'owningTeam'];
+const BOOLEAN_FIELDS = ['isTokenBasedCall', 'isChargeable', 'isHeadless'];
+const NUMBER_FIELDS = ['timestamp', 'requestsCosts', 'cursorTokenFee', 'chargedCents'];
+const TOKEN_FIELDS = ['inputTokens', 'outputTokens', 'cacheWriteTokens', 'cacheReadTokens', 'totalCents'];
+
+const space = (next: () => number) => (next() < 0.85 ? '' : pick(next, [' ', '\n', '\t', '\r\n  ']));
+
+function object(next: () => number, members: [string, string][]): string {
+  const parts = members.map(
+    ([key, value]) => `${space(next)}${JSON.stringify(key)}${space(next)}:${space(next)}${value}`,
+  );
+  return `{${parts.join(',')}${space(next)}}`;
+}
+
+function fuzzedEvent(next: () => number): string {
+  const members: [string, string][] = [];
+  for (const field of NUMBER_FIELDS) if (next() < 0.8) members.push([field, fieldLiteral(next)]);
+  for (const field of STRING_FIELDS) {
+    if (next() < 0.7)
+      members.push([
+        field,
+        next() < 0.9
+          ? JSON.stringify(
+              pick(next, ['gpt-5', 'default', 'USAGE_EVENT_KIND_USAGE_BASED', '', '0', '184467', '$0.07']),
+            )
+          : fieldLiteral(next),
+      ]);
+  }
+  for (const field of BOOLEAN_FIELDS)
+    if (next() < 0.5)
+      members.push([field, next() < 0.9 ? pick(next, ['true', 'false', 'null']) : fieldLiteral(next)]);
+  if (next() < 0.85) {
+    const usage: [string, string][] = TOKEN_FIELDS.filter(() => next() < 0.75).map((field) => [
+      field,
+      fieldLiteral(next),
+    ]);
+    if (next() < 0.1) usage.push(['extra', '{"deep":[1,2,{"x":"y"}]}']);
+    members.push(['tokenUsage', next() < 0.95 ? object(next, usage) : pick(next, ['null', '"none"', '[]'])]);
+  }
+  if (next() < 0.3) members.push(['maxMode', pick(next, ['true', '{"a":[1,2]}', '"caf\\u00e9"', '[]'])]);
+  if (next() < 0.05) members.push(['model', JSON.stringify('second')]);
+  for (let i = members.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [members[i], members[j]] = [members[j]!, members[i]!];
+  }
+  return object(next, members);
+}
+
+function fuzzedPage(next: () => number): string {
+  const events = Array.from({ length: Math.floor(next() * 6) }, () => fuzzedEvent(next));
+  const members: [string, string][] = [['usageEventsDisplay', `[${events.join(',')}]`]];
+  if (next() < 0.8) members.unshift(['totalUsageEventsCount', fieldLiteral(next)]);
+  if (next() < 0.1) members.push(['usageEvents', '[{"x":1}]']);
+  let text = object(next, members);
+  // Now and then, break it: JSON.parse must then fail and the byte decoder give up.
+  if (next() < 0.05) text = text.slice(0, Math.floor(next() * text.length));
+  if (next() < 0.05) {
+    const at = Math.floor(next() * text.length);
+    text = text.slice(0, at) + pick(next, ['}', ',', '"', 'x', '\u0001']) + text.slice(at + 1);
+  }
+  return text;
+}

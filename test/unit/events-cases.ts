@@ -1,0 +1,90 @@
+/**
+ * Edge cases of the events page schema (docs/behaviour.md §18.2), shared by the schema tests and by the test
+ * that holds the byte decoder to the schema (test/unit/events-bytes.test.ts).
+ */
+
+/** Integer token fields (docs/behaviour.md §18.2): label, raw value, decoded value. */
+export const INTEGER_FIELD_CASES: readonly [string, unknown, number][] = [
+  ['a JSON integer', 1532, 1532],
+  ['an integral double', 12.0, 12],
+  ['a numeric string', '1532', 1532],
+  ['a string holding an integral double', '1e3', 1000],
+  ['a negative integer (decodes; docs/behaviour.md §19.1 drops the event later)', -5, -5],
+  ['a fractional double', 12.5, 0],
+  ['a fractional string', '12.5', 0],
+  ['text', 'many', 0],
+  ['an empty string', '', 0],
+  ['a string with spaces', ' 12', 0],
+  ['"Infinity"', 'Infinity', 0],
+  ['a boolean', true, 0],
+  ['null', null, 0],
+  ['an object', { n: 1 }, 0],
+  ['a double beyond Int64', 1e20, 0],
+];
+
+/** Double fields (chargedCents, cursorTokenFee, requestsCosts): label, raw value, decoded value. */
+export const DOUBLE_FIELD_CASES: readonly [string, unknown, number | undefined][] = [
+  ['a number', 6.75, 6.75],
+  ['an integer', 4, 4],
+  ['a numeric string', '6.75', 6.75],
+  ['a negative number', -1, -1],
+  ['"NaN"', 'NaN', undefined],
+  ['"Infinity"', 'Infinity', undefined],
+  ['text', '$0.07', undefined],
+  ['a boolean', false, undefined],
+  ['null', null, undefined],
+];
+
+/** totalCents: label, raw tokenUsage fields, decoded cents, the invalid mark (docs/behaviour.md §20.1). */
+export const TOTAL_CENTS_CASES: readonly [string, Record<string, unknown>, number | undefined, boolean][] = [
+  ['missing', {}, undefined, false],
+  ['null', { totalCents: null }, undefined, false],
+  ['a number', { totalCents: 6.31 }, 6.31, false],
+  ['zero', { totalCents: 0 }, 0, false],
+  ['a numeric string', { totalCents: '6.31' }, 6.31, false],
+  ['negative', { totalCents: -1 }, undefined, true],
+  ['"NaN"', { totalCents: 'NaN' }, undefined, true],
+  ['"Infinity"', { totalCents: 'Infinity' }, undefined, true],
+  ['text', { totalCents: 'lots' }, undefined, true],
+  ['a boolean', { totalCents: true }, undefined, true],
+];
+
+/** Timestamps: label, raw value, decoded value. */
+export const TIMESTAMP_CASES: readonly [string, unknown, number | undefined][] = [
+  ['an ms string', '1781519582153', 1781519582153],
+  ['an ms number', 1781519582153, 1781519582153],
+  ['an integral double string', '1.781519582153e12', 1781519582153],
+  ['a fractional value', '1781519582153.5', undefined],
+  ['text', 'yesterday', undefined],
+  ['null', null, undefined],
+];
+
+/** Pages the schema accepts: label, raw page, count, number of events. */
+export const ACCEPTED_ENVELOPES: readonly [string, unknown, number | undefined, number][] = [
+  ['a page with events', { totalUsageEventsCount: 2, usageEventsDisplay: [{}, {}] }, 2, 2],
+  ['`{}` (an empty window)', {}, undefined, 0],
+  ['an empty terminal page that omits the array but keeps the count', { totalUsageEventsCount: 3 }, 3, 0],
+  ['a count as a numeric string', { totalUsageEventsCount: '1500', usageEventsDisplay: [] }, 1500, 0],
+  [
+    'a count of "Infinity" (absent)',
+    { totalUsageEventsCount: 'Infinity', usageEventsDisplay: [] },
+    undefined,
+    0,
+  ],
+  ['a non-integral count (absent)', { totalUsageEventsCount: 2.5, usageEventsDisplay: [] }, undefined, 0],
+  ['extra fields beside the array', { usageEventsDisplay: [], usageEvents: [{}] }, undefined, 0],
+];
+
+/** Pages the schema rejects: label, raw page. */
+export const REJECTED_ENVELOPES: readonly [string, unknown][] = [
+  ['a negative count', { totalUsageEventsCount: -1, usageEventsDisplay: [] }],
+  ['a negative count as a string', { totalUsageEventsCount: '-3', usageEventsDisplay: [] }],
+  ['a missing array with other content', { totalUsageEventsCount: 3, usageEvents: [] }],
+  ['a missing array with an error field', { error: 'nope' }],
+  ['an object instead of the array', { usageEventsDisplay: {} }],
+  ['null instead of the array', { usageEventsDisplay: null }],
+  ['a null element', { usageEventsDisplay: [{}, null] }],
+  ['a number element', { usageEventsDisplay: [1] }],
+  ['a top-level array', []],
+  ['a top-level string', 'ok'],
+];

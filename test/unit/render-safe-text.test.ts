@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { displayName, safeText } from '../../src/render/safe-text.js';
+
+describe('safe text (docs/behaviour.md §15.7)', () => {
+  it('shows C0, DEL and C1 controls as \\xNN and leaves other text alone', () => {
+    expect(safeText('a\u001b[31mb\u0007\nc\u007f\u009bé…')).toBe('a\\x1b[31mb\\x07\\x0ac\\x7f\\x9bé…');
+  });
+
+  it.each([
+    ['short', 10, 'short'],
+    ['exactly-10', 10, 'exactly-10'],
+    ['eleven-char', 10, 'eleven-ch…'],
+    ['x'.repeat(3000), 10, `${'x'.repeat(9)}…`],
+    // An escape that pushes a short name over the limit is cut like any long name.
+    ['abcdefg\u001b', 10, 'abcdefg\\x…'],
+    ['ab\u001bcdefghijklm', 10, 'ab\\x1bcde…'],
+  ])('displayName(%j, %i) is %j', (name, max, shown) => {
+    expect(displayName(name, max)).toBe(shown);
+    // The same as escaping the whole name first, then cutting.
+    const whole = safeText(name);
+    expect(shown).toBe(whole.length <= max ? whole : `${whole.slice(0, max - 1)}…`);
+  });
+});
