@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { authPaths } from '../auth/paths.js';
+import { clearCostStores } from '../cost/store/store-files.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { usageCacheDir } from './usage-snapshots.js';
 
@@ -15,8 +16,8 @@ export type CacheKind = (typeof CACHE_KINDS)[number];
 const CLEARERS: Record<CacheKind, (env: LocalEnvironment) => Promise<boolean>> = {
   // CodexBar's legacy cookie cache file: deleted only on this explicit request (docs/behaviour.md §1.1).
   cookies: (env) => remove(authPaths(env).cachedCookie),
-  // There is no cost cache yet: always nothing to clear.
-  cost: async () => false,
+  // The cost event stores (docs/behaviour.md §28.8), every account's.
+  cost: async (env) => (await clearCostStores(env)) > 0,
   usage: (env) => remove(usageCacheDir(env)),
 };
 

@@ -1,8 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generateEvents } from '../fake-cursor/events.js';
+import { runCli } from '../helpers/cli.js';
+import { MANUAL_COOKIE_VALUE } from '../helpers/cost-cli.js';
 import { writeCachedCookie } from '../helpers/home.js';
 import { usePromptWorld } from '../helpers/prompt-world.js';
+import { storeHarness } from '../helpers/store-cli.js';
 
 /** docs/behaviour.md §26.9: `codexbar cache clear`, CodexBar's command with our usage snapshots added. */
 
@@ -35,11 +39,24 @@ describe('cache clear', () => {
     expect(fs.existsSync(cookieFile(w.home))).toBe(false);
   });
 
-  it('--cost: there is no cost cache yet, so nothing to clear', async () => {
-    const w = world();
-    expect((await w.run(['cache', 'clear', '--cost'])).stdout).toBe(
-      'cost: nothing to clear (all providers)\n',
-    );
+  it('--cost deletes the cost event stores; a second run has nothing to clear', async () => {
+    const now = new Date('2026-11-30T12:00:00Z');
+    const events = generateEvents({ count: 40, start: new Date('2026-11-01T00:00:00Z'), end: now, seed: 7 });
+    const store = await storeHarness(events, now, [MANUAL_COOKIE_VALUE]);
+    try {
+      expect((await store.cost(['--days', '30', '--json'])).code).toBe(0);
+      expect(store.storeFiles().some((name) => name.endsWith('.sqlite'))).toBe(true);
+      const clear = (args: string[]) => runCli(['cache', 'clear', '--cost', ...args], { home: store.home });
+
+      const first = await clear([]);
+      const second = await clear(['--json']);
+
+      expect(first).toEqual({ code: 0, stdout: 'cost: cleared (all providers)\n', stderr: '' });
+      expect(store.storeFiles()).toEqual([]);
+      expect(JSON.parse(second.stdout)).toEqual([{ cache: 'cost', cleared: 0 }]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('--all: every cache, one line each, in CodexBar’s order with ours last', async () => {
