@@ -1,28 +1,43 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
+const http2Stub = path.resolve('build/http2-unavailable.cjs');
 
-export default defineConfig({
-  entry: { cli: 'src/cli.ts' },
-  format: ['esm'],
+/**
+ * One CommonJS build into dist/ (docs/architecture.md, Start-up): the CLI (`cli.cjs`), the statusline fast
+ * path bin/codexbar.js tries first (`statusline.cjs`), and the few lines that turn on Node's compile cache
+ * (`compile-cache.cjs`). CommonJS because bin/codexbar.js (CommonJS too, see bin/package.json) then loads
+ * them without starting Node's ES module loader: measured, that saves a prompt about as much as everything
+ * the fast path does, and `usage` about 20 ms. Each output is self-contained: they share no file.
+ */
+const common: Options = {
   target: 'node20',
   platform: 'node',
   outDir: 'dist',
-  clean: true,
   sourcemap: false,
-  // Start-up time is mostly compiling this one file, so keep it small.
+  // Start-up time is mostly compiling what is loaded, so keep it small.
   minify: true,
-  splitting: false,
-  // Everything pure-JS is bundled into one file for a fast start; the native addon stays external
-  // and is imported lazily, only when a live Cursor database has to be read.
+  // Keep `node:` on built-in imports (tsup strips it by default, marking them external before any plugin
+  // below could see them).
+  removeNodeProtocol: false,
+  // Everything pure-JS is bundled for a fast start; the native addon stays external and is imported
+  // lazily, only when a browser's cookie database has to be read.
   noExternal: [/^(?!better-sqlite3$).*/],
   external: ['better-sqlite3'],
-  banner: {
-    js: "import { createRequire as __codexbarCreateRequire } from 'node:module'; const require = __codexbarCreateRequire(import.meta.url);",
-  },
   esbuildPlugins: [
+    {
+      // undici loads node:http2 (and with it tls and crypto) at start-up, for HTTP/2 we never use (its
+      // `allowH2` stays off); when that require fails it falls back by itself. Nothing else here imports
+      // http2 (docs/architecture.md, Start-up).
+      name: 'no-http2-in-undici',
+      setup(build) {
+        build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
+          args.importer.includes(`${path.sep}undici${path.sep}`) ? { path: http2Stub } : undefined,
+        );
+      },
+    },
     {
       // `import text from './app.css?raw'` (what Vite does in tests): the serve page's assets as strings.
       name: 'raw-text',
@@ -48,4 +63,21 @@ export default defineConfig({
       },
     },
   ],
+};
+
+export default defineConfig({
+  ...common,
+  entry: {
+    cli: 'src/cli.ts',
+    statusline: 'src/fast/statusline.ts',
+    'compile-cache': 'src/fast/compile-cache.ts',
+  },
+  format: ['cjs'],
+  outExtension: () => ({ js: '.cjs' }),
+  clean: true,
+  // One file per entry, not chunks: src/cli.ts imports each command's module when it runs, which esbuild
+  // turns into deferred module initialisers, so `usage` never runs what only `cost` uses (the table, the
+  // chart, the pager, the event schemas). Splitting into chunks measured slower: every extra file costs the
+  // module loader more than the code it saves from being parsed.
+  splitting: false,
 });

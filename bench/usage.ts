@@ -17,6 +17,11 @@ import { printSummary, type TargetRow } from './lib/summary.js';
 import { countWaves, describeWaves, type Exchange, timedAccount, type WaveReport } from './lib/waves.js';
 
 const RUNS = 11;
+/** Pairs for the start-up figure: it is small against the noise, so it gets more samples. */
+const STARTUP_RUNS = 21;
+const STARTUP_BUDGET_MS = 150;
+/** `npm run bench:usage -- --startup`: only the start-up figures (for other Node versions, see README). */
+const STARTUP_ONLY = process.argv.includes('--startup');
 const LATENCY_MS = 50;
 const SIZE_GB = 1;
 const READER_BUDGET_MS = 50;
@@ -132,6 +137,55 @@ function criticalPathRows(name: string, result: ScenarioResult, maxTrips: number
   );
 }
 
+// --- Start-up -----------------------------------------------------------------------------------------
+
+/**
+ * Zero-latency `usage --json` minus `node -e 0`, paired so load drifting during the run hits both sides
+ * (docs/architecture.md, Start-up). On Node ≥ 22.1 also the compile cache's share: the same run with
+ * NODE_DISABLE_COMPILE_CACHE=1, paired against the default (cache on and warm).
+ */
+async function startupRows(env: NodeJS.ProcessEnv, bareEnv: NodeJS.ProcessEnv): Promise<void> {
+  latencyMs = 0;
+  const usageJson = (extra: NodeJS.ProcessEnv) => async () => {
+    const run = expectSuccess(
+      await runNode([cli, 'usage', '--json'], { env: { ...env, ...extra } }),
+      'usage',
+    );
+    jsonRow(run.stdout, 'usage');
+    return run.ms;
+  };
+  const bare = async () => expectSuccess(await runNode(['-e', '0'], { env: bareEnv }), 'node').ms;
+  const paired = await pairedRuns(STARTUP_RUNS, bare, usageJson({}));
+  const over = paired.difference.median;
+  console.log(
+    `\n(s) usage --json at 0 ms latency: ${ms(paired.b.median)}; node -e 0: ${ms(paired.a.median)}; ` +
+      `paired difference: median ${ms(over)}, IQR ${ms(paired.difference.iqr)}`,
+  );
+  rows.push({
+    figure: 'zero-latency usage --json − node -e 0',
+    value: ms(over),
+    target: `≤ ${STARTUP_BUDGET_MS} ms`,
+    met: over <= STARTUP_BUDGET_MS,
+  });
+  if (!compileCacheAvailable()) return;
+  const cache = await pairedRuns(STARTUP_RUNS, usageJson({ NODE_DISABLE_COMPILE_CACHE: '1' }), usageJson({}));
+  console.log(
+    `(s) compile cache off: ${ms(cache.a.median)}, on: ${ms(cache.b.median)}; paired on − off: median ` +
+      `${ms(cache.difference.median)}, IQR ${ms(cache.difference.iqr)}`,
+  );
+  rows.push({
+    figure: 'compile cache: on − off (usage --json)',
+    value: `${ms(cache.difference.median)} (IQR ${ms(cache.difference.iqr)})`,
+    target: '< 0 (it helps)',
+    met: cache.difference.iqr > Math.abs(cache.difference.median) ? 'noisy' : cache.difference.median < 0,
+  });
+}
+
+function compileCacheAvailable(): boolean {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 1);
+}
+
 // --- Main ---------------------------------------------------------------------------------------------
 
 async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
@@ -177,8 +231,14 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
 
   const proHome = makeTempDir('codexbar-bench-pro-');
   writeAppToken(proHome, proToken.jwt);
-  console.log('\n(c) Pro account, app token in a temp HOME state.vscdb');
   const proEnv = cliEnv(proHome, fake.url);
+  await startupRows(proEnv, bareEnv);
+  if (STARTUP_ONLY) {
+    printSummary('codexbar usage: start-up summary', rows);
+    return;
+  }
+
+  console.log('\n(c) Pro account, app token in a temp HOME state.vscdb');
   const pro = await scenario(proEnv, 'pro usage');
   criticalPathRows('Pro', pro, 2, node.median);
 

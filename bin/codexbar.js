@@ -1,29 +1,64 @@
 #!/usr/bin/env node
-// --version skips loading the bundle, so `codexbar --version` starts about as fast as bare node.
+// CommonJS (bin/package.json), like the bundles it loads: nothing here starts Node's ES module loader,
+// which costs every short run several milliseconds (docs/architecture.md, Start-up).
+'use strict';
+
 const argv = process.argv.slice(2);
+
 // `codexbar … | head` closes the pipe early: stop quietly on EPIPE. Any other write error (a full disk,
-// `> /dev/full`) is one line on stderr and exit 1, never a stack trace (docs/behaviour.md §3.1).
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    if (stream !== process.stderr) {
-      try {
-        process.stderr.write(`Error: cannot write output: ${error.code ?? error.message}\n`);
-      } catch {}
-    }
-    process.exit(1);
-  });
+// `> /dev/full`) is one line on stderr and exit 1, never a stack trace (docs/behaviour.md §3.1). Not for
+// the statusline fast path, which writes without these streams and handles both itself.
+function handleWriteErrors() {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (stream !== process.stderr) {
+        try {
+          process.stderr.write(`Error: cannot write output: ${error.code ?? error.message}\n`);
+        } catch {}
+      }
+      process.exit(1);
+    });
+  }
 }
+
+async function main() {
+  // Node >= 22.1 keeps the compiled bundle in codexbar's cache dir, so later runs skip compiling it
+  // (docs/behaviour.md §26.10). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+  const { enableCompileCache } = require('node:module');
+  if (typeof enableCompileCache === 'function') {
+    const dir = require('../dist/compile-cache.cjs').compileCacheDir();
+    if (dir !== undefined) enableCompileCache(dir);
+  }
+  // `statusline` runs in prompts: a small bundle answers from the cache without loading the CLI (it writes
+  // with its own EPIPE handling), and says (undefined) when the full CLI must take over
+  // (docs/behaviour.md §26.7).
+  if (argv[0] === 'statusline') {
+    const code = await require('../dist/statusline.cjs').fastStatusline(argv);
+    if (code !== undefined) {
+      process.exitCode = code;
+      return;
+    }
+  }
+  handleWriteErrors();
+  // undici parses HTTP with a WebAssembly module. V8 recompiles it in the background with its optimising
+  // tier, and a process cannot exit until that compile finishes: ~150 ms added to every short run. The
+  // baseline tier parses our few requests just as well.
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  const { run } = require('../dist/cli.cjs');
+  process.exitCode = await run(argv);
+}
+
+// --version skips loading the bundle, so `codexbar --version` starts about as fast as bare node.
 if (argv.includes('--version') || argv.includes('-V')) {
-  const { readFileSync } = await import('node:fs');
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  handleWriteErrors();
+  const pkg = JSON.parse(
+    require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8'),
+  );
   process.stdout.write(`codexbar ${pkg.version}\n`);
 } else {
-  // undici parses HTTP with a WebAssembly module. V8 recompiles it in the background with its optimising
-  // tier, and a process cannot exit until that compile finishes: ~150 ms added to every short run.
-  // The baseline tier parses our few requests just as well.
-  const v8 = await import('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  const { run } = await import('../dist/cli.js');
-  process.exitCode = await run(argv);
+  main().catch((error) => {
+    process.exitCode = 1;
+    throw error;
+  });
 }

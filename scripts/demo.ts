@@ -16,9 +16,14 @@ import { startFakeCursor } from '../test/fake-cursor/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'codexbar.js');
-const BUILT = path.join(ROOT, 'dist', 'cli.js');
+const BUILT = path.join(ROOT, 'dist', 'cli.cjs');
 const COMMANDS = [
   ['usage', '--provider', 'cursor', '--verbose', '--status'],
+  // Answered from the snapshot the usage run just saved (docs/behaviour.md §26.4), without a request.
+  ['statusline'],
+  ['statusline', '--template', '{left} · resets in {reset} · {plan} · fetched {age} ago'],
+  // A CI gate on the same snapshot (docs/behaviour.md §26.8): 42% left passes a 20% minimum, exit 0.
+  ['guard', '--min-remaining', '20', '--max-age', '5m'],
   ['cost', '--provider', 'cursor'],
   ['doctor'],
 ];
@@ -40,11 +45,14 @@ function demoEnv(home: string, appData: string, baseUrl: string): NodeJS.Process
   const env: NodeJS.ProcessEnv = {};
   const dropped = /^(CODEXBAR_|XDG_(CONFIG|DATA|CACHE)_HOME$|(HTTPS?|ALL|NO)_PROXY$)/i;
   for (const [name, value] of Object.entries(process.env)) if (!dropped.test(name)) env[name] = value;
+  // LOCALAPPDATA too: codexbar's cache lives there on Windows, and it must stay in the throwaway HOME.
+  const localAppData = path.join(home, 'AppData', 'Local');
   return {
     ...env,
     HOME: home,
     USERPROFILE: home,
     APPDATA: appData,
+    LOCALAPPDATA: localAppData,
     CODEXBAR_CURSOR_BASE_URL: baseUrl,
     CODEXBAR_CURSOR_STATUS_URL: baseUrl,
   };
@@ -61,9 +69,14 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   });
 }
 
+/** The command as one would type it: words with spaces or braces quoted. */
+function shellWords(args: readonly string[]): string {
+  return args.map((arg) => (/[\s{}]/.test(arg) ? `'${arg}'` : arg)).join(' ');
+}
+
 async function main(): Promise<number> {
   if (!fs.existsSync(BUILT)) {
-    console.error('demo: dist/cli.js is missing; run `npm run build` first.');
+    console.error('demo: dist/cli.cjs is missing; run `npm run build` first.');
     return 1;
   }
   const now = new Date();
@@ -84,10 +97,10 @@ async function main(): Promise<number> {
     console.log(`Sample account "Sample User" served by a fake cursor.com at ${fake.url}\n`);
     for (const [index, args] of COMMANDS.entries()) {
       if (index > 0) console.log('');
-      console.log(`$ codexbar ${args.join(' ')}`);
+      console.log(`$ codexbar ${shellWords(args)}`);
       const code = await run(args, env);
       if (code !== 0) {
-        console.error(`demo: \`codexbar ${args.join(' ')}\` exited with ${code}`);
+        console.error(`demo: \`codexbar ${shellWords(args)}\` exited with ${code}`);
         return code;
       }
     }

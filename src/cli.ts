@@ -1,17 +1,27 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { type AccountFlags, addAccountOptions } from './commands/account-options.js';
+import type { CacheClearFlags } from './commands/cache.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommand } from './commands/config.js';
-import { costCommand } from './commands/cost.js';
 import { addCostOptions, type CostFlags } from './commands/cost-options.js';
 import { registerDoctorCommand } from './commands/doctor.js';
+import type { GuardFlags } from './commands/guard.js';
+import { GuardArgumentError } from './commands/guard-exit.js';
 import { type CliIo, processIo } from './commands/io.js';
 import { registerLoginCommands } from './commands/login.js';
 import { addSharedOptions, argvWantsJson, COST_FORMATS, type SharedFlags } from './commands/options.js';
+import {
+  addCacheClearOptions,
+  addGuardOptions,
+  addStatuslineOptions,
+  maxAgeOption,
+} from './commands/prompt-options.js';
+import type { RefreshFlags } from './commands/refresh.js';
 import { reportFailure } from './commands/report.js';
 import { addServeCommand } from './commands/serve.js';
+import type { StatuslineFlags } from './commands/statusline.js';
 import { registerTeamCommand } from './commands/team.js';
-import { type UsageFlags, usageCommand } from './commands/usage.js';
+import type { UsageFlags } from './commands/usage.js';
 import { ArgumentError } from './errors.js';
 
 const ROOT_EXAMPLES = `
@@ -22,6 +32,8 @@ Examples:
   codexbar cost                              what the last 30 days cost, per day
   codexbar cost --days 7 --breakdown         per-model rows under each day
   codexbar cost --month --timezone Europe/Berlin
+  codexbar statusline                        one line for a shell prompt or status bar
+  codexbar guard --min-remaining 20          exit 1 in CI when less than 20% is left
   codexbar login                             add a cursor.com session (pasted without echo, verified, saved)
   codexbar usage --all-accounts              every token account in the config file
   codexbar doctor                            what is set up, what is used, and how to fix the rest
@@ -33,7 +45,31 @@ Examples:
   codexbar                                   plan usage (same as: codexbar usage --provider cursor)
   codexbar usage --verbose                   also say which credential was used
   codexbar usage --json --pretty             CodexBar's JSON row
+  codexbar usage --max-age 5m                a snapshot up to 5 minutes old, without a request
   codexbar usage --account work --status     one token account, with cursor.com's status page`;
+
+const STATUSLINE_EXAMPLES = `
+Template tokens:
+  {label} Cursor   {left} 58% left   {used} 42% used   {reset} 15d 9h (primary window)
+  {pace} 8% in reserve   {ondemand} $12.34/$50   {plan} Pro   {account} email   {age} 2m
+  Parts between " · " that come out empty are dropped with their separator.
+
+Examples:
+  codexbar statusline                        Cursor 58% left · 15d 9h · $12.34/$50
+  codexbar statusline --template '{left} ({age})'
+  codexbar statusline --json                 {"provider":"cursor","text":…,"leftPercent":58,…}`;
+
+const GUARD_EXAMPLES = `
+Exit codes: 0 enough left, 1 below --min-remaining, 64 bad arguments, 69 unavailable (0 with --fail-open).
+
+Examples:
+  codexbar guard --min-remaining 20
+  codexbar guard --window weekly --json --fail-open`;
+
+const CACHE_EXAMPLES = `
+Examples:
+  codexbar cache clear --usage               forget the usage snapshots
+  codexbar cache clear --cookies --provider cursor`;
 
 const COST_EXAMPLES = `
 Examples:
@@ -79,9 +115,14 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     ),
   )
     .option('--status', "add cursor.com's status page indicator (status.cursor.com)")
+    .addOption(maxAgeOption(0, 'use a cached snapshot at most this old, without a request (0: always live)'))
     .addHelpText('after', USAGE_EXAMPLES)
-    .action(async (flags: UsageFlags) => setExitCode(await usageCommand(flags, io)));
+    .action(async (flags: UsageFlags) => {
+      const { usageCommand } = await import('./commands/usage.js');
+      setExitCode(await usageCommand(flags, io));
+    });
 
+  // Each command's module is imported when it runs, so a command loads only its own code.
   addAccountOptions(
     addCostOptions(
       addSharedOptions(
@@ -93,9 +134,53 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     ),
   )
     .addHelpText('after', COST_EXAMPLES)
-    .action(async (flags: SharedFlags & CostFlags & AccountFlags) =>
-      setExitCode(await costCommand(flags, io)),
-    );
+    .action(async (flags: SharedFlags & CostFlags & AccountFlags) => {
+      const { costCommand } = await import('./commands/cost.js');
+      setExitCode(await costCommand(flags, io));
+    });
+
+  addStatuslineOptions(
+    program
+      .command('statusline')
+      .description('one line for a shell prompt or status bar, from a shared cache'),
+  )
+    .addHelpText('after', STATUSLINE_EXAMPLES)
+    .action(async (flags: StatuslineFlags) => {
+      const { statuslineCommand } = await import('./commands/statusline.js');
+      setExitCode(await statuslineCommand(flags, io));
+    });
+
+  addGuardOptions(program.command('guard').description('a quota gate for scripts and CI (exit 0/1/64/69)'))
+    .addHelpText('after', GUARD_EXAMPLES)
+    .action(async (flags: GuardFlags) => {
+      const { guardCommand } = await import('./commands/guard.js');
+      setExitCode(await guardCommand(flags, io));
+    });
+
+  addCacheClearOptions(
+    program
+      .command('cache')
+      .description('clear the caches codexbar keeps')
+      .command('clear', { isDefault: true })
+      .description("clear the usage snapshots, the cost cache or CodexBar's legacy cookie cache"),
+  )
+    .addHelpText('after', CACHE_EXAMPLES)
+    .action(async (flags: CacheClearFlags) => {
+      const { cacheClearCommand } = await import('./commands/cache.js');
+      setExitCode(await cacheClearCommand(flags, io));
+    });
+
+  // The detached refresh a stale statusline starts (docs/behaviour.md §26.5); not for people.
+  program
+    .command('__refresh', { hidden: true })
+    .requiredOption('--account <key>')
+    .requiredOption('--lock <nonce>')
+    .option('--source <mode>')
+    .option('--browser <name>')
+    .action(async (flags: RefreshFlags) => {
+      const { refreshCommand } = await import('./commands/refresh.js');
+      setExitCode(await refreshCommand(flags, io));
+    });
 
   addServeCommand(program, io, setExitCode);
   registerConfigCommand(program, io, setExitCode);
@@ -118,8 +203,10 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError && error.exitCode === 0) return 0; // --help
+    // docs/behaviour.md §26.8: guard's argument errors exit 64, as CodexBar's guard.
+    const Refusal = argv[0] === 'guard' ? GuardArgumentError : ArgumentError;
     const failure =
-      error instanceof CommanderError ? new ArgumentError(argumentMessage(error, argv, program)) : error;
+      error instanceof CommanderError ? new Refusal(argumentMessage(error, argv, program)) : error;
     return reportFailure(io, failure, {
       // docs/behaviour.md §Serve.1: serve's start-up errors are always JSON rows.
       json: argvWantsJson(argv) || argv[0] === 'serve',
@@ -141,7 +228,7 @@ function argumentMessage(error: CommanderError, argv: readonly string[], program
     const parent = program.commands.find((command) => command.name() === first);
     const [scope, word, prefix] =
       parent && parent.commands.length > 0 ? [parent, second, `${first} `] : [program, first, ''];
-    const names = scope.commands.map((command) => command.name());
+    const names = scope.commands.map((command) => command.name()).filter((name) => !name.startsWith('__'));
     if (word !== undefined && !word.startsWith('-') && !names.includes(word)) {
       return `unknown command '${prefix}${word}' (${prefix}commands: ${names.join(', ')})`;
     }

@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { binPath, repoRoot } from './measure.js';
 
-const builtCli = path.join(repoRoot, 'dist', 'cli.js');
+const builtCli = path.join(repoRoot, 'dist', 'cli.cjs');
 
 /** Fails early with the fix when `npm run build` has not been run. */
 function requireBuild(): void {
-  if (!fs.existsSync(builtCli)) throw new Error('dist/cli.js is missing; run `npm run build` first.');
+  if (!fs.existsSync(builtCli)) throw new Error('dist/cli.cjs is missing; run `npm run build` first.');
 }
 
 const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

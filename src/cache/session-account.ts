@@ -7,7 +7,10 @@ import { accountKey } from './account-key.js';
  * access token's, or the user-id part of the `WorkosCursorSessionToken` cookie — and the token-account label.
  * Undefined when the session names no user id (then nothing is cached for it).
  */
-export function sessionAccountKey(session: Session, label: string | undefined): string | undefined {
+export function sessionAccountKey(
+  session: Pick<Session, 'jwt' | 'cookieHeader'>,
+  label: string | undefined,
+): string | undefined {
   const userId = session.jwt?.userId ?? cookieUserId(session.cookieHeader);
   return userId === undefined ? undefined : accountKey({ userId, label });
 }

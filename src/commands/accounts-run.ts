@@ -9,7 +9,7 @@ import {
   selectAccounts,
 } from '../config/accounts.js';
 import { ArgumentError } from '../errors.js';
-import { type Purpose, prepareCursor, runWithCursorSession } from './cursor-context.js';
+import { type CursorTarget, type Purpose, prepareCursor, runWithCursorSession } from './cursor-context.js';
 import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
 
@@ -35,6 +35,38 @@ export async function runForAccounts<T>(
   log: (line: string) => void,
   perform: (client: CursorClient, session: Session, account: SelectedAccount | undefined) => Promise<T>,
 ): Promise<AccountOutcome<T>[]> {
+  const outcomes = await eachAccount(io, options, flags, log, (target, accountLog) =>
+    runWithCursorSession(
+      io,
+      options,
+      purpose,
+      accountLog,
+      (client, session) => perform(client, session, target.account),
+      target,
+    ),
+  );
+  return outcomes.map((outcome) =>
+    outcome.ok ? { ...outcome, value: outcome.value.value, session: outcome.value.session } : outcome,
+  );
+}
+
+/** How one account's run ended: its value, or its error. */
+export type AccountResult<V> =
+  | { account?: SelectedAccount; ok: true; value: V }
+  | { account?: SelectedAccount; ok: false; error: unknown };
+
+/**
+ * The account selection of `runForAccounts` for a caller that resolves its own session per account (the
+ * usage cache does, docs/behaviour.md §26.3): `perform` gets the target to open the session with and the log
+ * to write to.
+ */
+export async function eachAccount<V>(
+  io: CliIo,
+  options: SharedOptions,
+  flags: AccountFlags,
+  log: (line: string) => void,
+  perform: (target: CursorTarget, log: (line: string) => void) => Promise<V>,
+): Promise<AccountResult<V>[]> {
   checkAccountFlags(flags);
   if (options.cookieFlag !== undefined && accountFlagsUsed(flags)) {
     throw new ArgumentError('--cookie cannot be combined with --account, --account-index or --all-accounts.');
@@ -44,23 +76,15 @@ export async function runForAccounts<T>(
   const accounts = selectAccounts(prep.config.cursor, flags, {
     manualOverride: options.cookieFlag !== undefined || Boolean(envCookie),
   });
-  const fetchAs = async (account: SelectedAccount | undefined): Promise<AccountOutcome<T>> => {
+  const runAs = async (account: SelectedAccount | undefined): Promise<AccountResult<V>> => {
     const accountLog = account && accounts.length > 1 ? labelledLog(log, account.label) : log;
-    const { value, session } = await runWithCursorSession(
-      io,
-      options,
-      purpose,
-      accountLog,
-      (client, session) => perform(client, session, account),
-      { prep, account },
-    );
-    return { account, ok: true, value, session };
+    return { account, ok: true, value: await perform({ prep, account }, accountLog) };
   };
   // The ordinary ladder is one run: its failure is the command's, printed like any other (an argument error
   // stays a `cli` row). With token accounts, one account's failure is its own row.
-  if (accounts.length === 0) return [await fetchAs(undefined)];
+  if (accounts.length === 0) return [await runAs(undefined)];
   return mapWithConcurrency(accounts, ACCOUNT_CONCURRENCY, (account) =>
-    fetchAs(account).catch((error: unknown): AccountOutcome<T> => ({ account, ok: false, error })),
+    runAs(account).catch((error: unknown): AccountResult<V> => ({ account, ok: false, error })),
   );
 }
 
@@ -71,7 +95,7 @@ function labelledLog(log: (line: string) => void, label: string): (line: string)
 
 /** docs/behaviour.md §4, §27.3: the run exits with the code of the last failing row, else 0. */
 export function lastFailureCode<T>(
-  outcomes: readonly AccountOutcome<T>[],
+  outcomes: readonly AccountResult<T>[],
   codeOf: (error: unknown) => number,
 ): number {
   let code = 0;

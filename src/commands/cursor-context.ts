@@ -2,10 +2,14 @@ import { resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
 import { cookieHeaderProblem } from '../api/header-value.js';
 import { proxySettings } from '../api/transport.js';
-import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
+import {
+  type ManualHeaderOrigin,
+  resolveBrowserImport,
+  resolveCursorCredentialsConfig,
+} from '../auth/credentials.js';
 import { buildLadder } from '../auth/ladder.js';
-import { type Resolved, withSession } from '../auth/resolver.js';
-import type { Session } from '../auth/types.js';
+import { type Resolved, type SourceLoader, withSession } from '../auth/resolver.js';
+import type { Session, SourceResult } from '../auth/types.js';
 import type { SelectedAccount } from '../config/accounts.js';
 import { type LoadedConfig, loadConfig } from '../config/config.js';
 import { ArgumentError, UnsupportedError } from '../errors.js';
@@ -64,6 +68,34 @@ export async function runWithCursorSession<T>(
   perform: (client: CursorClient, session: Session) => Promise<T>,
   target: CursorTarget = {},
 ): Promise<Resolved<T>> {
+  return (await openCursorSession(io, options, purpose, log, target)).run(perform);
+}
+
+/** A prepared session set-up: nothing has been read from the ladder or sent yet. */
+export interface CursorSessionSetup {
+  authEnv: LocalEnvironment;
+  baseUrl: string;
+  /** The token account's label when one supplies the session (part of the cache's account key). */
+  accountLabel?: string;
+  /** Where a manual header came from, when one is used (the ladder is then only that header). */
+  manualOrigin?: ManualHeaderOrigin;
+  /**
+   * The first session the ladder yields locally, without a request (docs/behaviour.md §26.3), with the
+   * `--verbose` lines walking to it would print. Sources are read once: `run` reuses what this read.
+   */
+  peek(): Promise<{ session: Session; lines: string[] } | undefined>;
+  /** Walks the ladder and fetches with each session until one is not rejected (docs/behaviour.md §7.3–7.4). */
+  run<T>(perform: (client: CursorClient, session: Session) => Promise<T>): Promise<Resolved<T>>;
+}
+
+/** The credential policy and the ladder for one run, before anything is read from the ladder or sent. */
+export async function openCursorSession(
+  io: CliIo,
+  options: SharedOptions,
+  purpose: Purpose,
+  log: (line: string) => void,
+  target: CursorTarget = {},
+): Promise<CursorSessionSetup> {
   const { authEnv, config, baseUrl } = target.prep ?? (await prepareCursor(io, options, log));
   const credentials = resolveCursorCredentialsConfig({
     config,
@@ -101,28 +133,60 @@ export async function runWithCursorSession<T>(
     );
   }
 
-  const client = new CursorClient({ baseUrl, proxy: proxySettings(io.env) });
-  try {
-    return await withSession(
-      {
-        ladder: buildLadder(
-          authEnv,
-          options.sourceMode,
-          credentials,
-          resolveBrowserImport({
-            config,
-            browserFlag: options.browserFlag,
-            allowKeychainPromptFlag: options.allowKeychainPrompt,
-          }),
-        ),
-        log,
-        noSessionHint: noSessionHint(options.sourceMode, configShown),
-      },
-      (session) => perform(client, session),
-    );
-  } finally {
-    await client.close();
+  const ladder = readOnce(
+    buildLadder(
+      authEnv,
+      options.sourceMode,
+      credentials,
+      resolveBrowserImport({
+        config,
+        browserFlag: options.browserFlag,
+        allowKeychainPromptFlag: options.allowKeychainPrompt,
+      }),
+    ),
+  );
+  return {
+    authEnv,
+    baseUrl,
+    accountLabel: credentials.accountLabel,
+    manualOrigin: credentials.origin,
+    peek: () => firstLocalSession(ladder),
+    async run(perform) {
+      const client = new CursorClient({ baseUrl, proxy: proxySettings(io.env) });
+      try {
+        return await withSession(
+          { ladder, log, noSessionHint: noSessionHint(options.sourceMode, configShown) },
+          (session) => perform(client, session),
+        );
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
+
+/** Each source is read at most once, however often the ladder is walked. */
+function readOnce(ladder: SourceLoader[]): SourceLoader[] {
+  return ladder.map((source) => {
+    let result: Promise<SourceResult> | undefined;
+    return { ...source, load: () => (result ??= source.load()) };
+  });
+}
+
+async function firstLocalSession(
+  ladder: readonly SourceLoader[],
+): Promise<{ session: Session; lines: string[] } | undefined> {
+  const lines: string[] = [];
+  for (const source of ladder) {
+    const result = await source.load();
+    for (const note of result.notes ?? []) lines.push(`[cursor] ${note}`);
+    if (result.kind === 'session') {
+      lines.push(`[cursor] Using ${result.session.description}`);
+      return { session: result.session, lines };
+    }
+    lines.push(`[cursor] Skipped ${source.name}: ${result.reason}`);
   }
+  return undefined;
 }
 
 function noSessionHint(mode: 'auto' | 'web', configShown: string): string {

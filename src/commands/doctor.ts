@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
@@ -104,11 +105,15 @@ function skippedAuth(why: string): AuthReport {
   };
 }
 
-/** package.json next to the bundle (dist/) or the sources (src/commands/). */
+/**
+ * package.json next to the bundle (dist/) or the sources (src/commands/). The bundle is CommonJS
+ * (docs/architecture.md, Start-up), where `import.meta` is empty; the sources run as ES modules in tests.
+ */
 async function ownVersion(): Promise<string | undefined> {
+  const here = typeof __filename === 'string' ? pathToFileURL(__filename).href : import.meta.url;
   for (const relative of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(await readFile(new URL(relative, import.meta.url), 'utf8')) as {
+      const pkg = JSON.parse(await readFile(new URL(relative, here), 'utf8')) as {
         name?: unknown;
         version?: unknown;
       };

@@ -5,6 +5,7 @@ import {
   STATUS_TIMEOUT_MS,
   TEAM_DEADLINE_MS,
 } from '../api/timeouts.js';
+import type { RefreshSpawner } from '../cache/background-refresh.js';
 import { DEFAULT_RETRY_POLICY } from '../cost/retry.js';
 import type { Platform } from '../local/environment.js';
 import type { UsageTimeouts } from '../usage/collect.js';
@@ -64,6 +65,11 @@ export interface CliIo {
   homeDir: string;
   now: () => Date;
   timing: Timing;
+  /**
+   * Starts the detached background refresh of a stale snapshot (docs/behaviour.md §26.5) and returns its
+   * pid; the real one spawns this CLI again. Tests record the request instead.
+   */
+  spawnRefresh?: RefreshSpawner;
   /** Only `login` reads it; absent means no input at all. */
   stdin?: InputStream;
 }

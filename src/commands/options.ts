@@ -57,8 +57,8 @@ export function addOutputOptions(command: Command, formats: readonly OutputForma
     );
 }
 
-const PROVIDERS = ['cursor', 'all', 'both'] as const;
-const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+export const PROVIDERS = ['cursor', 'all', 'both'] as const;
+export const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
 /** What every command prints; `cost` also prints CSV (docs/behaviour.md §28.5). */
 const FORMATS = ['text', 'json'] as const;
 export const COST_FORMATS = ['text', 'json', 'csv'] as const;

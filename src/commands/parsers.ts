@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { parseDurationMs } from '../duration.js';
 
 /**
  * Value parsers for commander options. Each throws commander's InvalidArgumentError with one complete
@@ -14,6 +15,17 @@ export function wholeNumber(flag: string, min: number, max: number): (value: str
       throw new InvalidArgumentError(
         `${flag} must be a whole number from ${min} to ${max} (got '${value}').`,
       );
+    }
+    return number;
+  };
+}
+
+/** `--flag <n>`: a number from `min` to `max`, fractions allowed (a percentage such as 2.5). */
+export function numberInRange(flag: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const number = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+    if (!(number >= min && number <= max)) {
+      throw new InvalidArgumentError(`${flag} must be a number from ${min} to ${max} (got '${value}').`);
     }
     return number;
   };
@@ -42,16 +54,13 @@ function longFlag(flags: string): string {
   return /--[\w-]+/.exec(flags)?.[0] ?? flags;
 }
 
-const DURATION_UNITS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000 };
-
 /**
  * `--flag <duration>`: `45s`, `5m`, `1h`, or plain seconds (fractions allowed), as milliseconds, from `min`
  * to `max` seconds (docs/behaviour.md §2.10).
  */
 export function duration(flag: string, limits: { min: number; max: number }): (value: string) => number {
   return (value) => {
-    const match = /^\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*$/i.exec(value);
-    const ms = match ? Number(match[1]) * DURATION_UNITS[match[2]!.toLowerCase()]! : Number.NaN;
+    const ms = parseDurationMs(value) ?? Number.NaN;
     if (!(ms >= limits.min * 1000 && ms <= limits.max * 1000)) {
       throw new InvalidArgumentError(
         `${flag} must be a duration from ${limits.min} s to ${limits.max} s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got '${value}').`,

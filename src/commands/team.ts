@@ -2,24 +2,11 @@
  * `codexbar team spend|usage|cost`: Cursor's Admin API for team admins (docs/behaviour.md §Team).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { createListPricer } from '../cost/pricing.js';
-import { localTimeZone } from '../cost/time-zone.js';
-import { eventsPageMessage } from '../render/progress.js';
-import { renderTeamCostCsv, renderTeamCostText, teamCostJsonRow } from '../render/team-cost.js';
-import { renderSpendCsv, renderSpendText, spendJsonRow } from '../render/team-spend.js';
-import { renderUsageCsv, renderUsageText, usageJsonRow } from '../render/team-usage.js';
-import { collectTeamCost } from '../team/cost.js';
-import { collectTeamSpend, SPEND_SORTS, type SpendSort, selectSpend } from '../team/spend.js';
-import { collectDailyUsage } from '../team/usage.js';
-import { aggregateDailyUsage } from '../team/usage-aggregate.js';
-import { addWindowOptions, type WindowFlags, windowFromFlags } from './cost-options.js';
+import { SPEND_SORTS } from '../team/spend-sorts.js';
+import { addWindowOptions } from './cost-options.js';
 import type { CliIo } from './io.js';
 import { choiceOption, wholeNumber } from './parsers.js';
-import { parseTeamOutput, runTeamCommand, type TeamIo, type TeamRun } from './team-context.js';
-
-/** `team spend --over` exit code when any member is over: for cron alerts (docs/behaviour.md §Team). */
-const OVER_EXIT_CODE = 3;
-const UNBOUNDED_COLUMNS = 1000;
+import type { TeamAction } from './team-actions.js';
 
 function parsePercent(value: string): number {
   const number = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
@@ -53,100 +40,11 @@ function addOutputOptions(command: Command): Command {
 
 const memberOption = () => new Option('--member <email>', 'only this member').argParser(parseEmail);
 
-function terminalColumns(io: CliIo): number {
-  const fromEnv = Number(io.env.COLUMNS);
-  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  return io.stdout.isTTY ? (io.stdout.columns ?? 80) : UNBOUNDED_COLUMNS;
-}
-
-function resolveWindow(raw: Record<string, unknown>, run: TeamRun) {
-  return windowFromFlags(raw as WindowFlags, run.io, run.progress.verbose);
-}
-
-async function spendAction(run: TeamRun, raw: Record<string, unknown>): Promise<number> {
-  const { context, reporter, progress, output, io } = run;
-  const report = await collectTeamSpend(context, {
-    now: io.now(),
-    onPage: (page, total) => progress.step(`Fetching team spend… page ${page}/${total}`),
-  });
-  progress.finish();
-  const over = raw.over as number | undefined;
-  const selected = selectSpend(report.members, {
-    over,
-    sort: (raw.sort as SpendSort | undefined) ?? 'spend',
-    limit: raw.limit as number | undefined,
-  });
-  const view = { report, selected, over };
-  if (output.format === 'json') reporter.printJson([spendJsonRow(view)]);
-  else if (output.format === 'csv') io.stdout.write(renderSpendCsv(view));
-  else
-    reporter.printText(renderSpendText(view, { colour: reporter.colour, timeZone: localTimeZone(io.env) }));
-  return over !== undefined && selected.overCount > 0 ? OVER_EXIT_CODE : 0;
-}
-
-async function usageAction(run: TeamRun, raw: Record<string, unknown>): Promise<number> {
-  const { context, reporter, progress, output, io } = run;
-  const window = resolveWindow(raw, run);
-  const fetched = await collectDailyUsage(context, {
-    window,
-    onRequest: ({ request, pieces }) =>
-      progress.step(`Fetching daily usage… request ${request}${request <= pieces ? `/${pieces}` : ''}`),
-  });
-  progress.verbose(
-    `[cursor-team] daily usage: ${fetched.requests} requests for ${fetched.pieces} 30-day pieces`,
-  );
-  progress.finish();
-  const report = aggregateDailyUsage(fetched.rows, {
-    window,
-    generatedAt: io.now(),
-    member: raw.member as string | undefined,
-    requests: fetched.requests,
-  });
-  if (output.format === 'json') reporter.printJson([usageJsonRow(report)]);
-  else if (output.format === 'csv') io.stdout.write(renderUsageCsv(report));
-  else reporter.printText(renderUsageText(report, { colour: reporter.colour }));
-  return 0;
-}
-
-async function costAction(run: TeamRun, raw: Record<string, unknown>): Promise<number> {
-  const { context, reporter, progress, output, io } = run;
-  const window = resolveWindow(raw, run);
-  const report = await collectTeamCost(context, {
-    window,
-    member: raw.member as string | undefined,
-    pricing: createListPricer(),
-    now: () => io.now(),
-    onProgress: (page) => {
-      progress.verbose(
-        `[cursor-team] events piece ${page.piece}/${page.pieces} page ${page.page}: ${page.pageEvents} events (${page.eventsReceived} raw total)`,
-      );
-      const piece = page.pieces > 1 ? ` (30-day piece ${page.piece}/${page.pieces})` : '';
-      progress.step(eventsPageMessage(page.page, page.pagesKnown ?? undefined) + piece);
-    },
-  });
-  progress.finish();
-  if (output.format === 'json') reporter.printJson([teamCostJsonRow(report)]);
-  else if (output.format === 'csv') io.stdout.write(renderTeamCostCsv(report));
-  else {
-    reporter.printText(
-      renderTeamCostText(report, {
-        colour: reporter.colour,
-        columns: terminalColumns(io),
-        compact: raw.compact === true,
-        breakdown: raw.breakdown === true,
-        isTTY: io.stdout.isTTY === true,
-      }),
-    );
-  }
-  return 0;
-}
-
-type Action = (run: TeamRun, raw: Record<string, unknown>) => Promise<number>;
-
-function actionFor(io: CliIo, setExitCode: (code: number) => void, action: Action) {
+function actionFor(io: CliIo, setExitCode: (code: number) => void, action: TeamAction) {
   return async (raw: Record<string, unknown>) => {
-    const output = parseTeamOutput(raw);
-    setExitCode(await runTeamCommand(io as TeamIo, output, (run) => action(run, raw)));
+    // Imported when a team command runs, so registering `team` costs other commands nothing.
+    const { runTeamAction } = await import('./team-actions.js');
+    setExitCode(await runTeamAction(io, action, raw));
   };
 }
 
@@ -189,7 +87,7 @@ export function registerTeamCommand(
         KEY_HELP,
       ].join('\n'),
     )
-    .action(actionFor(io, setExitCode, spendAction));
+    .action(actionFor(io, setExitCode, 'spend'));
 
   addWindowOptions(
     addOutputOptions(team.command('usage').description('daily usage per day and per member over any window')),
@@ -208,7 +106,7 @@ export function registerTeamCommand(
         KEY_HELP,
       ].join('\n'),
     )
-    .action(actionFor(io, setExitCode, usageAction));
+    .action(actionFor(io, setExitCode, 'usage'));
 
   addWindowOptions(
     addOutputOptions(
@@ -232,7 +130,7 @@ export function registerTeamCommand(
         KEY_HELP,
       ].join('\n'),
     )
-    .action(actionFor(io, setExitCode, costAction));
+    .action(actionFor(io, setExitCode, 'cost'));
 
   return team;
 }

@@ -2,35 +2,37 @@ import { resolveStatusUrl } from '../api/base-url.js';
 import { fetchProviderStatus, type ProviderStatus } from '../api/status-page.js';
 import { proxySettings } from '../api/transport.js';
 import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
-import { resolveLocalTimeZone } from '../cost/time-zone.js';
+import { formatDuration } from '../duration.js';
 import { exitCodeFor } from '../errors.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
 import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
 import { withAccountLabel } from '../usage/account-label.js';
-import { collectUsage } from '../usage/collect.js';
 import type { UsageSnapshot } from '../usage/types.js';
-import { type AccountOutcome, lastFailureCode, runForAccounts } from './accounts-run.js';
-import { type CliIo, usageTimeouts } from './io.js';
+import { type AccountResult, eachAccount, lastFailureCode } from './accounts-run.js';
+import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
 import { Reporter } from './report.js';
+import { noteTimeZone, type ObtainedUsage, obtainUsage } from './usage-source.js';
 
 /** `usage`'s own flags on top of the shared and account ones. */
 export interface UsageFlags extends SharedFlags, AccountFlags {
   status?: boolean;
+  /** `--max-age`, in milliseconds; 0 (the default) means always live. */
+  maxAge: number;
 }
 
 /**
- * `codexbar usage`: resolve a session per selected token account (or through the ordinary ladder), fetch and
- * map, then print one text section or one CodexBar JSON row per account (docs/behaviour.md §27.3).
+ * `codexbar usage`: resolve a session per selected token account (or through the ordinary ladder), answer
+ * from the usage cache when `--max-age` allows (docs/behaviour.md §26.3) or fetch and map, then print one
+ * text section or one CodexBar JSON row per account (docs/behaviour.md §27.3).
  */
 export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number> {
   const options = sharedOptions(flags);
   const reporter = new Reporter(io, options);
   let status: Promise<ProviderStatus | undefined> = Promise.resolve(undefined);
-  const zone = resolveLocalTimeZone(io.env);
-  if (zone.note) reporter.verbose(`[cursor] ${zone.note}`);
   try {
     checkAccountFlags(flags);
+    const timeZone = noteTimeZone(io, reporter.verbose);
     // docs/behaviour.md §27.6: the status page is asked once, alongside the accounts, never with a credential.
     if (flags.status) {
       status = fetchProviderStatus(
@@ -39,15 +41,8 @@ export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number
         io.timing.statusTimeoutMs,
       );
     }
-    const outcomes = await runForAccounts(io, options, flags, 'usage', reporter.verbose, (client, session) =>
-      collectUsage({
-        client,
-        session,
-        now: io.now(),
-        timeZone: zone.zone,
-        log: reporter.verbose,
-        timeouts: usageTimeouts(io.timing),
-      }),
+    const outcomes = await eachAccount(io, options, flags, reporter.verbose, (target, log) =>
+      obtainUsage(io, options, log, { maxAgeMs: flags.maxAge, timeZone }, target),
     );
     printOutcomes(outcomes, reporter, options.sourceLabel, await status);
     return lastFailureCode(outcomes, exitCodeFor);
@@ -58,7 +53,7 @@ export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number
 }
 
 function printOutcomes(
-  outcomes: readonly AccountOutcome<UsageSnapshot>[],
+  outcomes: readonly AccountResult<ObtainedUsage>[],
   reporter: Reporter,
   source: string,
   status: ProviderStatus | undefined,
@@ -69,7 +64,7 @@ function printOutcomes(
       outcomes.map((outcome) => {
         const account = outcome.account?.label;
         return outcome.ok
-          ? usageRow(labelled(outcome.value, account), now, { account, status })
+          ? usageRow(labelled(outcome.value.snapshot, account), now, { account, status })
           : usageErrorRow(outcome.error, source, { account, status });
       }),
     );
@@ -78,15 +73,24 @@ function printOutcomes(
   const sections: string[] = [];
   for (const outcome of outcomes) {
     if (outcome.ok) {
-      const snapshot = labelled(outcome.value, outcome.account?.label);
+      const snapshot = labelled(outcome.value.snapshot, outcome.account?.label);
       for (const note of implausibleFigures(snapshot, now)) reporter.verbose(note);
-      sections.push(renderUsageText(snapshot, { now, colour: reporter.colour, status }));
+      sections.push(
+        renderUsageText(snapshot, { now, colour: reporter.colour, status }) + cacheNote(outcome.value, now),
+      );
     } else {
       reporter.printRowError(outcome.error, outcome.account?.label);
     }
   }
   // docs/behaviour.md §27.3: sections are separated by one blank line; stdout holds only the successes.
   if (sections.length > 0) reporter.printText(sections.join('\n\n'));
+}
+
+/** docs/behaviour.md §26.3: a figure from the cache says so, and how old it is. */
+function cacheNote(usage: ObtainedUsage, now: Date): string {
+  if (!usage.fromCache) return '';
+  const age = Math.max(0, Math.floor((now.getTime() - usage.fetchedAt.getTime()) / 1000));
+  return `\nFrom the cache, fetched ${formatDuration(age)} ago`;
 }
 
 function labelled(snapshot: UsageSnapshot, account: string | undefined): UsageSnapshot {

@@ -1,6 +1,9 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { z } from 'zod';
+import { describeFsError, describeSize, errorCode } from './read-file-sync.js';
+
+export { errorCode };
 
 /** JSON files we read (config, auth files, cookie files) are small; a larger one is refused, not loaded. */
 const JSON_FILE_LIMIT = 1024 * 1024;
@@ -89,24 +92,4 @@ function parseJson(text: string): JsonParse {
       error instanceof Error ? /position \d+(?: \(line \d+ column \d+\))?/.exec(error.message) : null;
     return { ok: false, reason: position ? `invalid JSON at ${position[0]}` : 'invalid JSON' };
   }
-}
-
-export function errorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-}
-
-function describeFsError(code: string | undefined): string {
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'it is a directory';
-    default:
-      return code ?? 'read failed';
-  }
-}
-
-function describeSize(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

@@ -39,11 +39,19 @@ export function makeBrowserHome(): BrowserHome {
   return { base, home, tmp, cleanup: () => fs.rmSync(base, { recursive: true, force: true }) };
 }
 
-/** Every browser data directory under HOME with its bytes (see home.ts snapshotTree). */
+/**
+ * Every browser data directory under HOME with its bytes (see home.ts snapshotTree). codexbar's own cache
+ * directory (docs/behaviour.md §25.1), which lives under `Library/Caches` on macOS and `AppData/Local` on
+ * Windows, is not a browser's and is left out.
+ */
 export function snapshotBrowsers(home: string): Map<string, string> {
   const all = new Map<string, string>();
+  const ours = [path.join('Library', 'Caches', 'codexbar'), path.join('AppData', 'Local', 'codexbar')];
   for (const dir of ['.mozilla', '.config', 'Library', 'AppData', 'snap']) {
-    for (const [file, bytes] of snapshotTree(path.join(home, dir))) all.set(path.join(dir, file), bytes);
+    for (const [file, bytes] of snapshotTree(path.join(home, dir))) {
+      const relative = path.join(dir, file);
+      if (!ours.some((cache) => relative.startsWith(cache + path.sep))) all.set(relative, bytes);
+    }
   }
   return all;
 }

@@ -36,6 +36,11 @@ export interface RunOptions {
   stderrTTY?: boolean;
   /** Shorter budgets for a test; retry waits never sleep unless a test passes its own `sleep`. */
   timing?: Partial<Timing>;
+  /**
+   * Receives the detached refresh a stale statusline would start (its argv, without node and the script).
+   * In-process runs never spawn: by default nothing starts and the run sees a refresh that failed to start.
+   */
+  spawnRefresh?: CliIo['spawnRefresh'];
   /** What the CLI reads on stdin (a pipe, not a terminal); absent means no stdin at all. */
   stdin?: string;
 }
@@ -80,6 +85,7 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
     now: () =>
       fixed === undefined ? new Date() : new Date(options.frozen ? fixed : fixed + (Date.now() - startedAt)),
     timing: { ...DEFAULT_TIMING, sleep: noSleep, ...options.timing },
+    spawnRefresh: options.spawnRefresh ?? (() => undefined),
     stdin: options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]),
   };
   const code = await run(args, io);
@@ -100,7 +106,7 @@ export interface SpawnOptions {
 }
 
 /** Whether `npm run build` has produced the bundle bin/codexbar.js loads. */
-export const builtCliExists = (): boolean => fs.existsSync(path.join(repoRoot, 'dist', 'cli.js'));
+export const builtCliExists = (): boolean => fs.existsSync(path.join(repoRoot, 'dist', 'cli.cjs'));
 
 /**
  * Starts the BUILT CLI (`node bin/codexbar.js …`) in its own process: only for what the process itself does

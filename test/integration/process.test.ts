@@ -18,7 +18,7 @@ const VERSION = (
 
 const perTest = usePerTestHome();
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('dist/cli.js is missing: run `npm run build` before these tests');
+  if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: run `npm run build` before these tests');
 });
 
 function account(overrides: Partial<FakeAccount> = {}): FakeAccount {

@@ -8,14 +8,13 @@
  * this file again with CODEXBAR_REQUIRE_TMUX=1, which turns a missing tmux into a failure.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageEventJson } from '../fake-cursor/events.js';
 import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { makeTempHome, repoRoot } from '../helpers/cli.js';
+import { builtCliExists, makeTempHome, repoRoot } from '../helpers/cli.js';
 import { MANUAL_COOKIE, MANUAL_COOKIE_VALUE } from '../helpers/cost-cli.js';
 
 const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -85,8 +84,7 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 /** Runs `codexbar cost <args>` in a detached tmux pane `width` columns wide; returns the screen as text. */
 async function screen(width: number, args: string[]): Promise<string> {
   const bin = path.join(repoRoot, 'bin', 'codexbar.js');
-  if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli.js')))
-    throw new Error('dist/cli.js is missing: npm run build');
+  if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: npm run build');
   const fixedNow = pathToFileURL(path.join(repoRoot, 'test', 'helpers', 'fixed-now.mjs')).href;
   const env = {
     PATH: process.env.PATH ?? '',

@@ -1,0 +1,256 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { readAppAccessToken } from '../auth/app-db.js';
+import { inspectAccessToken } from '../auth/jwt.js';
+import { authPaths } from '../auth/paths.js';
+import { type SourceMode, sourceOrder } from '../auth/resolver.js';
+import type { AuthSourceId, JwtIdentity } from '../auth/types.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
+import { readTextFileSync } from '../local/read-file-sync.js';
+import { accountKey } from './account-key.js';
+import { ACCOUNT_KEY } from './snapshot-format.js';
+
+/**
+ * Which account this set-up resolves to, without walking the whole ladder (docs/behaviour.md §26.7).
+ *
+ * After every live fetch the full CLI records, per set-up (platform, source mode and the paths the ladder
+ * reads), the source that supplied the session, its account key, and a fingerprint (device, inode, size,
+ * times) of every file the ladder reads, taken before it read them; for a token winner also until when its
+ * token is usable. The statusline fast path trusts the config and cookie files only while their fingerprints
+ * match. A token store whose fingerprint matches holds the same token, so it gets the same verdict (a token
+ * never becomes usable again by waiting); a changed one (Cursor writes its database while it runs) is read
+ * again, so the answer is the account the ladder would pick now. Anything it cannot vouch for (browser
+ * cookies, CodexBar's stored session, a changed config or cookie file) is "unknown": the full CLI then
+ * resolves the session the ordinary way.
+ */
+
+const RECORD_VERSION = 1;
+const RECORD_LIMIT = 256 * 1024;
+
+interface AccountRecordFile {
+  version: typeof RECORD_VERSION;
+  /** The source whose session fetched the snapshot. */
+  winner: AuthSourceId;
+  /** The winner's account key. */
+  account?: string;
+  /** Path → fingerprint of the config and cookie files, taken before the ladder read them. */
+  files: Record<string, string>;
+  /** The set-up the file name is a hash of, compared in full: the hash is short and not cryptographic. */
+  setUp: string;
+  /** The token stores' fingerprints, taken before the ladder read them. */
+  tokens: Record<TokenSource, string>;
+  /** A token winner: when its token stops being usable (its expiry minus the ladder's margin), epoch ms. */
+  usableUntil?: number;
+}
+
+type TokenSource = 'app' | 'agent';
+
+export interface AuthInputs {
+  recordPath: string;
+  setUp: string;
+  files: Record<string, string>;
+  tokens: Record<TokenSource, string>;
+}
+
+/**
+ * Fingerprints the ladder's non-token files (every config path it may consult, CodexBar's cached cookie and
+ * stored session) and names the record for this set-up. Call it before the ladder reads anything, so a file
+ * that changes meanwhile makes the record mismatch rather than vouch for content it never saw.
+ */
+export function authInputs(env: LocalEnvironment, mode: SourceMode, usageDir: string): AuthInputs {
+  const paths = authPaths(env);
+  const watched = [...configCandidates(env), paths.cachedCookie, paths.storedSession];
+  const files: Record<string, string> = {};
+  for (const file of watched) files[file] = fingerprint(file);
+  // The app database's token may sit in its -wal; either file changing means the token may have.
+  const tokens = {
+    app: `${fingerprint(paths.appDb)}|${fingerprint(`${paths.appDb}-wal`)}`,
+    agent: fingerprint(paths.agentAuth),
+  };
+  const setUp = [env.platform, mode, ...watched, paths.appDb, paths.agentAuth].join('\n');
+  return { recordPath: path.join(usageDir, `account-${fnv1a(setUp)}.json`), setUp, files, tokens };
+}
+
+/** A JWT is sent only while it expires more than this far ahead (docs/behaviour.md §8.3). */
+const TOKEN_MARGIN_MS = 60_000;
+
+/** The record a live fetch leaves; `tokenExpiresAt` is the winning session's JWT expiry, when it has one. */
+export function accountRecord(
+  inputs: AuthInputs,
+  winner: AuthSourceId,
+  account: string | undefined,
+  tokenExpiresAt: Date | undefined,
+): object {
+  const record: AccountRecordFile = {
+    version: RECORD_VERSION,
+    winner,
+    setUp: inputs.setUp,
+    files: inputs.files,
+    tokens: inputs.tokens,
+  };
+  if (account !== undefined) record.account = account;
+  if ((winner === 'app' || winner === 'agent') && tokenExpiresAt !== undefined) {
+    record.usableUntil = tokenExpiresAt.getTime() - TOKEN_MARGIN_MS;
+  }
+  return record;
+}
+
+/**
+ * The account key the ladder would resolve to now, or undefined when the record cannot vouch for it. Walks
+ * the platform's order up to the recorded winner: config and cookie files must be unchanged, a token store
+ * before the winner must still hold no usable token, and a token winner must still hold a usable one.
+ */
+export async function recordedAccount(
+  env: LocalEnvironment,
+  mode: SourceMode,
+  inputs: AuthInputs,
+): Promise<string | undefined> {
+  const record = readRecord(inputs.recordPath);
+  if (record === undefined || record.setUp !== inputs.setUp) return undefined;
+  const keys = Object.keys(record.files);
+  if (keys.length !== Object.keys(inputs.files).length) return undefined;
+  if (keys.some((file) => inputs.files[file] !== record.files[file])) return undefined;
+  const paths = authPaths(env);
+  for (const source of sourceOrder(env.platform, mode)) {
+    const winner = source === record.winner;
+    switch (source) {
+      case 'manual':
+      case 'cached':
+        if (winner) return record.account;
+        break;
+      case 'stored':
+      case 'browser':
+        if (winner) return undefined;
+        // Browser cookies change without a file we fingerprint; nothing past them is vouched for.
+        if (source === 'browser') return undefined;
+        break;
+      case 'app':
+      case 'agent': {
+        const unchanged = record.tokens[source] === inputs.tokens[source];
+        const now = env.now();
+        if (winner && unchanged && record.usableUntil !== undefined && now.getTime() < record.usableUntil) {
+          return record.account;
+        }
+        // Passed over last time and not changed since: passed over again.
+        if (!winner && unchanged) break;
+        const identity =
+          source === 'app' ? await appIdentity(paths.appDb, now) : agentIdentity(paths.agentAuth, now);
+        if (winner) return identity && accountKey({ userId: identity.userId });
+        if (identity !== undefined) return undefined;
+        break;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** docs/behaviour.md §6.1: every path the config lookup may consult, whichever it ends up using. */
+function configCandidates(env: LocalEnvironment): string[] {
+  const { join } = pathApi(env);
+  const home = homeDirectory(env);
+  const candidates: string[] = [];
+  const explicit = env.env.CODEXBAR_CONFIG?.trim();
+  if (explicit) candidates.push(expandTilde(explicit, env));
+  const xdg = absoluteEnvDir(env, 'XDG_CONFIG_HOME');
+  if (xdg !== undefined) candidates.push(join(xdg, 'codexbar', 'config.json'));
+  candidates.push(join(home, '.config', 'codexbar', 'config.json'), join(home, '.codexbar', 'config.json'));
+  return candidates;
+}
+
+function fingerprint(file: string): string {
+  try {
+    const stat = statSync(file, { bigint: true });
+    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : `error ${code}`;
+  }
+}
+
+function readRecord(file: string): AccountRecordFile | undefined {
+  const read = readTextFileSync(file, RECORD_LIMIT);
+  if (read.kind !== 'ok') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch {
+    return undefined;
+  }
+  return isRecord(json) ? json : undefined;
+}
+
+const SOURCES: readonly string[] = ['manual', 'cached', 'stored', 'app', 'agent', 'browser'];
+
+function isRecord(value: unknown): value is AccountRecordFile {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  const { files, tokens } = record;
+  return (
+    record.version === RECORD_VERSION &&
+    typeof record.setUp === 'string' &&
+    (record.usableUntil === undefined || typeof record.usableUntil === 'number') &&
+    isStringMap(tokens) &&
+    typeof tokens.app === 'string' &&
+    typeof tokens.agent === 'string' &&
+    typeof record.winner === 'string' &&
+    SOURCES.includes(record.winner) &&
+    (record.account === undefined ||
+      (typeof record.account === 'string' && ACCOUNT_KEY.test(record.account))) &&
+    isStringMap(files)
+  );
+}
+
+/**
+ * 64-bit FNV-1a as 16 hex digits: a file name for a set-up, not a secret (the record holds the set-up in
+ * full and is checked against it), so node:crypto need not be loaded on the fast path.
+ */
+function fnv1a(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+function isStringMap(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((entry) => typeof entry === 'string')
+  );
+}
+
+/** The Cursor app token as the ladder reads it (docs/behaviour.md §7.8): a usable token's identity. */
+async function appIdentity(dbPath: string, now: Date): Promise<JwtIdentity | undefined> {
+  const read = await readAppAccessToken(dbPath);
+  return read.kind === 'token' ? usableIdentity(read.token, now) : undefined;
+}
+
+/**
+ * cursor-agent's token as the ladder reads it (docs/behaviour.md §7.9): an object whose `accessToken` and
+ * `refreshToken` are strings or null, with a non-blank access token.
+ */
+function agentIdentity(file: string, now: Date): JwtIdentity | undefined {
+  // The ladder's reader allows 1 MiB (docs/behaviour.md §1.1); the same limit keeps the same answers.
+  const read = readTextFileSync(file, 1024 * 1024);
+  if (read.kind !== 'ok') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch {
+    return undefined;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const { accessToken, refreshToken } = json as Record<string, unknown>;
+  if (refreshToken != null && typeof refreshToken !== 'string') return undefined;
+  if (typeof accessToken !== 'string' || accessToken.trim() === '') return undefined;
+  return usableIdentity(accessToken, now);
+}
+
+function usableIdentity(token: string, now: Date): JwtIdentity | undefined {
+  const inspection = inspectAccessToken(token, now);
+  return inspection.kind === 'usable' ? inspection.identity : undefined;
+}

@@ -1,0 +1,54 @@
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Session } from '../auth/types.js';
+import { readTextFileSync } from '../local/read-file-sync.js';
+import { type AuthInputs, accountRecord } from './account-record.js';
+import { ensurePrivateDir, writePrivateFileAtomic } from './private-files.js';
+import type { SnapshotFile } from './snapshot-format.js';
+import { snapshotPath } from './usage-snapshots.js';
+
+/**
+ * Writing the usage cache after a live fetch (docs/behaviour.md §26.2): the account's snapshot and the
+ * set-up's account record, 0600 in 0700 directories, each replaced atomically. Only the full CLI writes, so
+ * the statusline fast path never loads this module (or `node:fs/promises`).
+ */
+
+/** Creates the directories owner-only when needed and replaces the account's snapshot atomically. */
+export async function writeSnapshot(dir: string, file: SnapshotFile): Promise<void> {
+  await ensurePrivateDir(path.dirname(dir));
+  await ensurePrivateDir(dir);
+  await writePrivateFileAtomic(snapshotPath(dir, file.account), `${JSON.stringify(file)}\n`);
+  await sweepTempFiles(dir, Date.now());
+}
+
+/**
+ * Which source won and the fingerprints it was read with (account-record.ts says how they are used). It
+ * rarely changes, so an identical record is left as it is rather than written again.
+ */
+export async function writeAccountRecord(
+  inputs: AuthInputs,
+  session: Pick<Session, 'source' | 'jwt'>,
+  account: string | undefined,
+): Promise<void> {
+  const text = `${JSON.stringify(accountRecord(inputs, session.source, account, session.jwt?.expiresAt))}\n`;
+  const current = readTextFileSync(inputs.recordPath, text.length + 1);
+  if (current.kind === 'ok' && current.text === text) return;
+  await ensurePrivateDir(path.dirname(inputs.recordPath));
+  await writePrivateFileAtomic(inputs.recordPath, text);
+}
+
+/** A temporary file this old was left by a writer that was killed; a live writer renames within seconds. */
+const ABANDONED_TEMP_MS = 10 * 60_000;
+
+/**
+ * Removes temporary files (`*.tmp`) that killed writers left in the usage directory. Only old ones: a
+ * concurrent writer's fresh temporary file is never touched. Best effort.
+ */
+async function sweepTempFiles(dir: string, nowMs: number): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.filter((entry) => entry.endsWith('.tmp'))) {
+    const file = path.join(dir, name);
+    const info = await lstat(file).catch(() => undefined);
+    if (info?.isFile() && nowMs - info.mtimeMs > ABANDONED_TEMP_MS) await unlink(file).catch(() => {});
+  }
+}

@@ -1,0 +1,78 @@
+import { type CacheKind, clearCache } from '../cache/clear.js';
+import { ArgumentError, messageFor } from '../errors.js';
+import { cliErrorRow } from '../render/usage-json.js';
+import type { CliIo } from './io.js';
+import { type SharedFlags, sharedOptions } from './options.js';
+import { Reporter } from './report.js';
+
+export interface CacheClearFlags {
+  usage?: boolean;
+  cost?: boolean;
+  cookies?: boolean;
+  all?: boolean;
+  provider?: SharedFlags['provider'];
+  format?: SharedFlags['format'];
+  json?: boolean;
+  jsonOnly?: boolean;
+  pretty?: boolean;
+}
+
+interface ClearResult {
+  cache: CacheKind;
+  provider?: 'cursor';
+  cleared: number;
+  error?: string;
+}
+
+/**
+ * `codexbar cache clear` (docs/behaviour.md §26.9, CodexBar's `cache clear` with our usage snapshots): one
+ * result per cache, as a line or a JSON row; exit 1 when any failed.
+ */
+export async function cacheClearCommand(flags: CacheClearFlags, io: CliIo): Promise<number> {
+  const reporter = new Reporter(
+    io,
+    sharedOptions({ ...flags, provider: flags.provider ?? 'cursor', color: false }),
+  );
+  try {
+    const kinds = selectedKinds(flags);
+    const env = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+    const results: ClearResult[] = [];
+    for (const cache of kinds) {
+      const result: ClearResult = { cache, cleared: 0 };
+      if (cache === 'cookies' && flags.provider !== undefined) result.provider = 'cursor';
+      try {
+        result.cleared = (await clearCache(cache, env)) ? 1 : 0;
+      } catch (error) {
+        result.error = messageFor(error);
+      }
+      results.push(result);
+    }
+    if (reporter.json) reporter.printJson(results);
+    else reporter.printText(results.map(describe).join('\n'));
+    return results.some((result) => result.error !== undefined) ? 1 : 0;
+  } catch (error) {
+    return reporter.fail(error, cliErrorRow);
+  }
+}
+
+function selectedKinds(flags: CacheClearFlags): CacheKind[] {
+  if (flags.provider !== undefined && (flags.all || flags.usage || flags.cost)) {
+    throw new ArgumentError(
+      '--provider only scopes cookie caches. Use --cookies --provider <name>, or omit --provider.',
+    );
+  }
+  if (flags.all) return ['cookies', 'cost', 'usage'];
+  const kinds: CacheKind[] = [];
+  if (flags.cookies) kinds.push('cookies');
+  if (flags.cost) kinds.push('cost');
+  if (flags.usage) kinds.push('usage');
+  if (kinds.length === 0) throw new ArgumentError('Specify --usage, --cost, --cookies, or --all.');
+  return kinds;
+}
+
+/** `cookies: cleared (cursor)`, `usage: nothing to clear (all providers)`, `… failed to clear (…) - why`. */
+function describe(result: ClearResult): string {
+  const scope = result.provider ?? 'all providers';
+  if (result.error !== undefined) return `${result.cache}: failed to clear (${scope}) - ${result.error}`;
+  return `${result.cache}: ${result.cleared ? 'cleared' : 'nothing to clear'} (${scope})`;
+}

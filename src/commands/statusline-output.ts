@@ -1,0 +1,85 @@
+import { exitCodeFor, messageFor } from '../errors.js';
+import { encodeJson } from '../render/json.js';
+import {
+  failureJson,
+  failureText,
+  type StatuslineView,
+  statuslineJson,
+  statuslineText,
+} from '../render/statusline.js';
+import type { OutputStream } from './io.js';
+
+/**
+ * `statusline` settings and printing, shared by the full command and the fast path (docs/behaviour.md §26.4),
+ * so both print the same bytes. Nothing here loads commander or zod.
+ */
+
+/** `--max-age` (statusline, usage, guard), in seconds: from 0 s to a day. */
+export const MAX_AGE_RANGE = { min: 0, max: 86_400 };
+/** statusline's `--timeout`, in seconds: from 1 s to 10 min. */
+export const STATUSLINE_TIMEOUT_RANGE = { min: 1, max: 600 };
+export const STATUSLINE_DEFAULT_MAX_AGE_MS = 60_000;
+export const STATUSLINE_DEFAULT_TIMEOUT_MS = 3000;
+
+export interface StatuslineSettings {
+  template: string;
+  json: boolean;
+  pretty: boolean;
+  /** `--color` (true), `--no-color` (false), or neither. */
+  colorFlag?: boolean;
+  strict: boolean;
+}
+
+/**
+ * Colour only for text: `--no-color` and then `NO_COLOR` (any value) turn it off, `--color` or `FORCE_COLOR`
+ * turn it on, `TERM=dumb` turns it off, otherwise a TTY decides (docs/behaviour.md §26.4).
+ */
+export function statuslineColour(
+  settings: StatuslineSettings,
+  env: Readonly<Record<string, string | undefined>>,
+  isTTY: boolean,
+): boolean {
+  if (settings.json || settings.colorFlag === false || env.NO_COLOR !== undefined) return false;
+  const force = env.FORCE_COLOR;
+  if (
+    settings.colorFlag === true ||
+    (force !== undefined && force !== '0' && force.toLowerCase() !== 'false')
+  ) {
+    return true;
+  }
+  if (env.TERM?.toLowerCase() === 'dumb') return false;
+  return isTTY;
+}
+
+export function printStatusline(
+  out: OutputStream,
+  settings: StatuslineSettings,
+  env: Readonly<Record<string, string | undefined>>,
+  view: StatuslineView,
+): void {
+  const colour = statuslineColour(settings, env, out.isTTY === true);
+  const text = statuslineText(settings.template, view, colour);
+  out.write(
+    settings.json ? `${encodeJson(statuslineJson(text, view), { pretty: settings.pretty })}\n` : `${text}\n`,
+  );
+}
+
+/**
+ * A failure prints its short marker on stdout and exits 0, so a prompt never breaks; `--strict` exits with
+ * the error's code (1, or 4 for a timeout) and also says why on stderr.
+ */
+export function printStatuslineFailure(
+  out: OutputStream,
+  err: OutputStream,
+  settings: StatuslineSettings,
+  error: unknown,
+): number {
+  out.write(
+    settings.json
+      ? `${encodeJson(failureJson(error), { pretty: settings.pretty })}\n`
+      : `${failureText(error)}\n`,
+  );
+  if (!settings.strict) return 0;
+  if (!settings.json) err.write(`Error: ${messageFor(error)}\n`);
+  return exitCodeFor(error);
+}

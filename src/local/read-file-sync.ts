@@ -1,0 +1,65 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+/**
+ * The synchronous twin of `readTextFile` (read-file.ts), with the same rules, for code that must not load
+ * `node:fs/promises`: the statusline fast path reads its own small cache files with it
+ * (docs/behaviour.md §26.7). Same answers: missing, unreadable with a reason, or the text.
+ */
+
+export type TextFileReadSync =
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'ok'; text: string };
+
+export function readTextFileSync(filePath: string, limit: number): TextFileReadSync {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever (not defined on Windows).
+    fd = openSync(filePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    return { kind: 'unreadable', reason: describeFsError(code) };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) return { kind: 'unreadable', reason: 'it is a directory' };
+    if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
+    if (stat.size > limit) return { kind: 'unreadable', reason: `larger than ${describeSize(limit)}` };
+    // The file may grow between stat and read: one byte more than the limit proves it did.
+    const buffer = Buffer.alloc(limit + 1);
+    let length = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > limit) return { kind: 'unreadable', reason: `larger than ${describeSize(limit)}` };
+    }
+    const start = length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+    return { kind: 'ok', text: buffer.toString('utf8', start, length) };
+  } catch (error) {
+    return { kind: 'unreadable', reason: describeFsError(errorCode(error)) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+export function describeFsError(code: string | undefined): string {
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    default:
+      return code ?? 'read failed';
+  }
+}
+
+export function describeSize(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}

@@ -1,0 +1,174 @@
+/**
+ * The one-line status (docs/behaviour.md §26.4): a template of `{token}`s filled from the usage snapshot,
+ * the JSON object, and the short markers a failure prints. Zod-free and chalk-free: the statusline fast
+ * path renders with it.
+ */
+
+import {
+  ApiError,
+  ConfigError,
+  errorBody,
+  type JsonErrorBody,
+  NoSessionError,
+  NotLoggedInError,
+  ParseError,
+  TimeoutError,
+  UnsupportedError,
+} from '../errors.js';
+import { formatCountdownDuration } from '../usage/countdown.js';
+import { computePace } from '../usage/pace.js';
+import type { UsageSnapshot } from '../usage/types.js';
+
+export const STATUSLINE_TOKENS = [
+  'label',
+  'left',
+  'used',
+  'reset',
+  'pace',
+  'ondemand',
+  'plan',
+  'account',
+  'age',
+] as const;
+type Token = (typeof STATUSLINE_TOKENS)[number];
+
+export const DEFAULT_TEMPLATE = '{label} {left} · {reset} · {ondemand}';
+/** Parts of a template between these are dropped, with the separator, when they come out empty. */
+const SEPARATOR = ' · ';
+const TOKEN = /\{([A-Za-z]+)\}/g;
+
+/** The unknown `{token}`s of a template (empty when it is fine). */
+export function unknownTokens(template: string): string[] {
+  const known: readonly string[] = STATUSLINE_TOKENS;
+  return [...template.matchAll(TOKEN)]
+    .map((match) => match[0])
+    .filter((token) => !known.includes(token.slice(1, -1)));
+}
+
+export interface StatuslineView {
+  snapshot: UsageSnapshot;
+  fetchedAt: Date;
+  now: Date;
+  stale: boolean;
+}
+
+export interface StatuslineJson {
+  provider: 'cursor';
+  text: string;
+  leftPercent?: number;
+  usedPercent?: number;
+  resetsAt?: Date;
+  stale: boolean;
+  fetchedAt?: Date;
+  ageSeconds?: number;
+  error?: JsonErrorBody;
+}
+
+/** `Cursor 58% left · 15d 9h · $12.34/$50`; a stale snapshot gets a leading `~`. */
+export function statuslineText(template: string, view: StatuslineView, colour: boolean): string {
+  const values = tokenValues(view);
+  const fill = (part: string) => part.replace(TOKEN, (_whole, name: string) => values[name as Token] ?? '');
+  const parts = template.split(SEPARATOR).map(fill);
+  const line = parts
+    .filter((part) => part.trim() !== '')
+    .join(SEPARATOR)
+    .trim();
+  const text = `${view.stale ? '~' : ''}${line}`;
+  const left = remainingPercent(view.snapshot);
+  return colour && left !== undefined ? paint(text, left) : text;
+}
+
+export function statuslineJson(text: string, view: StatuslineView): StatuslineJson {
+  const primary = view.snapshot.primary;
+  return {
+    provider: 'cursor',
+    text,
+    leftPercent: remainingPercent(view.snapshot),
+    usedPercent: primary?.usedPercent,
+    resetsAt: primary?.resetsAt,
+    stale: view.stale,
+    fetchedAt: view.fetchedAt,
+    ageSeconds: ageSeconds(view),
+  };
+}
+
+/** A failure as one short line, `Cursor: not logged in`, so a prompt stays readable. */
+export function failureText(error: unknown): string {
+  return `Cursor: ${failureMarker(error)}`;
+}
+
+export function failureJson(error: unknown): StatuslineJson {
+  return { provider: 'cursor', text: failureText(error), stale: false, error: errorBody(error) };
+}
+
+function failureMarker(error: unknown): string {
+  if (error instanceof NoSessionError || error instanceof NotLoggedInError) return 'not logged in';
+  if (error instanceof TimeoutError) return 'timed out';
+  if (error instanceof ApiError) return error.transport ? 'offline' : 'cursor.com error';
+  if (error instanceof ParseError) return 'unexpected response';
+  if (error instanceof ConfigError) return 'config error';
+  if (error instanceof UnsupportedError) return 'unavailable';
+  return 'error';
+}
+
+function tokenValues(view: StatuslineView): Record<Token, string> {
+  const { snapshot, now } = view;
+  const primary = snapshot.primary;
+  const left = remainingPercent(snapshot);
+  const resetIn = primary?.resetsAt && (primary.resetsAt.getTime() - now.getTime()) / 1000;
+  const pace = primary ? computePace(primary, now) : undefined;
+  return {
+    label: 'Cursor',
+    left: left === undefined ? '' : `${percent(left)} left`,
+    used: primary ? `${percent(Math.max(0, primary.usedPercent))} used` : '',
+    reset: resetIn === undefined ? '' : (formatCountdownDuration(resetIn) ?? 'now'),
+    pace: pace?.summary.split(' | ')[0] ?? '',
+    ondemand: onDemand(snapshot),
+    plan: snapshot.identity.loginMethod?.replace(/^Cursor /, '') ?? '',
+    account: snapshot.identity.accountEmail ?? '',
+    age: compactAge(ageSeconds(view)),
+  };
+}
+
+function remainingPercent(snapshot: UsageSnapshot): number | undefined {
+  const primary = snapshot.primary;
+  return primary ? Math.min(100, Math.max(0, 100 - primary.usedPercent)) : undefined;
+}
+
+/** docs/behaviour.md §15.2's rounding: half to even, and `<1%` for a sliver. */
+function percent(value: number): string {
+  if (value > 0 && value < 1) return '<1%';
+  const rounded = Math.round(value);
+  const even = Math.abs(value % 1) === 0.5 && rounded % 2 !== 0 ? rounded - 1 : rounded;
+  return `${even}%`;
+}
+
+/** `$12.34/$50` when there is on-demand spend; whole dollars drop their cents. */
+function onDemand(snapshot: UsageSnapshot): string {
+  const cost = snapshot.providerCost;
+  if (!cost || !(cost.used > 0)) return '';
+  return cost.limit > 0 ? `${dollars(cost.used)}/${dollars(cost.limit)}` : dollars(cost.used);
+}
+
+function dollars(value: number): string {
+  const cents = Math.round(value * 100);
+  return cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`;
+}
+
+function ageSeconds(view: StatuslineView): number {
+  return Math.max(0, Math.floor((view.now.getTime() - view.fetchedAt.getTime()) / 1000));
+}
+
+/** `12s`, `5m`, `3h`, `2d`: the largest whole unit. */
+function compactAge(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}
+
+/** Green, yellow below 25 % left, red below 10 % (docs/behaviour.md §15.6's thresholds). */
+function paint(text: string, left: number): string {
+  const code = left < 10 ? 31 : left < 25 ? 33 : 32;
+  return `\u001b[${code}m${text}\u001b[39m`;
+}

@@ -1,0 +1,217 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { accountKey } from '../../src/cache/account-key.js';
+import { acquireRefreshLock, handOverRefreshLock } from '../../src/cache/refresh-lock.js';
+import { isSnapshotFile } from '../../src/cache/snapshot-check.js';
+import { type CliResult, repoRoot } from '../helpers/cli.js';
+import { type PromptWorld, usePromptWorld } from '../helpers/prompt-world.js';
+
+/**
+ * docs/behaviour.md §26.5–26.7 with real processes: the built bin/codexbar.js, because what is under test
+ * is how separate processes share the cache and its lock, start detached refreshes, and survive SIGKILL.
+ */
+
+const world = usePromptWorld();
+const bin = path.join(repoRoot, 'bin', 'codexbar.js');
+const keyA = accountKey({ userId: 'user_prompt_a' });
+const snapshotFile = (w: PromptWorld) => path.join(w.usageDir, `${keyA}.json`);
+const lockFile = (w: PromptWorld) => path.join(w.usageDir, `${keyA}.lock`);
+
+function start(
+  w: PromptWorld,
+  args: readonly string[],
+  stdin: 'ignore' | 'pipe' = 'ignore',
+  stdout: 'pipe' | number = 'pipe',
+): ChildProcess {
+  return spawn(process.execPath, [bin, ...args], {
+    cwd: w.home,
+    env: { PATH: process.env.PATH ?? '', HOME: w.home, TZ: 'UTC', CODEXBAR_CURSOR_BASE_URL: w.fake.url },
+    stdio: [stdin, stdout, 'pipe'],
+  });
+}
+
+function finished(child: ChildProcess): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Polls (bounded) for something another process does; the processes, not a timer, decide when. */
+async function eventually(check: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; waited < 20_000; waited += 25) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A snapshot saved live now (real clock, as the processes use), then aged past the statusline's 60 s. */
+async function staleSnapshot(w: PromptWorld): Promise<string> {
+  expect((await w.run(['usage', '--json'], { now: new Date(), frozen: false })).code).toBe(0);
+  const file = JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8'));
+  const old = new Date(Date.now() - 10 * 60_000).toISOString();
+  fs.writeFileSync(snapshotFile(w), JSON.stringify({ ...file, fetchedAt: old }));
+  return old;
+}
+
+const fetchedAt = (w: PromptWorld) =>
+  JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8')).fetchedAt as string;
+
+describe('processes sharing one snapshot', () => {
+  it('20 statusline processes started together on a stale snapshot make exactly one request wave', async () => {
+    const w = world();
+    const old = await staleSnapshot(w);
+    // A lock left by a refresh that died: all 20 find it stale at once, and only one may take it over.
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+    fs.writeFileSync(lockFile(w), JSON.stringify({ pid: deadPid, nonce: 'dead', startedAt: Date.now() }));
+    const before = w.summaryRequests();
+
+    const results = await Promise.all(Array.from({ length: 20 }, () => finished(start(w, ['statusline']))));
+    await eventually(() => !fs.existsSync(lockFile(w)) && fetchedAt(w) !== old, 'the background refresh');
+
+    // Stale, or already fresh for a process that started after the refresh had finished.
+    for (const result of results) {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^~?Cursor 55% left · /);
+    }
+    expect(results.some((result) => result.stdout.startsWith('~'))).toBe(true);
+    expect(w.summaryRequests() - before).toBe(1);
+    expect(new Set(w.fake.requests.slice(-4).map((request) => request.path)).size).toBeGreaterThan(1);
+  });
+
+  it('never reads stdin: Claude Code pipes JSON in and keeps the pipe open', async () => {
+    const w = world();
+    // The first run has no snapshot (the full CLI fetches live), the second answers from the fast path.
+    for (let run = 0; run < 2; run++) {
+      const child = start(w, ['statusline'], 'pipe');
+      child.stdin?.write('{"session_id":"x","model":{"display_name":"Opus"}}\n');
+      const result = await finished(child);
+      child.stdin?.destroy();
+      expect(result.stdout).toMatch(/^Cursor 55% left · /);
+    }
+    expect(w.summaryRequests()).toBe(1);
+  });
+});
+
+describe('the fast path writes without process.stdout, and still', () => {
+  it('ends quietly when the reader has gone (EPIPE)', async () => {
+    const w = world();
+    await w.run(['statusline'], { now: new Date(), frozen: false });
+    const child = start(w, ['statusline']);
+    child.stdout?.destroy();
+    const result = await finished(child);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('says why and exits 1 when the line cannot be written (a full disk)', async () => {
+    if (!fs.existsSync('/dev/full')) return;
+    const w = world();
+    await w.run(['statusline'], { now: new Date(), frozen: false });
+    const full = fs.openSync('/dev/full', 'w');
+    try {
+      const result = await finished(start(w, ['statusline'], 'ignore', full));
+      expect(result).toEqual({ code: 1, stdout: '', stderr: 'Error: cannot write output: ENOSPC\n' });
+    } finally {
+      fs.closeSync(full);
+    }
+  });
+});
+
+describe('the fast path bundle', () => {
+  it('loads nothing but fs and path up front: no HTTP client, zod, commander, table renderer or crypto', () => {
+    const bundle = fs.readFileSync(path.join(repoRoot, 'dist', 'statusline.cjs'), 'utf8');
+    const required = [...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]);
+    const lazy = [...bundle.matchAll(/\bgetBuiltinModule\("([^"]+)"\)/g)].map((match) => match[1]);
+
+    expect(new Set(required)).toEqual(new Set(['node:fs', 'node:path']));
+    // Fetched only when needed: a key to compute, a home to look up, a refresh to start.
+    expect(new Set(lazy)).toEqual(new Set(['node:crypto', 'node:os', 'node:child_process']));
+    expect(bundle).not.toMatch(/\bimport\(/);
+    for (const marker of ['ZodError', 'undici', 'CommanderError', 'cli-table3', 'llhttp']) {
+      expect(bundle).not.toContain(marker);
+    }
+  });
+});
+
+describe('a refresh killed with SIGKILL', () => {
+  it('half-way through its requests leaves the old snapshot, and the next run refreshes', async () => {
+    const w = world();
+    const old = await staleSnapshot(w);
+    const attempt = acquireRefreshLock(lockFile(w), { now: Date.now() });
+    if (attempt.kind !== 'acquired') throw new Error('lock');
+    w.fake.setLatency(25_000);
+    const before = w.summaryRequests();
+
+    const child = start(w, ['__refresh', '--account', keyA, '--lock', attempt.nonce, '--source', 'auto']);
+    const done = finished(child);
+    handOverRefreshLock(lockFile(w), attempt.nonce, child.pid!);
+    await eventually(() => w.summaryRequests() > before, 'the refresh to be waiting on cursor.com');
+    child.kill('SIGKILL');
+    await done;
+
+    const left = JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8'));
+    expect(isSnapshotFile(left)).toBe(true);
+    expect(left.fetchedAt).toBe(old);
+
+    w.fake.setLatency(0);
+    const next = await finished(start(w, ['statusline']));
+    expect(next.stdout).toMatch(/^~Cursor 55% left/);
+    await eventually(() => fetchedAt(w) !== old && !fs.existsSync(lockFile(w)), 'the next refresh');
+  });
+
+  it('at any moment leaves a complete snapshot, old or new', async () => {
+    const w = world();
+    await staleSnapshot(w);
+    for (const delayMs of [0, 40, 80, 160, 320]) {
+      const attempt = acquireRefreshLock(lockFile(w), { now: Date.now(), isAlive: () => false });
+      if (attempt.kind !== 'acquired') throw new Error('lock');
+      const child = start(w, ['__refresh', '--account', keyA, '--lock', attempt.nonce, '--source', 'auto']);
+      const done = finished(child);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      child.kill('SIGKILL');
+      await done;
+
+      expect(isSnapshotFile(JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8')))).toBe(true);
+      fs.rmSync(lockFile(w), { force: true });
+    }
+  });
+});
+
+describe('many runs writing one snapshot', () => {
+  it('20 concurrent usage --json runs always leave a parseable 0600 file, even while being written', async () => {
+    const w = world();
+    await w.run(['usage', '--json']);
+    let reading = true;
+    let reads = 0;
+    const reader = (async () => {
+      while (reading) {
+        const text = await fs.promises.readFile(snapshotFile(w), 'utf8');
+        expect(isSnapshotFile(JSON.parse(text))).toBe(true);
+        reads += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+
+    const runs = await Promise.all(Array.from({ length: 20 }, () => w.run(['usage', '--json'])));
+    reading = false;
+    await reader;
+
+    expect(runs.every((run) => run.code === 0)).toBe(true);
+    expect(w.summaryRequests()).toBe(21);
+    expect(reads).toBeGreaterThan(0);
+    expect(fs.statSync(snapshotFile(w)).mode & 0o777).toBe(0o600);
+    expect(isSnapshotFile(JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8')))).toBe(true);
+    expect(w.usageFiles().filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});

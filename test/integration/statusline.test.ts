@@ -1,0 +1,367 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { accountKey } from '../../src/cache/account-key.js';
+import { fastStatusline } from '../../src/fast/statusline.js';
+import { makeToken, writeAppToken } from '../helpers/home.js';
+import {
+  cookieHeader,
+  later,
+  PROMPT_NOW,
+  type PromptWorld,
+  usePromptWorld,
+} from '../helpers/prompt-world.js';
+
+/** docs/behaviour.md §26.4–26.7: `codexbar statusline`, stale-while-revalidate, and the fast path. */
+
+const world = usePromptWorld();
+const keyA = accountKey({ userId: 'user_prompt_a' });
+const LINE_A = 'Cursor 55% left · 14d 9h · $12.34/$50';
+
+/** Records the refreshes a run would start; each "process" stays alive (this test's pid). */
+function refreshRecorder() {
+  const started: string[][] = [];
+  const spawnRefresh = (args: readonly string[]) => {
+    started.push([...args]);
+    return process.pid;
+  };
+  return { started, spawnRefresh };
+}
+
+async function liveOnce(w: PromptWorld): Promise<void> {
+  const result = await w.run(['statusline']);
+  expect(result.stdout).toBe(`${LINE_A}\n`);
+}
+
+describe('where the line comes from', () => {
+  it('no snapshot: cursor.com is asked, the line printed and the snapshot saved', async () => {
+    const w = world();
+    const result = await w.run(['statusline']);
+
+    expect(result).toMatchObject({ code: 0, stdout: `${LINE_A}\n`, stderr: '' });
+    expect(w.summaryRequests()).toBe(1);
+    expect(w.usageFiles()).toContain(`${keyA}.json`);
+  });
+
+  it('a fresh snapshot: printed with no request and no refresh', async () => {
+    const w = world();
+    await liveOnce(w);
+    const recorder = refreshRecorder();
+
+    const result = await w.run(['statusline'], { now: later(60), spawnRefresh: recorder.spawnRefresh });
+
+    expect(result.stdout).toBe(`${LINE_A}\n`);
+    expect(w.summaryRequests()).toBe(1);
+    expect(recorder.started).toEqual([]);
+  });
+
+  it('a stale snapshot: printed at once with ~, and one refresh started that gets no secret', async () => {
+    const w = world();
+    await liveOnce(w);
+    const recorder = refreshRecorder();
+
+    const first = await w.run(['statusline'], { now: later(61), spawnRefresh: recorder.spawnRefresh });
+    const second = await w.run(['statusline'], { now: later(62), spawnRefresh: recorder.spawnRefresh });
+
+    expect(first.stdout).toBe(`~${LINE_A}\n`);
+    expect(second.stdout).toBe(`~${LINE_A}\n`);
+    expect(w.summaryRequests()).toBe(1);
+    expect(recorder.started).toHaveLength(1);
+    const [args] = recorder.started;
+    expect(args!.slice(0, 3)).toEqual(['__refresh', '--account', keyA]);
+    expect(args!.slice(3, 4)).toEqual(['--lock']);
+    expect(args!.slice(5)).toEqual(['--source', 'auto']);
+    for (const secret of [w.a.jwt, w.a.cookieValue, w.a.jwt.split('.')[1]!]) {
+      expect(args!.join(' ')).not.toContain(secret);
+    }
+    const lock = JSON.parse(fs.readFileSync(path.join(w.usageDir, `${keyA}.lock`), 'utf8'));
+    expect(lock).toMatchObject({ pid: process.pid, nonce: args![4] });
+  });
+
+  it('the refresh fetches, saves, releases the lock, and the next line is fresh', async () => {
+    const w = world();
+    await liveOnce(w);
+    const recorder = refreshRecorder();
+    await w.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
+
+    const refresh = await w.run(recorder.started[0]!, { now: later(301) });
+    const next = await w.run(['statusline', '--json'], {
+      now: later(302),
+      spawnRefresh: recorder.spawnRefresh,
+    });
+
+    expect(refresh).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(w.summaryRequests()).toBe(2);
+    expect(fs.existsSync(path.join(w.usageDir, `${keyA}.lock`))).toBe(false);
+    expect(JSON.parse(next.stdout)).toMatchObject({ stale: false, ageSeconds: 1, text: LINE_A });
+    expect(recorder.started).toHaveLength(1);
+  });
+
+  it('a refresh whose lock was taken over does nothing', async () => {
+    const w = world();
+    await liveOnce(w);
+    const recorder = refreshRecorder();
+    await w.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
+    const args = [...recorder.started[0]!];
+    args[4] = 'another-nonce';
+
+    expect(await w.run(args, { now: later(301) })).toMatchObject({ code: 0, stdout: '' });
+    expect(w.summaryRequests()).toBe(1);
+  });
+
+  it('a stale lock left by a dead process is taken over', async () => {
+    const w = world();
+    await liveOnce(w);
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const lockPath = path.join(w.usageDir, `${keyA}.lock`);
+    fs.writeFileSync(
+      lockPath,
+      JSON.stringify({ pid: deadPid, nonce: 'old', startedAt: later(100).getTime() }),
+    );
+    const recorder = refreshRecorder();
+
+    await w.run(['statusline'], { now: later(101), spawnRefresh: recorder.spawnRefresh });
+
+    expect(recorder.started).toHaveLength(1);
+    expect(JSON.parse(fs.readFileSync(lockPath, 'utf8')).nonce).toBe(recorder.started[0]![4]);
+  });
+
+  it('a failed refresh holds off the next one for a minute, while the stale line is still shown', async () => {
+    const w = world();
+    await liveOnce(w);
+    const recorder = refreshRecorder();
+    await w.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
+    await w.fake.close();
+
+    const failed = await w.run(recorder.started[0]!, { now: later(301) });
+    const during = await w.run(['statusline'], { now: later(360), spawnRefresh: recorder.spawnRefresh });
+    const after = await w.run(['statusline'], { now: later(361), spawnRefresh: recorder.spawnRefresh });
+
+    expect(failed.code).toBe(1);
+    expect(during.stdout).toBe(`~${LINE_A}\n`);
+    expect(after.stdout).toBe(`~${LINE_A}\n`);
+    expect(recorder.started).toHaveLength(2);
+  });
+});
+
+describe('accounts', () => {
+  it('when the app signs in as another account, that account’s figures are fetched, not the cached ones', async () => {
+    const w = world();
+    await liveOnce(w);
+    const dbPath = path.join(w.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+    fs.rmSync(dbPath);
+    writeAppToken(w.home, w.b.jwt);
+
+    const result = await w.run(['statusline'], { now: later(5) });
+
+    expect(result.stdout).toBe('Cursor 8% left · 14d 9h\n');
+    expect(w.summaryRequests()).toBe(2);
+  });
+});
+
+describe('failures never break a prompt', () => {
+  it('no session: a short marker and exit 0; --strict exits 1 and says why on stderr', async () => {
+    const w = world();
+    fs.rmSync(path.join(w.home, '.config'), { recursive: true });
+
+    const quiet = await w.run(['statusline']);
+    const strict = await w.run(['statusline', '--strict']);
+    const json = await w.run(['statusline', '--json']);
+
+    expect(quiet).toEqual({ code: 0, stdout: 'Cursor: not logged in\n', stderr: '' });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toBe('Cursor: not logged in\n');
+    expect(strict.stderr).toMatch(/^Error: No Cursor session found\./);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      provider: 'cursor',
+      text: 'Cursor: not logged in',
+      stale: false,
+      error: { code: 1, kind: 'provider' },
+    });
+    expect(w.fake.requests).toEqual([]);
+  });
+
+  it('cursor.com rejecting the session is "not logged in" too', async () => {
+    const w = world();
+    const result = await w.run(['statusline'], {
+      env: { CODEXBAR_CURSOR_COOKIE: 'WorkosCursorSessionToken=nobody' },
+    });
+    expect(result).toEqual({ code: 0, stdout: 'Cursor: not logged in\n', stderr: '' });
+  });
+
+  it('no snapshot and cursor.com too slow: the fetch gives up at --timeout (default 3 s)', async () => {
+    const w = world();
+    const strict = await w.runPastDeadline(['statusline', '--timeout', '1.5s', '--strict']);
+    const quiet = await w.runPastDeadline(['statusline']);
+
+    expect(strict.deadlines).toEqual([1500]);
+    expect(strict.result).toEqual({
+      code: 4,
+      stdout: 'Cursor: timed out\n',
+      stderr: 'Error: Cursor API error: cursor.com timed out after 1.5 s\n',
+    });
+    expect(quiet.deadlines).toEqual([3000]);
+    expect(quiet.result).toEqual({ code: 0, stdout: 'Cursor: timed out\n', stderr: '' });
+  });
+});
+
+describe('output forms', () => {
+  it('--json: one object', async () => {
+    const w = world();
+    const live = JSON.parse((await w.run(['statusline', '--json'])).stdout);
+    const stale = JSON.parse((await w.run(['statusline', '--json'], { now: later(125) })).stdout);
+
+    expect(live).toEqual({
+      provider: 'cursor',
+      text: LINE_A,
+      leftPercent: 55,
+      usedPercent: 45,
+      resetsAt: '2026-12-15T00:00:00Z',
+      stale: false,
+      fetchedAt: '2026-11-30T14:30:00Z',
+      ageSeconds: 0,
+    });
+    expect(stale).toMatchObject({ text: `~${LINE_A}`, stale: true, ageSeconds: 125 });
+  });
+
+  it('--template, and colour only on a TTY or with --color, NO_COLOR winning', async () => {
+    const w = world();
+    await liveOnce(w);
+    const green = (text: string) => `\u001b[32m${text}\u001b[39m\n`;
+
+    expect(
+      (await w.run(['statusline', '--template', '{left} ({age}) {account}'], { now: later(30) })).stdout,
+    ).toBe('55% left (30s) a@example.com\n');
+    expect((await w.run(['statusline', '--color'], { now: later(1) })).stdout).toBe(green(LINE_A));
+    expect((await w.run(['statusline'], { now: later(1), stdoutTTY: { columns: 80 } })).stdout).toBe(
+      green(LINE_A),
+    );
+    expect((await w.run(['statusline', '--color'], { now: later(1), env: { NO_COLOR: '1' } })).stdout).toBe(
+      `${LINE_A}\n`,
+    );
+  });
+});
+
+describe('argument errors: one line naming the flag and the accepted form, exit 1', () => {
+  it.each([
+    [
+      ['--template', '{left} {bogus}'],
+      '--template has unknown token {bogus} (tokens: {label} {left} {used} {reset} {pace} {ondemand} {plan} {account} {age}).',
+    ],
+    [
+      ['--max-age', '1w'],
+      "--max-age must be a duration from 0 s to 86400 s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got '1w').",
+    ],
+    [
+      ['--timeout', '0'],
+      "--timeout must be a duration from 1 s to 600 s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got '0').",
+    ],
+  ])('%j', async (args, message) => {
+    const w = world();
+    const text = await w.run(['statusline', ...args]);
+    const json = await w.run(['statusline', '--json', ...args]);
+
+    expect(text).toEqual({ code: 1, stdout: '', stderr: `Error: ${message}\n` });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { provider: 'cli', source: 'cli', error: { code: 1, message, kind: 'args' } },
+    ]);
+  });
+});
+
+describe('the fast path', () => {
+  /** fastStatusline as bin/codexbar.js calls it, on this test's home and clock. */
+  async function fast(w: PromptWorld, args: string[], now: Date, extraEnv: Record<string, string> = {}) {
+    let written = '';
+    const stdout = {
+      write: (text: string) => {
+        written += text;
+      },
+      isTTY: false,
+      text: () => written,
+    };
+    const recorder = refreshRecorder();
+    const code = await fastStatusline(['statusline', ...args], {
+      stdout,
+      env: { HOME: w.home, TZ: 'UTC', CODEXBAR_CURSOR_BASE_URL: w.fake.url, ...extraEnv },
+      platform: 'linux',
+      homeDir: w.home,
+      now: () => now,
+      spawnRefresh: recorder.spawnRefresh,
+    });
+    return { code, stdout: stdout.text(), started: recorder.started };
+  }
+
+  it.each([
+    ['fresh', [], 30],
+    ['stale', [], 90],
+    ['fresh, JSON', ['--json', '--pretty'], 30],
+    ['stale, JSON', ['--json'], 90],
+    ['a template', ['--template', '{used} {plan} {pace}', '--max-age=5m'], 200],
+    ['with --color', ['--color', '--source', 'cli'], 10],
+  ])('%s: the same bytes as the full command, with no request', async (_what, args, seconds) => {
+    const w = world();
+    await liveOnce(w);
+
+    const quick = await fast(w, args, later(seconds));
+    const full = await w.run(['statusline', ...args], { now: later(seconds) });
+
+    expect(quick.code).toBe(0);
+    expect(quick.stdout).toBe(full.stdout);
+    expect(w.summaryRequests()).toBe(1);
+  });
+
+  it('a stale line starts the same single refresh', async () => {
+    const w = world();
+    await liveOnce(w);
+    const quick = await fast(w, [], later(90));
+    expect(quick.started).toEqual([
+      ['__refresh', '--account', keyA, '--lock', expect.any(String), '--source', 'auto'],
+    ]);
+  });
+
+  it('a manual header from the environment names its account directly', async () => {
+    const w = world();
+    const env = { CODEXBAR_CURSOR_COOKIE: cookieHeader(w.b) };
+    await w.run(['statusline'], { env });
+
+    expect((await fast(w, [], later(10), env)).stdout).toBe('Cursor 8% left · 14d 9h\n');
+    expect((await fast(w, [], later(10))).stdout).toBe('');
+  });
+
+  it.each([
+    ['no snapshot yet', [], false],
+    ['a flag it does not know', ['--verbose'], true],
+    ['an unknown template token', ['--template', '{nope}'], true],
+    ['a bad --max-age', ['--max-age', 'soon'], true],
+    ['--source oauth', ['--source', 'oauth'], true],
+    ['a --flag=value for a boolean', ['--json=1'], true],
+  ])('hands over to the full CLI on %s', async (_what, args, withSnapshot) => {
+    const w = world();
+    if (withSnapshot) await liveOnce(w);
+    const quick = await fast(w, args, later(10));
+    expect(quick).toEqual({ code: undefined, stdout: '', started: [] });
+  });
+
+  it('hands over when the app now holds another account', async () => {
+    const w = world();
+    await liveOnce(w);
+    fs.rmSync(path.join(w.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'));
+    writeAppToken(w.home, (await makeToken('user_someone_else')).jwt);
+
+    expect((await fast(w, [], later(10))).code).toBeUndefined();
+  });
+
+  it('hands over when the snapshot came from another cursor.com', async () => {
+    const w = world();
+    await liveOnce(w);
+    expect(
+      (await fast(w, [], later(10), { CODEXBAR_CURSOR_BASE_URL: 'http://127.0.0.1:1' })).code,
+    ).toBeUndefined();
+  });
+});
+
+it('PROMPT_NOW is mid-cycle', () => {
+  expect(PROMPT_NOW.toISOString()).toBe('2026-11-30T14:30:00.000Z');
+});

@@ -1,0 +1,174 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeAccessToken } from '../../src/auth/jwt.js';
+import type { AuthSourceId } from '../../src/auth/types.js';
+import { accountKey } from '../../src/cache/account-key.js';
+import { authInputs, recordedAccount } from '../../src/cache/account-record.js';
+import { writeAccountRecord } from '../../src/cache/snapshot-store.js';
+import type { LocalEnvironment } from '../../src/local/environment.js';
+import { makeTempHome } from '../helpers/cli.js';
+import {
+  makeToken,
+  writeAgentToken,
+  writeAppToken,
+  writeCachedCookie,
+  writeConfig,
+} from '../helpers/home.js';
+
+/** docs/behaviour.md §26.7: the fast path's answer to "which account is this?" is the ladder's, or none. */
+
+const NOW = new Date('2026-11-30T15:00:00Z');
+const NOW_S = NOW.getTime() / 1000;
+let home: string;
+let cleanup: () => void;
+let env: LocalEnvironment;
+let dir: string;
+let clock: Date;
+
+beforeEach(() => {
+  ({ home, cleanup } = makeTempHome());
+  clock = NOW;
+  env = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => clock };
+  dir = path.join(home, '.cache', 'codexbar', 'usage');
+});
+afterEach(() => cleanup());
+
+const appDb = () => path.join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+
+/** What a live run does: fingerprint, (the ladder reads), then record the session that won. */
+async function record(winner: AuthSourceId, token?: string, mode: 'auto' | 'web' = 'auto', label?: string) {
+  const inputs = authInputs(env, mode, dir);
+  const decoded = token === undefined ? undefined : decodeAccessToken(token);
+  const jwt = decoded?.kind === 'ok' ? decoded.identity : undefined;
+  const account = accountKey({ userId: jwt?.userId ?? 'user_cookie', label });
+  await writeAccountRecord(inputs, { source: winner, jwt }, account);
+}
+
+const now = (mode: 'auto' | 'web' = 'auto') => recordedAccount(env, mode, authInputs(env, mode, dir));
+
+describe('a token winner', () => {
+  it('is vouched for while its store is unchanged and its token usable; a new login is read again', async () => {
+    const one = await makeToken('user_one');
+    writeAppToken(home, one.jwt);
+    await record('app', one.jwt);
+    expect(await now()).toBe(accountKey({ userId: 'user_one' }));
+
+    fs.rmSync(appDb());
+    writeAppToken(home, (await makeToken('user_two')).jwt);
+    expect(await now()).toBe(accountKey({ userId: 'user_two' }));
+  });
+
+  it('is not vouched for once its token is within 60 s of expiry, whether or not the file changed', async () => {
+    const token = await makeToken('user_one', { exp: NOW_S + 120 });
+    writeAppToken(home, token.jwt);
+    await record('app', token.jwt);
+    expect(await now()).toBe(accountKey({ userId: 'user_one' }));
+
+    clock = new Date(NOW.getTime() + 60_000);
+    expect(await now()).toBeUndefined();
+  });
+
+  it('cursor-agent’s account, until the app, which comes first, gets a usable token', async () => {
+    const agent = await makeToken('user_agent');
+    writeAgentToken(home, agent.jwt);
+    await record('agent', agent.jwt);
+    expect(await now()).toBe(accountKey({ userId: 'user_agent' }));
+
+    writeAppToken(home, (await makeToken('user_app')).jwt);
+    expect(await now()).toBeUndefined();
+  });
+
+  it('an app store that changed but still holds no usable token is passed over again', async () => {
+    writeAppToken(home, (await makeToken('user_old', { exp: NOW_S - 10 })).jwt);
+    const agent = await makeToken('user_agent');
+    writeAgentToken(home, agent.jwt);
+    await record('agent', agent.jwt);
+
+    fs.rmSync(appDb());
+    writeAppToken(home, (await makeToken('user_older', { exp: NOW_S - 20 })).jwt);
+    expect(await now()).toBe(accountKey({ userId: 'user_agent' }));
+  });
+
+  it('on macOS the app comes first, before any file the record fingerprints', async () => {
+    env = { ...env, platform: 'darwin' };
+    const token = await makeToken('user_mac');
+    writeAppToken(home, token.jwt);
+    const macDb = path.join(
+      home,
+      'Library',
+      'Application Support',
+      'Cursor',
+      'User',
+      'globalStorage',
+      'state.vscdb',
+    );
+    fs.mkdirSync(path.dirname(macDb), { recursive: true });
+    fs.renameSync(appDb(), macDb);
+    await record('app', token.jwt);
+    expect(await now()).toBe(accountKey({ userId: 'user_mac' }));
+  });
+});
+
+describe('a cookie winner is vouched for by fingerprints', () => {
+  it('the cached cookie’s account while the file is unchanged, then nothing', async () => {
+    writeCachedCookie(home, 'WorkosCursorSessionToken=x');
+    await record('cached');
+    expect(await now()).toBe(accountKey({ userId: 'user_cookie' }));
+
+    writeCachedCookie(home, 'WorkosCursorSessionToken=y');
+    expect(await now()).toBeUndefined();
+  });
+
+  it('the config file’s manual header, with its token-account label, until the config changes', async () => {
+    writeConfig(home, { version: 1, providers: [{ id: 'cursor', cookieHeader: 'a=1' }] });
+    await record('manual', undefined, 'auto', 'Work');
+    expect(await now()).toBe(accountKey({ userId: 'user_cookie', label: 'Work' }));
+
+    writeConfig(home, { version: 1, providers: [{ id: 'cursor', cookieHeader: 'a=2' }] });
+    expect(await now()).toBeUndefined();
+  });
+
+  it('a token winner is invalidated by a cookie file appearing before it in the order', async () => {
+    const one = await makeToken('user_one');
+    writeAppToken(home, one.jwt);
+    await record('app', one.jwt);
+
+    writeCachedCookie(home, 'WorkosCursorSessionToken=z');
+    expect(await now()).toBeUndefined();
+  });
+
+  it('a config appearing at the legacy path counts too', async () => {
+    const one = await makeToken('user_one');
+    writeAppToken(home, one.jwt);
+    await record('app', one.jwt);
+
+    fs.mkdirSync(path.join(home, '.codexbar'));
+    fs.writeFileSync(path.join(home, '.codexbar', 'config.json'), '{}');
+    expect(await now()).toBeUndefined();
+  });
+});
+
+describe('nothing is vouched for', () => {
+  it.each(['browser', 'stored'] as const)(
+    'when the %s source won (it changes without a file we watch)',
+    async (winner) => {
+      await record(winner);
+      expect(await now()).toBeUndefined();
+    },
+  );
+
+  it('without a record, with a record of another source mode, or with a damaged one', async () => {
+    const one = await makeToken('user_one');
+    writeAppToken(home, one.jwt);
+    expect(await now()).toBeUndefined();
+
+    await record('app', one.jwt, 'web');
+    expect(await now('auto')).toBeUndefined();
+
+    await record('app', one.jwt);
+    const file = authInputs(env, 'auto', dir).recordPath;
+    fs.writeFileSync(file, '{"version":1,"winner":"app"');
+    expect(await now()).toBeUndefined();
+  });
+});

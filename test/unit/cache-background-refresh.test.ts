@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lockPathFor, startBackgroundRefresh } from '../../src/cache/background-refresh.js';
+import { encodeSnapshot } from '../../src/cache/snapshot-codec.js';
+import { workedExampleSnapshot } from './render-usage-fixture.js';
+
+/** docs/behaviour.md §26.5: who starts the one background refresh, and when nobody needs to. */
+
+const ACCOUNT = '0123456789abcdef0123456789abcdef';
+const T0 = new Date('2026-11-30T15:00:00Z');
+let dir: string;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-refresh-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function saveFetchedAt(fetchedAt: Date): void {
+  const file = encodeSnapshot(workedExampleSnapshot(), {
+    account: ACCOUNT,
+    fetchedAt,
+    baseUrl: 'https://cursor.com',
+    timeZone: 'UTC',
+  });
+  fs.writeFileSync(path.join(dir, `${ACCOUNT}.json`), JSON.stringify(file));
+}
+
+/** `pid: null`: the refresh process could not be started. */
+function start(seenFetchedAt: Date, now: Date, pid: number | null = process.pid) {
+  const started: string[][] = [];
+  const result = startBackgroundRefresh(
+    { usageDir: dir, account: ACCOUNT, seenFetchedAt, now, sourceArgs: ['--source', 'web'] },
+    (args) => {
+      started.push([...args]);
+      return pid ?? undefined;
+    },
+  );
+  return result.then((outcome) => ({ outcome, started }));
+}
+
+describe('startBackgroundRefresh', () => {
+  it('starts one refresh with the account, the lock nonce and the source flags, and hands it the lock', async () => {
+    saveFetchedAt(T0);
+    const { outcome, started } = await start(T0, new Date(T0.getTime() + 120_000), 31337);
+
+    expect(outcome).toBe('started');
+    const lock = JSON.parse(fs.readFileSync(lockPathFor(dir, ACCOUNT), 'utf8'));
+    expect(started).toEqual([['__refresh', '--account', ACCOUNT, '--lock', lock.nonce, '--source', 'web']]);
+    expect(lock.pid).toBe(31337);
+  });
+
+  it('starts nothing when a newer snapshot landed after ours was read, whatever our clock says', async () => {
+    saveFetchedAt(new Date(T0.getTime() + 5000));
+    const { outcome, started } = await start(T0, new Date(T0.getTime() + 1000));
+
+    expect(outcome).toBe('fresh');
+    expect(started).toEqual([]);
+    expect(fs.existsSync(lockPathFor(dir, ACCOUNT))).toBe(false);
+  });
+
+  it('releases the lock when the refresh cannot start', async () => {
+    saveFetchedAt(T0);
+    const { outcome } = await start(T0, new Date(T0.getTime() + 120_000), null);
+
+    expect(outcome).toBe('failed');
+    expect(fs.existsSync(lockPathFor(dir, ACCOUNT))).toBe(false);
+  });
+
+  it('is busy while another refresh holds the lock', async () => {
+    saveFetchedAt(T0);
+    await start(T0, new Date(T0.getTime() + 120_000));
+    const second = await start(T0, new Date(T0.getTime() + 121_000));
+
+    expect(second).toEqual({ outcome: 'busy', started: [] });
+  });
+});

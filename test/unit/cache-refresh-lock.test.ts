@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  acquireRefreshLock,
+  handOverRefreshLock,
+  holdRefreshLock,
+  holdsRefreshLock,
+  LOCK_MAX_AGE_MS,
+  releaseRefreshLock,
+} from '../../src/cache/refresh-lock.js';
+
+/** docs/behaviour.md §26.5: one refresh per account, and no lock a crashed process holds forever. */
+
+let dir: string;
+let lock: string;
+const T0 = Date.UTC(2026, 10, 30, 15);
+const alive = () => true;
+const dead = () => false;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-lock-'));
+  lock = path.join(dir, 'account.lock');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const content = () => JSON.parse(fs.readFileSync(lock, 'utf8'));
+
+describe('acquiring', () => {
+  it('the first caller gets the lock, 0600 and with its pid; the next one finds it busy', () => {
+    const first = acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const second = acquireRefreshLock(lock, { now: T0 + 1000, isAlive: alive }, 4343);
+
+    expect(first.kind).toBe('acquired');
+    expect(second.kind).toBe('busy');
+    expect(content()).toMatchObject({ pid: 4242, startedAt: T0 });
+    expect(fs.statSync(lock).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+});
+
+describe('a stale lock is taken over', () => {
+  it('when its process is gone', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+
+    const taken = acquireRefreshLock(lock, { now: T0 + 1000, isAlive: dead }, 4343);
+
+    expect(taken.kind).toBe('acquired');
+    expect(content()).toMatchObject({ pid: 4343, startedAt: T0 + 1000 });
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+
+  it('when it is older than the longest refresh, even if its pid is alive (a reused pid)', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+
+    const early = acquireRefreshLock(lock, { now: T0 + LOCK_MAX_AGE_MS, isAlive: alive }, 4343);
+    const late = acquireRefreshLock(lock, { now: T0 + LOCK_MAX_AGE_MS + 1, isAlive: alive }, 4343);
+
+    expect(early.kind).toBe('busy');
+    expect(late.kind).toBe('acquired');
+  });
+
+  it('when its content is unreadable', () => {
+    fs.writeFileSync(lock, '{"pid":');
+
+    expect(acquireRefreshLock(lock, { now: T0, isAlive: alive }).kind).toBe('acquired');
+  });
+
+  it('by the first caller only: to the next ones the new lock is alive', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const isAlive = (pid: number) => pid !== 4242;
+    const attempts = Array.from({ length: 5 }, (_, i) =>
+      acquireRefreshLock(lock, { now: T0 + 5000, isAlive }, 5000 + i),
+    );
+
+    expect(attempts.map((attempt) => attempt.kind)).toEqual(['acquired', 'busy', 'busy', 'busy', 'busy']);
+    expect(content()).toMatchObject({ pid: 5000 });
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+
+  it('after a takeover that died half-way: its claim is cleared and the next caller takes over', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    fs.writeFileSync(`${lock}.claim`, JSON.stringify({ pid: 4343, nonce: 'claim', startedAt: T0 + 1000 }));
+
+    const blocked = acquireRefreshLock(lock, { now: T0 + 2000, isAlive: (pid) => pid === 4343 }, 4444);
+    const cleared = acquireRefreshLock(
+      lock,
+      { now: T0 + 3000, isAlive: (pid) => pid !== 4343 && pid !== 4242 },
+      4545,
+    );
+    const next = acquireRefreshLock(
+      lock,
+      { now: T0 + 4000, isAlive: (pid) => (pid === 4545 ? false : pid !== 4242) },
+      4646,
+    );
+
+    expect(blocked.kind).toBe('busy');
+    expect(cleared.kind).toBe('busy');
+    expect(next.kind).toBe('acquired');
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+});
+
+describe('after acquiring', () => {
+  it('hand-over gives the lock to another pid under the same nonce', () => {
+    const attempt = acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const nonce = (attempt as { nonce: string }).nonce;
+
+    handOverRefreshLock(lock, nonce, 5151);
+
+    expect(content()).toMatchObject({ pid: 5151, nonce, startedAt: T0 });
+    expect(holdsRefreshLock(lock, nonce)).toBe(true);
+    expect(holdsRefreshLock(lock, 'someone-else')).toBe(false);
+  });
+
+  it('release removes only our own lock', () => {
+    const attempt = acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+
+    releaseRefreshLock(lock, 'not-ours');
+    expect(fs.existsSync(lock)).toBe(true);
+    releaseRefreshLock(lock, (attempt as { nonce: string }).nonce);
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('a failed refresh holds the lock until its backoff ends, even once its process is gone', () => {
+    const attempt = acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    holdRefreshLock(lock, (attempt as { nonce: string }).nonce, T0 + 60_000);
+
+    expect(acquireRefreshLock(lock, { now: T0 + 59_999, isAlive: dead }).kind).toBe('busy');
+    expect(acquireRefreshLock(lock, { now: T0 + 60_000, isAlive: dead }).kind).toBe('acquired');
+  });
+});
