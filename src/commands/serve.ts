@@ -1,22 +1,16 @@
 /**
  * `codexbar serve`: CodexBar's local HTTP API and a dashboard page (docs/behaviour.md §Serve). Start-up
  * errors are JSON error rows on stdout before anything is bound; then the banner goes to stderr and the
- * server runs until SIGINT, SIGTERM or SIGHUP.
+ * server runs until SIGINT, SIGTERM or SIGHUP. This file only declares the command; src/commands/serve-run.ts
+ * runs it and is imported only then, so no other command loads the server (docs/architecture.md, Start-up).
  */
 import { type Command, Option } from 'commander';
-import pkg from '../../package.json' with { type: 'json' };
-import { resolveBaseUrl } from '../api/base-url.js';
-import { messageFor } from '../errors.js';
-import { createRequestLogger } from '../serve/log.js';
-import { type RunningServer, startServe } from '../serve/server.js';
-import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';
+import type { RunningServer } from '../serve/server.js';
 import type { CliIo } from './io.js';
-import { type OutputMode, reportFailure } from './report.js';
 import { parsePort, parseRefreshInterval, parseRequestTimeout, parseServeHost } from './serve-parsers.js';
+import type { RawServeOptions } from './serve-run.js';
 
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'];
-const START_UP_OUTPUT: OutputMode = { json: true, pretty: false, jsonOnly: false };
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** What tests inject when they run `serve` in-process (no real signals, short deadlines, their own clock). */
 export interface ServeHooks {
@@ -78,81 +72,8 @@ export function addServeCommand(program: Command, io: ServeIo, setExitCode: (cod
         '  CODEXBAR_DASHBOARD_TOKEN=… codexbar serve --host 0.0.0.0 --allow-plain-http',
       ].join('\n'),
     )
-    .action(async (options) => setExitCode(await serveCommand(options, io)));
-}
-
-interface RawServeOptions extends ServeFlags {
-  verbose?: boolean;
-  logLevel?: string;
-  jsonOutput?: boolean;
-}
-
-async function serveCommand(options: RawServeOptions, io: ServeIo): Promise<number> {
-  const hooks = io.serveHooks ?? {};
-  let settings: ServeSettings;
-  try {
-    settings = resolveServeSettings(options, io.env);
-    // A refused base URL would fail every request; say so once, before binding.
-    resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
-  } catch (error) {
-    // docs/behaviour.md §Serve.1: serve's start-up errors are always JSON rows.
-    return reportFailure(io, error, START_UP_OUTPUT);
-  }
-
-  const verbose = options.verbose === true || ['trace', 'verbose', 'debug'].includes(options.logLevel ?? '');
-  const log = verbose
-    ? createRequestLogger({ stderr: io.stderr, json: options.jsonOutput === true, now: io.now })
-    : undefined;
-  let server: RunningServer;
-  try {
-    server = await startServe(settings, {
-      io,
-      version: pkg.version,
-      now: hooks.now,
-      headDeadlineMs: hooks.headDeadlineMs,
-      readIdleMs: hooks.readIdleMs,
-      log,
+    .action(async (options: RawServeOptions) => {
+      const { serveCommand } = await import('./serve-run.js');
+      setExitCode(await serveCommand(options, io));
     });
-  } catch (error) {
-    const reason = new Error(`Could not listen on ${settings.host}:${settings.port}: ${listenReason(error)}`);
-    return reportFailure(io, reason, START_UP_OUTPUT);
-  }
-
-  io.stderr.write(`CodexBar server listening on ${server.url}\n`);
-  if (!settings.loopback) {
-    io.stderr.write(
-      `Warning: serving cleartext HTTP on non-loopback --host '${settings.host}': the dashboard token and your usage cross the network unencrypted.\n`,
-    );
-  }
-  hooks.onListening?.(server);
-  await stopRequested(hooks.stop);
-  await server.stop();
-  return 0;
-}
-
-function listenReason(error: unknown): string {
-  const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
-  if (code === 'EADDRINUSE') return 'the address is already in use.';
-  if (code === 'EACCES') return 'permission denied.';
-  if (code === 'EADDRNOTAVAIL') return 'the address is not available on this machine.';
-  return messageFor(error);
-}
-
-/**
- * Resolves on the first stop signal. The handlers are removed at once, so a second Ctrl-C during a slow
- * shutdown gets the default behaviour and ends the process immediately.
- */
-function stopRequested(stop: AbortSignal | undefined): Promise<void> {
-  if (stop) {
-    return stop.aborted
-      ? Promise.resolve()
-      : new Promise((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
-  }
-  return new Promise((resolve) => {
-    const onSignal = () => {
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-      resolve();
-    };
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  });
 }

@@ -1,0 +1,92 @@
+/** What `codexbar config …` does once a subcommand runs (docs/behaviour.md §27.4); src/commands/config.ts declares them. */
+import { findConfigPath } from '../config/config.js';
+import { readConfigDocument } from '../config/document.js';
+import { newConfig, setProviderEnabled } from '../config/edit.js';
+import { displayName, knownProviderId, providerStatuses } from '../config/providers.js';
+import { redactConfig } from '../config/redact.js';
+import { type ConfigIssue, validateConfigDocument } from '../config/validate.js';
+import { type ConfigObject, updateConfigFile } from '../config/write.js';
+import { ArgumentError, ConfigError } from '../errors.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import type { CliIo } from './io.js';
+import type { OutputOptions } from './options.js';
+import type { Reporter } from './report.js';
+
+function localEnvironment(io: CliIo): LocalEnvironment {
+  return { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+}
+
+export async function validate(reporter: Reporter<OutputOptions>): Promise<number> {
+  const path = await findConfigPath(localEnvironment(reporter.io));
+  const issues = validateConfigDocument(await readConfigDocument(path));
+  if (reporter.json) reporter.printJson(issues);
+  else reporter.printText(issues.length === 0 ? 'Config: OK' : issues.map(issueLine).join('\n'));
+  return issues.some((issue) => issue.severity === 'error') ? 1 : 0;
+}
+
+/** `[WARNING] cursor (cookieHeader): …`, as CodexBar prints an issue; `config` stands for the whole file. */
+function issueLine(issue: ConfigIssue): string {
+  const field = issue.field ? ` (${issue.field})` : '';
+  return `[${issue.severity.toUpperCase()}] ${issue.provider ?? 'config'}${field}: ${issue.message}`;
+}
+
+/** Always JSON, an object, whatever the format (CodexBar's dump). A broken file is a config error. */
+export async function dump(reporter: Reporter<OutputOptions>, showSecrets: boolean): Promise<number> {
+  const document = await readConfigDocument(await findConfigPath(localEnvironment(reporter.io)));
+  let config: ConfigObject;
+  switch (document.kind) {
+    case 'missing':
+      config = { version: 1, providers: [{ id: 'cursor' }] };
+      break;
+    case 'unreadable':
+      throw new ConfigError(`Failed to read CodexBar config at ${document.path}: ${document.reason}`);
+    case 'invalid':
+      throw new ConfigError(`Failed to decode CodexBar config at ${document.path}: ${document.reason}`);
+    case 'ok':
+      config = document.raw;
+  }
+  reporter.printJson(showSecrets ? config : redactConfig(config));
+  return 0;
+}
+
+export async function providers(reporter: Reporter<OutputOptions>): Promise<number> {
+  const document = await readConfigDocument(await findConfigPath(localEnvironment(reporter.io)));
+  if (document.kind === 'unreadable' || document.kind === 'invalid') {
+    throw new ConfigError(`Failed to decode CodexBar config at ${document.path}: ${document.reason}`);
+  }
+  const statuses = providerStatuses(document.kind === 'ok' ? document.file : undefined);
+  if (reporter.json) reporter.printJson(statuses);
+  else {
+    reporter.printText(
+      statuses
+        .map(
+          (s) =>
+            `${s.provider}: ${s.enabled ? 'enabled' : 'disabled'}${s.defaultEnabled ? ' default' : ''} (${s.displayName})`,
+        )
+        .join('\n'),
+    );
+  }
+  return 0;
+}
+
+export async function toggle(
+  reporter: Reporter<OutputOptions>,
+  raw: string | undefined,
+  enabled: boolean,
+): Promise<number> {
+  const env = localEnvironment(reporter.io);
+  const document = await readConfigDocument(await findConfigPath(env));
+  const provider = knownProviderId(raw, document.kind === 'ok' ? document.file : undefined);
+  if (provider === undefined) throw new ArgumentError('Unknown or missing provider. Use --provider <name>.');
+  const { path } = await updateConfigFile(env, (current) => {
+    const config = current ?? newConfig();
+    setProviderEnabled(config, provider, enabled);
+    return { config, result: undefined };
+  });
+  if (reporter.json) {
+    reporter.printJson({ provider, displayName: displayName(provider), enabled, configPath: path });
+  } else {
+    reporter.printText(`Config: ${enabled ? 'enabled' : 'disabled'} ${displayName(provider)}`);
+  }
+  return 0;
+}
