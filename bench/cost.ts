@@ -11,7 +11,7 @@ import { type FakeCursor, startFakeCursor } from '../test/fake-cursor/server.js'
 import { proAccount } from '../test/helpers/accounts.js';
 import { makeToken, writeAppToken } from '../test/helpers/home.js';
 import { peakRssMethod } from './lib/child.js';
-import { cleanupTempDirs, cliEnv, makeTempDir, snapshotBuild } from './lib/cli-env.js';
+import { cliEnv, makeTempDir, runBench, snapshotBuild } from './lib/cli-env.js';
 import { aggregate, decodePages, timeCollectCost } from './lib/cost-in-process.js';
 import { type CostSample, costRunner, cpuOf, peakOf } from './lib/cost-runs.js';
 import { pageTexts, staticEventsHandler } from './lib/events-pages.js';
@@ -209,10 +209,4 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
   printSummary('codexbar cost: summary', rows);
 }
 
-const fakeRef: { fake?: FakeCursor } = {};
-try {
-  await main(fakeRef);
-} finally {
-  await fakeRef.fake?.close();
-  cleanupTempDirs();
-}
+await runBench(main);

@@ -8,7 +8,7 @@ import { startFakeCursor } from '../test/fake-cursor/server.js';
 import { proAccount } from '../test/helpers/accounts.js';
 import { makeToken, writeAppToken } from '../test/helpers/home.js';
 import { expectSuccess, runNode } from './lib/child.js';
-import { cleanupTempDirs, cliEnv, makeTempDir, snapshotBuild } from './lib/cli-env.js';
+import { cliEnv, makeTempDir, runBench, snapshotBuild } from './lib/cli-env.js';
 import { ms } from './lib/measure.js';
 import { pairedRuns, spread } from './lib/stats.js';
 import { printSummary, type TargetRow } from './lib/summary.js';
@@ -75,10 +75,4 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
   printSummary('codexbar statusline: summary', rows);
 }
 
-const fakeRef: { fake?: FakeCursor } = {};
-try {
-  await main(fakeRef);
-} finally {
-  await fakeRef.fake?.close();
-  cleanupTempDirs();
-}
+await runBench(main);

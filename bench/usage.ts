@@ -9,7 +9,7 @@ import { startFakeCursor } from '../test/fake-cursor/server.js';
 import { proAccount } from '../test/helpers/accounts.js';
 import { makeToken, writeAppToken } from '../test/helpers/home.js';
 import { expectSuccess, runNode } from './lib/child.js';
-import { cleanupTempDirs, cliEnv, jsonRow, makeTempDir, snapshotBuild } from './lib/cli-env.js';
+import { cliEnv, jsonRow, makeTempDir, runBench, snapshotBuild } from './lib/cli-env.js';
 import { ensureLargeVscdb, largeDbToken, sidecarsOf } from './lib/large-vscdb.js';
 import { ms } from './lib/measure.js';
 import { medianRuns, type Paired, pairedRuns, spread } from './lib/stats.js';
@@ -325,10 +325,4 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
   printSummary('codexbar usage: summary', rows);
 }
 
-const fakeRef: { fake?: FakeCursor } = {};
-try {
-  await main(fakeRef);
-} finally {
-  await fakeRef.fake?.close();
-  cleanupTempDirs();
-}
+await runBench(main);

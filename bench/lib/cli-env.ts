@@ -72,3 +72,16 @@ export function jsonRow(stdout: string, what: string): Record<string, unknown> {
   if ('error' in row) throw new Error(`${what}: error row ${JSON.stringify(row.error)}`);
   return row;
 }
+
+/** Runs a benchmark's `main`, then closes the fake server it started (if any) and removes the temp dirs. */
+export async function runBench<F extends { close(): Promise<void> }>(
+  main: (fakeRef: { fake?: F }) => Promise<void>,
+): Promise<void> {
+  const fakeRef: { fake?: F } = {};
+  try {
+    await main(fakeRef);
+  } finally {
+    await fakeRef.fake?.close();
+    cleanupTempDirs();
+  }
+}

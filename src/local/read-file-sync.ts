@@ -1,9 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
- * The synchronous twin of `readTextFile` (read-file.ts), with the same rules, for code that must not load
- * `node:fs/promises`: the statusline fast path reads its own small cache files with it
- * (docs/behaviour.md §26.7). Same answers: missing, unreadable with a reason, or the text.
+ * The one bounded, non-blocking read of a small local file (its rules are on `readTextFile` in read-file.ts,
+ * which wraps it). Synchronous, so the statusline fast path can use it without loading `node:fs/promises`
+ * (docs/behaviour.md §26.7). Answers: missing, unreadable with a reason, or the text.
  */
 
 export type TextFileReadSync =
@@ -48,7 +48,7 @@ export function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
-export function describeFsError(code: string | undefined): string {
+function describeFsError(code: string | undefined): string {
   switch (code) {
     case 'EACCES':
     case 'EPERM':
@@ -60,6 +60,6 @@ export function describeFsError(code: string | undefined): string {
   }
 }
 
-export function describeSize(bytes: number): string {
+function describeSize(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

@@ -18,19 +18,29 @@ export interface FifoRescue {
 /**
  * A CLI that opens a FIFO with a blocking open waits for a writer forever, and a synchronous open blocks the
  * test's own thread, so no timer in this process could end the test. So a separate process per FIFO waits
- * `graceMs`, then opens it for writing: a reader blocked on it is let go (and gets end-of-file), and the FIFO
- * is written down in `marks` the moment the open succeeds, before the reader can have done anything with it.
- * A CLI that never blocks leaves these writers waiting for a reader; they are killed when the test ends.
+ * `graceMs`, then keeps trying to open it for writing without blocking: a reader blocked on it is let go (and
+ * gets end-of-file), and the FIFO is written down in `marks` the moment the open succeeds. A CLI that never
+ * blocks leaves these writers polling; they are killed when the test ends.
  */
 export function startFifoRescue(fifos: readonly string[], marks: string, graceMs = 2000): FifoRescue {
   const script = `
     const fs = require('node:fs');
     const [fifo, marks, grace] = process.argv.slice(1);
-    setTimeout(() => {
-      const fd = fs.openSync(fifo, 'w');
+    // A non-blocking open for writing succeeds only while a reader has the FIFO open or waits in open(): so a
+    // CLI that opened it without blocking and let go long ago is never mistaken for one that hangs, however
+    // late (on a loaded machine) it got round to the file.
+    const poll = () => {
+      let fd;
+      try {
+        fd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+      } catch {
+        setTimeout(poll, 10);
+        return;
+      }
       fs.appendFileSync(marks, fifo + '\\n');
       fs.closeSync(fd);
-    }, Number(grace));`;
+    };
+    setTimeout(poll, Number(grace));`;
   const children: ChildProcess[] = fifos.map((fifo) =>
     spawn(process.execPath, ['-e', script, fifo, marks, String(graceMs)], { stdio: 'ignore' }),
   );
