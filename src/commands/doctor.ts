@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from './io.js';
-import { addOutputOptions, type OutputFlags } from './options.js';
-import { choiceOption } from './parsers.js';
+import { addOutputOptions, type OutputFlags, providerOption } from './options.js';
 
 /**
  * `codexbar doctor`, alias `diagnose` (docs/behaviour.md §27.7). This file only declares it;
@@ -20,14 +19,7 @@ export function registerDoctorCommand(
         'check the set-up: credentials, config, cache, proxy and network, with a fix for each problem',
       ),
   )
-    .addOption(
-      choiceOption(
-        '--provider <id>',
-        'provider to check (all and both mean cursor)',
-        ['cursor', 'all', 'both'],
-        (value) => `unknown provider '${value}' (supported: cursor)`,
-      ),
-    )
+    .addOption(providerOption('provider to check'))
     .option('--redact', 'accepted for CodexBar compatibility: the export is always redacted')
     .addHelpText('after', DOCTOR_EXAMPLES)
     .action(async (flags: OutputFlags) => {

@@ -11,22 +11,8 @@ export function addSharedOptions(
   options: { formats?: readonly OutputFormat[] } = {},
 ): Command {
   command
-    .addOption(
-      choiceOption(
-        '--provider <id>',
-        'provider to query (all and both mean cursor)',
-        PROVIDERS,
-        (value) => `unknown provider '${value}' (supported: cursor)`,
-      ).default('cursor'),
-    )
-    .addOption(
-      choiceOption(
-        '--source <mode>',
-        'auth source: web uses cookies only, never local Cursor tokens; cli is auto',
-        SOURCES,
-        () => '--source must be auto|web|cli|oauth|api.',
-      ),
-    )
+    .addOption(providerOption().default('cursor'))
+    .addOption(sourceOption('auth source: web uses cookies only, never local Cursor tokens; cli is auto'))
     .addOption(new Option('--web', 'same as --source web').hideHelp())
     .option('--cookie <header>', 'a Cookie header copied from cursor.com (beats the config file)')
     .addOption(
@@ -57,8 +43,28 @@ export function addOutputOptions(command: Command, formats: readonly OutputForma
     );
 }
 
-export const PROVIDERS = ['cursor', 'all', 'both'] as const;
-export const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+const PROVIDERS = ['cursor', 'all', 'both'] as const;
+const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+
+/** `--provider`: cursor, or all/both meaning cursor; anything else is refused (docs/behaviour.md §2.3). */
+export function providerOption(what = 'provider to query'): Option {
+  return choiceOption(
+    '--provider <id>',
+    `${what} (all and both mean cursor)`,
+    PROVIDERS,
+    (value) => `unknown provider '${value}' (supported: cursor)`,
+  );
+}
+
+/** `--source`, with CodexBar's sentence for a value it does not know. */
+export function sourceOption(description: string): Option {
+  return choiceOption(
+    '--source <mode>',
+    description,
+    SOURCES,
+    () => '--source must be auto|web|cli|oauth|api.',
+  );
+}
 /** What every command prints; `cost` also prints CSV (docs/behaviour.md §28.5). */
 const FORMATS = ['text', 'json'] as const;
 export const COST_FORMATS = ['text', 'json', 'csv'] as const;

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { BROWSER_IDS } from '../config/schema.js';
 import { DEFAULT_TEMPLATE, STATUSLINE_TOKENS, unknownTokens } from '../render/statusline.js';
-import { PROVIDERS, SOURCES } from './options.js';
+import { providerOption, sourceOption } from './options.js';
 import { choiceOption, duration, numberInRange } from './parsers.js';
 import {
   MAX_AGE_RANGE,
@@ -19,26 +19,10 @@ export function maxAgeOption(defaultMs: number, meaning: string): Option {
     .default(defaultMs, `${defaultMs / 1000}s`);
 }
 
-function providerOption(): Option {
-  return choiceOption(
-    '--provider <id>',
-    'provider to query (all and both mean cursor)',
-    PROVIDERS,
-    (value) => `unknown provider '${value}' (supported: cursor)`,
-  );
-}
-
 export function addStatuslineOptions(command: Command): Command {
   return command
     .addOption(providerOption().default('cursor'))
-    .addOption(
-      choiceOption(
-        '--source <mode>',
-        'auth source: web uses cookies only; cli is auto',
-        SOURCES,
-        () => '--source must be auto|web|cli|oauth|api.',
-      ),
-    )
+    .addOption(sourceOption('auth source: web uses cookies only; cli is auto'))
     .addOption(new Option('--web', 'same as --source web').hideHelp())
     .addOption(
       choiceOption('--browser <name>', 'read the cursor.com cookie from this browser only', BROWSER_IDS),
