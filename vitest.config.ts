@@ -10,6 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['test/setup/sqlite.ts'],
     // Test files share each worker's module graph instead of loading vitest, zod, undici and our modules
     // again per file: most of the suite's CPU time went there. So a test file leaves nothing behind: it
     // closes its servers and databases, never writes process.env, and mocks no module (the CLI gets its

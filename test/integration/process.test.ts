@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
+import { generateEvents } from '../fake-cursor/events.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { builtCliExists, repoRoot, type SpawnOptions, spawnCli, startCli } from '../helpers/cli.js';
 import { usePerTestHome } from '../helpers/per-test.js';
@@ -70,6 +71,33 @@ describe('exit codes of a real run', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^Error: Cursor API error: HTTP 500/);
     expect(result.stderr).not.toMatch(NO_STACK);
+  });
+});
+
+describe('the native SQLite addon', () => {
+  // On Node 24, better-sqlite3 12 aborted the process (SIGABRT, nothing printed) when a statement was
+  // collected outside JavaScript; test:node runs this file on Node 22 and 24 (src/local/sqlite.ts).
+  it('a cold and a warm cost run through the event store both exit 0 with the same JSON', async () => {
+    const cookie = 'user_process%3A%3Aprocess-session';
+    const events = generateEvents({
+      count: 1500,
+      start: new Date(WORKED_NOW.getTime() - 20 * 86_400_000),
+      end: WORKED_NOW,
+      seed: 24,
+    });
+    const served = await against(account({ cookies: [cookie], events: { events } }));
+    const options = {
+      ...served,
+      env: { ...served.env, CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${cookie}` },
+    };
+    const cold = await spawnCli(['cost', '--days', '30', '--json'], options);
+    const warm = await spawnCli(['cost', '--days', '30', '--json'], options);
+    expect(cold).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(warm).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(fs.readdirSync(path.join(perTest.home, '.cache', 'codexbar', 'cost'))).toContainEqual(
+      expect.stringMatching(/\.sqlite$/),
+    );
   });
 });
 

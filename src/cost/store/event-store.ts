@@ -11,6 +11,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { loadSqlite } from '../../local/sqlite.js';
 import { ChunkFormatError, decodeChunk, encodeChunk, type Labels } from './chunk-codec.js';
 import { EventColumns } from './event-columns.js';
 import { createStoreFile, foreignFileReason, setStoreAside } from './store-files.js';
@@ -46,7 +47,6 @@ export interface RangeEvents {
 class StoreUnusableError extends Error {}
 
 type Database = BetterSqlite3.Database;
-type SqliteConstructor = typeof BetterSqlite3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -73,11 +73,6 @@ interface RangeRow {
   end_ms: number;
   event_count: number;
   fetched_at_ms: number;
-}
-
-/** Loaded on first use, so the native addon stays out of start-up. */
-async function loadSqlite(): Promise<SqliteConstructor> {
-  return (await import('better-sqlite3')).default;
 }
 
 /** SQLite's answer for a file that is not a database of ours, as opposed to a busy or full disk. */

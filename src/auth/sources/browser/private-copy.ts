@@ -3,10 +3,10 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { errorCode } from '../../../local/read-file.js';
+import { loadSqlite, type SqliteConstructor } from '../../../local/sqlite.js';
 import type { Outcome } from './outcome.js';
 import { skip } from './outcome.js';
 
-type SqliteConstructor = typeof import('better-sqlite3');
 export type SqliteDatabase = import('better-sqlite3').Database;
 
 /**
@@ -20,7 +20,7 @@ export async function readPrivateCopy<T>(
   shown: string,
   read: (db: SqliteDatabase) => Outcome<T>,
 ): Promise<Outcome<T>> {
-  const Database = await loadSqlite();
+  const Database = await loadAddon();
   if (Database === undefined) return skip('unreadable', `cannot read ${shown} (SQLite is not available)`);
   // mkdtemp creates the directory with mode 0700, owned by us, with a name nobody can guess.
   let dir: string;
@@ -93,9 +93,9 @@ function sqliteFailure(error: unknown, shown: string): Outcome<never> {
 }
 
 /** Loaded on first use so the native addon stays out of start-up for every other credential source. */
-async function loadSqlite(): Promise<SqliteConstructor | undefined> {
+async function loadAddon(): Promise<SqliteConstructor | undefined> {
   try {
-    return (await import('better-sqlite3')).default;
+    return await loadSqlite();
   } catch {
     return undefined;
   }
