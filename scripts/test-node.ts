@@ -150,28 +150,14 @@ function makeMirror(major: string, sqlite: string): string {
   return mirror;
 }
 
-/**
- * better-sqlite3 12 on Node 24 can abort a process when the GC destroys a prepared statement without a
- * current Node environment (`Assertion failed: (env) != nullptr` in RemoveEnvironmentCleanupHook, from
- * `Statement::~Statement`): WiseLibs/better-sqlite3#1515, fixed only in better-sqlite3 13, which needs
- * Node 22. The test fixtures prepare statements, so a vitest worker can die of it at random. That one
- * signature gets one more run, loudly; every other failure fails at once.
- */
-const NATIVE_GC_ABORT =
-  /RemoveEnvironmentCleanupHook[\s\S]*Assertion failed: \(env\) != nullptr|Assertion failed: \(env\) != nullptr[\s\S]*RemoveEnvironmentCleanupHook/;
-
-function runVitest(node: string, mirror: string, targets: string[]): { status: number; output: string } {
+function runVitest(node: string, mirror: string, targets: string[]): number {
   const vitest = path.join(mirror, 'node_modules', 'vitest', 'vitest.mjs');
   const run = spawnSync(node, [vitest, 'run', ...targets], {
     cwd: mirror,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
+    stdio: 'inherit',
     env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` },
   });
-  process.stdout.write(run.stdout ?? '');
-  process.stderr.write(run.stderr ?? '');
-  return { status: run.status ?? 1, output: `${run.stdout ?? ''}${run.stderr ?? ''}` };
+  return run.status ?? 1;
 }
 
 function main(): number {
@@ -192,15 +178,9 @@ function main(): number {
     return spawnSync(node, [tsx, ...filters], { cwd: mirror, stdio: 'inherit' }).status ?? 1;
   }
   const targets = filters.length > 0 ? filters : ['test/integration'];
-  let run = runVitest(node, mirror, targets);
-  if (run.status !== 0 && NATIVE_GC_ABORT.test(run.output)) {
-    console.warn(
-      'test:node: a vitest worker was aborted by better-sqlite3 12 on this Node (statement destroyed outside a ' +
-        'Node environment, WiseLibs/better-sqlite3#1515), not by a failing test; running once more.',
-    );
-    run = runVitest(node, mirror, targets);
-  }
-  return run.status;
+  // No rerun on a native abort: src/local/sqlite.ts keeps better-sqlite3 from aborting on Node 24, so an abort
+  // here is a crash a user would meet too (docs/architecture.md, SQLite).
+  return runVitest(node, mirror, targets);
 }
 
 process.exitCode = main();
