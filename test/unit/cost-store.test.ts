@@ -230,6 +230,8 @@ describe('the SQLite store', () => {
     openEventStore({
       file: costStorePath(dir, KEY),
       key,
+      owner: 'account',
+      tag: '[cursor-cost]',
       note: (line) => notes.push(line),
       shown: 'the store',
     });
