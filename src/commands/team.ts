@@ -10,9 +10,11 @@ import { renderSpendCsv, renderSpendText, spendJsonRow } from '../render/team-sp
 import { renderUsageCsv, renderUsageText, usageJsonRow } from '../render/team-usage.js';
 import { collectTeamCost } from '../team/cost.js';
 import { collectTeamSpend, SPEND_SORTS, type SpendSort, selectSpend } from '../team/spend.js';
+import { memberStoreKey } from '../team/store-key.js';
 import { collectDailyUsage } from '../team/usage.js';
 import { aggregateDailyUsage } from '../team/usage-aggregate.js';
-import { addWindowOptions, type WindowFlags, windowFromFlags } from './cost-options.js';
+import { addStoreOptions, addWindowOptions, type WindowFlags, windowFromFlags } from './cost-options.js';
+import { withEventStore } from './cost-store.js';
 import type { CliIo } from './io.js';
 import { choiceOption, wholeNumber } from './parsers.js';
 import { parseTeamOutput, runTeamCommand, type TeamIo, type TeamRun } from './team-context.js';
@@ -111,19 +113,27 @@ async function usageAction(run: TeamRun, raw: Record<string, unknown>): Promise<
 async function costAction(run: TeamRun, raw: Record<string, unknown>): Promise<number> {
   const { context, reporter, progress, output, io } = run;
   const window = resolveWindow(raw, run);
-  const report = await collectTeamCost(context, {
-    window,
-    member: raw.member as string | undefined,
-    pricing: createListPricer(),
-    now: () => io.now(),
-    onProgress: (page) => {
-      progress.verbose(
-        `[cursor-team] events piece ${page.piece}/${page.pieces} page ${page.page}: ${page.pageEvents} events (${page.eventsReceived} raw total)`,
-      );
-      const piece = page.pieces > 1 ? ` (30-day piece ${page.piece}/${page.pieces})` : '';
-      progress.step(eventsPageMessage(page.page, page.pagesKnown ?? undefined) + piece);
-    },
-  });
+  const member = raw.member as string | undefined;
+  // docs/behaviour.md §Team: the team's event store, or one of its own for one member's events.
+  const key = member === undefined ? run.teamKey : memberStoreKey(run.teamKey, member);
+  const choice = { noCache: raw.cache === false, refresh: raw.refresh === true };
+  const target = { key, owner: 'team', tag: '[cursor-team]' } as const;
+  const report = await withEventStore(run.env, choice, target, progress.verbose, (store) =>
+    collectTeamCost(context, {
+      window,
+      member,
+      pricing: createListPricer(),
+      now: () => io.now(),
+      store,
+      onProgress: (page) => {
+        progress.verbose(
+          `[cursor-team] events piece ${page.piece}/${page.pieces} page ${page.page}: ${page.pageEvents} events (${page.eventsReceived} raw total)`,
+        );
+        const piece = page.pieces > 1 ? ` (30-day piece ${page.piece}/${page.pieces})` : '';
+        progress.step(eventsPageMessage(page.page, page.pagesKnown ?? undefined) + piece);
+      },
+    }),
+  );
   progress.finish();
   if (output.format === 'json') reporter.printJson([teamCostJsonRow(report)]);
   else if (output.format === 'csv') io.stdout.write(renderTeamCostCsv(report));
@@ -210,11 +220,13 @@ export function registerTeamCommand(
     )
     .action(actionFor(io, setExitCode, usageAction));
 
-  addWindowOptions(
-    addOutputOptions(
-      team.command('cost').description('team-wide cost per day, model, member and kind, from usage events'),
+  addStoreOptions(
+    addWindowOptions(
+      addOutputOptions(
+        team.command('cost').description('team-wide cost per day, model, member and kind, from usage events'),
+      ),
+      { all: false },
     ),
-    { all: false },
   )
     .addOption(memberOption())
     .option('--breakdown', 'per-model rows under each day')
@@ -224,7 +236,9 @@ export function registerTeamCommand(
       [
         '',
         'Events are paged 1,000 at a time within about 60 requests a minute; a long fetch shows its',
-        'progress and any rate-limit wait on stderr.',
+        'progress and any rate-limit wait on stderr. Events older than 48 hours are kept in a local',
+        'store and reused once the API confirms their count, so a repeated run asks for little more',
+        'than the last two days.',
         '',
         'Examples:',
         '  codexbar team cost --days 7',
