@@ -11,6 +11,7 @@ import { ExactSum } from '../cost/exact-sum.js';
 import type { PageProgress } from '../cost/pager.js';
 import type { ListPricer } from '../cost/pricing.js';
 import { type CostStoreUse, collectRanges, type EventsSource } from '../cost/store/ranged-collect.js';
+import { createDayKeyer } from '../cost/time-zone.js';
 import type { CostReport, CostWindow, StoredEvent } from '../cost/types.js';
 import { ADMIN_MAX_SPAN_MS } from './chunks.js';
 
@@ -92,7 +93,13 @@ export async function collectTeamCost(
   options: CollectTeamCostOptions,
 ): Promise<TeamCostReport> {
   const { window } = options;
-  const aggregatorOptions = { timeZone: window.timeZone, pricing: options.pricing, today: options.now() };
+  const aggregatorOptions = {
+    timeZone: window.timeZone,
+    pricing: options.pricing,
+    today: options.now(),
+    // One keyer for the team and every member: each local day's bounds are found once per run.
+    dayKeyOf: createDayKeyer(window.timeZone),
+  };
   const team = createCostAggregator(aggregatorOptions);
   const teamFees = new FeeSum();
   const members = new Map<string, MemberAccumulator>();
