@@ -260,6 +260,19 @@ describe('stores of other teams and members are never read', () => {
     expect(warm.stderr).not.toContain('@');
   });
 
+  it('two concurrent runs both succeed, and the store they leave is verified and used', async () => {
+    const home = newHome();
+    const [a, b] = await Promise.all([
+      teamCost(home, ['--days', '10', '--json'], { events }),
+      teamCost(home, ['--days', '10', '--json'], { events }),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(b.stdout).toBe(a.stdout);
+    const warm = await teamCost(home, args, { events });
+    expect(warm.stderr).toContain('(verified)');
+    expect(warm.stdout).toBe(a.stdout);
+  });
+
   it('a store that cannot be opened costs only the saving: every event is fetched, the output is right', async () => {
     const home = newHome();
     fs.mkdirSync(storeDirOf(home), { recursive: true, mode: 0o700 });
