@@ -75,14 +75,14 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('a warm `team cost` asks only for verification and the last 48 hours', () => {
-  const events = seeded(4500, 30, 41);
+  const events = seeded(3500, 30, 41);
   const home = newHome();
   const storeFile = path.join(storeDirOf(home), `${teamStoreKey(ADMIN_KEY)}.sqlite`);
 
   it('cold, then warm: one verification request plus the recent pages, and byte-identical JSON', async () => {
     const cold = await teamCost(home, ['--days', '30', '--json'], { events });
     expect(cold.code).toBe(0);
-    expect(cold.eventRequests).toBe(pagesFor(4500));
+    expect(cold.eventRequests).toBe(pagesFor(3500));
     expect(fs.existsSync(storeFile)).toBe(true);
 
     const warm = await teamCost(home, ['--days', '30', '--json', '--verbose'], { events });
@@ -129,14 +129,14 @@ describe('a warm `team cost` asks only for verification and the last 48 hours', 
     const snapshot = () => fs.readdirSync(dir).map((name) => `${name} ${digest(path.join(dir, name))}`);
     const before = snapshot();
     const run = await teamCost(home, ['--days', '30', '--json', '--no-cache', '--verbose'], { events });
-    expect(run.eventRequests).toBe(pagesFor(4500));
+    expect(run.eventRequests).toBe(pagesFor(3500));
     expect(run.stderr).not.toContain('event store');
     expect(snapshot()).toEqual(before);
   });
 
   it('--refresh fetches everything, and the next run uses what it stored', async () => {
     const run = await teamCost(home, ['--days', '30', '--json', '--refresh', '--verbose'], { events });
-    expect(run.eventRequests).toBe(pagesFor(4500));
+    expect(run.eventRequests).toBe(pagesFor(3500));
     expect(run.stderr).not.toContain('From the event store');
     const next = await teamCost(home, ['--days', '30', '--json', '--verbose'], { events });
     expect(next.stderr).toContain('(verified)');
@@ -166,10 +166,13 @@ describe('stored spans are verified before use', () => {
   const home = newHome();
   const args = ['--days', '40', '--json', '--verbose'];
   const row = (stdout: string) => (JSON.parse(stdout) as Record<string, number>[])[0]!;
+  /** The output for `base`, from the first test's cold run. */
+  let baseOutput = '';
 
   it('a 40-day stored span is verified in two 30-day requests, each within the API limit', async () => {
     const cold = await teamCost(home, args, { events: base });
     expect(cold.code).toBe(0);
+    baseOutput = cold.stdout;
     const warm = await teamCost(home, args, { events: base });
     expect(warm.stdout).toBe(cold.stdout);
     expect(warm.eventRequests).toBe(2 + pagesFor(recent(base)));
@@ -181,15 +184,14 @@ describe('stored spans are verified before use', () => {
   });
 
   it('an event inserted into an old stored day is noticed, its piece fetched again, and the total is right', async () => {
-    const before = await teamCost(home, args, { events: base });
     const after = await teamCost(home, args, { events: withExtra });
     expect(after.code).toBe(0);
     expect(after.stderr).toMatch(
       /\[cursor-team\] The event store holds (\d+) events for 2026-06-\d\dT00:00:00Z – 2026-07-\d\dT00:00:00Z, the Admin API reports \d+; fetching it again/,
     );
     expect(after.stdout).toBe(await truth(['--days', '40', '--json'], withExtra));
-    expect(row(after.stdout).apiRateCostUSD! - row(before.stdout).apiRateCostUSD!).toBeCloseTo(12.345, 6);
-    expect(row(after.stdout).tokenFeeUSD! - row(before.stdout).tokenFeeUSD!).toBeCloseTo(0.655, 6);
+    expect(row(after.stdout).apiRateCostUSD! - row(baseOutput).apiRateCostUSD!).toBeCloseTo(12.345, 6);
+    expect(row(after.stdout).tokenFeeUSD! - row(baseOutput).tokenFeeUSD!).toBeCloseTo(0.655, 6);
     // The piece fetched again replaced what was stored: the next run verifies it and prints the same.
     const again = await teamCost(home, args, { events: withExtra });
     expect(again.stderr).not.toContain('fetching it again');
