@@ -40,9 +40,20 @@ export function addWindowOptions(command: Command, options: { all: boolean }): C
   );
 }
 
+/** The event store's flags, shared by `cost` and `team cost` (docs/behaviour.md §28.1). */
+export function addStoreOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--no-cache', 'fetch every event and leave the local event store alone').conflicts(
+        'refresh',
+      ),
+    )
+    .option('--refresh', 'fetch every event and replace what the local event store holds');
+}
+
 /** `cost`'s flags: the window, then paging and layout. */
 export function addCostOptions(command: Command): Command {
-  return addWindowOptions(command, { all: true })
+  addWindowOptions(command, { all: true })
     .addOption(
       new Option('--concurrency <n>', 'pages fetched at once once the event count is known')
         .argParser(wholeNumber('--concurrency', 1, 16))
@@ -52,13 +63,8 @@ export function addCostOptions(command: Command): Command {
       new Option('--timeout <duration>', 'give up after this long: 45s, 5m, or seconds')
         .argParser(duration('--timeout', { min: 1, max: 86_400 }))
         .default(120_000, '120s'),
-    )
-    .addOption(
-      new Option('--no-cache', 'fetch every event and leave the local event store alone').conflicts(
-        'refresh',
-      ),
-    )
-    .option('--refresh', 'fetch every event and replace what the local event store holds')
+    );
+  return addStoreOptions(command)
     .addOption(
       choiceOption('--by <group>', 'one row per day, week, month, model or kind (default: day)', GROUP_BYS),
     )

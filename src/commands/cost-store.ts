@@ -1,7 +1,7 @@
 import type { Session } from '../auth/types.js';
 import { sessionAccountKey } from '../cache/session-account.js';
-import type { CostStoreUse } from '../cost/collect.js';
-import { openEventStore } from '../cost/store/event-store.js';
+import { openEventStore, type StoreOwner } from '../cost/store/event-store.js';
+import type { CostStoreUse } from '../cost/store/ranged-collect.js';
 import { costStorePath, ensureStoreDir } from '../cost/store/store-files.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
@@ -19,12 +19,49 @@ export interface StoreChoice {
   refresh: boolean;
 }
 
+/** Which store a run opens: its key (never a credential), whose it is, and the tag of its `--verbose` lines. */
+export interface StoreTarget {
+  key: string;
+  owner: StoreOwner;
+  tag: string;
+}
+
 /**
- * Runs `collect` with the account's event store open (docs/behaviour.md §28.1), or without one when the run
- * asked for none, the session names no account, or the store cannot be opened: a store is a saving, never a
- * reason for a run to fail.
+ * Runs `collect` with the event store of `target` open (docs/behaviour.md §28.1), or without one when the
+ * run asked for none or the store cannot be opened: a store is a saving, never a reason for a run to fail.
  */
-export async function withCostStore<T>(
+export async function withEventStore<T>(
+  env: LocalEnvironment,
+  choice: StoreChoice,
+  target: StoreTarget,
+  log: (line: string) => void,
+  collect: (store: CostStoreUse | undefined) => Promise<T>,
+): Promise<T> {
+  if (choice.noCache) return collect(undefined);
+  const { key, owner, tag } = target;
+  let use: CostStoreUse;
+  try {
+    const file = costStorePath(await ensureStoreDir(env), key);
+    const shown = displayPath(file, env);
+    const store = await openEventStore({ file, key, owner, tag, note: log, shown });
+    log(`${tag} Event store: ${shown}${choice.refresh ? ' (--refresh: fetching everything)' : ''}`);
+    use = { store, refresh: choice.refresh, log };
+  } catch (error) {
+    log(`${tag} No event store this run: ${error instanceof Error ? error.message : String(error)}`);
+    return collect(undefined);
+  }
+  try {
+    return await collect(use);
+  } finally {
+    use.store.close();
+  }
+}
+
+/**
+ * `cost`: the account's event store (docs/behaviour.md §28.1), keyed by the session's cursor.com user and
+ * token-account label; none when the session names no user.
+ */
+export function withCostStore<T>(
   env: LocalEnvironment,
   choice: StoreChoice,
   session: Session,
@@ -38,20 +75,5 @@ export async function withCostStore<T>(
     log('[cursor-cost] No event store: the session does not name a cursor.com user');
     return collect(undefined);
   }
-  let use: CostStoreUse;
-  try {
-    const file = costStorePath(await ensureStoreDir(env), key);
-    const shown = displayPath(file, env);
-    const store = await openEventStore({ file, key, note: log, shown });
-    log(`[cursor-cost] Event store: ${shown}${choice.refresh ? ' (--refresh: fetching everything)' : ''}`);
-    use = { store, refresh: choice.refresh, log };
-  } catch (error) {
-    log(`[cursor-cost] No event store this run: ${error instanceof Error ? error.message : String(error)}`);
-    return collect(undefined);
-  }
-  try {
-    return await collect(use);
-  } finally {
-    use.store.close();
-  }
+  return withEventStore(env, choice, { key, owner: 'account', tag: '[cursor-cost]' }, log, collect);
 }

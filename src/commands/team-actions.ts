@@ -12,9 +12,11 @@ import { renderUsageCsv, renderUsageText, usageJsonRow } from '../render/team-us
 import { collectTeamCost } from '../team/cost.js';
 import { collectTeamSpend, selectSpend } from '../team/spend.js';
 import type { SpendSort } from '../team/spend-sorts.js';
+import { memberStoreKey } from '../team/store-key.js';
 import { collectDailyUsage } from '../team/usage.js';
 import { aggregateDailyUsage } from '../team/usage-aggregate.js';
 import { type WindowFlags, windowFromFlags } from './cost-options.js';
+import { withEventStore } from './cost-store.js';
 import type { CliIo } from './io.js';
 import { parseTeamOutput, runTeamCommand, type TeamIo, type TeamRun } from './team-context.js';
 
@@ -88,19 +90,27 @@ async function usageAction(run: TeamRun, raw: Record<string, unknown>): Promise<
 async function costAction(run: TeamRun, raw: Record<string, unknown>): Promise<number> {
   const { context, reporter, progress, output, io } = run;
   const window = resolveWindow(raw, run);
-  const report = await collectTeamCost(context, {
-    window,
-    member: raw.member as string | undefined,
-    pricing: createListPricer(),
-    now: () => io.now(),
-    onProgress: (page) => {
-      progress.verbose(
-        `[cursor-team] events piece ${page.piece}/${page.pieces} page ${page.page}: ${page.pageEvents} events (${page.eventsReceived} raw total)`,
-      );
-      const piece = page.pieces > 1 ? ` (30-day piece ${page.piece}/${page.pieces})` : '';
-      progress.step(eventsPageMessage(page.page, page.pagesKnown ?? undefined) + piece);
-    },
-  });
+  const member = raw.member as string | undefined;
+  // docs/behaviour.md §Team: the team's event store, or one of its own for one member's events.
+  const key = member === undefined ? run.teamKey : memberStoreKey(run.teamKey, member);
+  const choice = { noCache: raw.cache === false, refresh: raw.refresh === true };
+  const target = { key, owner: 'team', tag: '[cursor-team]' } as const;
+  const report = await withEventStore(run.env, choice, target, progress.verbose, (store) =>
+    collectTeamCost(context, {
+      window,
+      member,
+      pricing: createListPricer(),
+      now: () => io.now(),
+      store,
+      onProgress: (page) => {
+        progress.verbose(
+          `[cursor-team] events piece ${page.piece}/${page.pieces} page ${page.page}: ${page.pageEvents} events (${page.eventsReceived} raw total)`,
+        );
+        const piece = page.pieces > 1 ? ` (30-day piece ${page.piece}/${page.pieces})` : '';
+        progress.step(eventsPageMessage(page.page, page.pagesKnown ?? undefined) + piece);
+      },
+    }),
+  );
   progress.finish();
   if (output.format === 'json') reporter.printJson([teamCostJsonRow(report)]);
   else if (output.format === 'csv') io.stdout.write(renderTeamCostCsv(report));

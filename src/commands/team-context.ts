@@ -14,6 +14,7 @@ import { loadConfig } from '../config/config.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { createProgressLine, type ProgressLine } from '../render/progress.js';
 import { teamErrorRow } from '../render/team-spend.js';
+import { teamStoreKey } from '../team/store-key.js';
 import type { CliIo } from './io.js';
 import type { OutputOptions } from './options.js';
 import { Reporter } from './report.js';
@@ -108,6 +109,10 @@ export class FetchProgress {
 
 export interface TeamRun {
   context: AdminContext;
+  /** The team's event-store key, derived one way from the Admin API key (never the key itself). */
+  teamKey: string;
+  /** Where the run's cache lives (docs/behaviour.md §25.1). */
+  env: LocalEnvironment;
   reporter: Reporter<OutputOptions>;
   progress: FetchProgress;
   output: TeamOutputOptions;
@@ -168,8 +173,8 @@ export async function runTeamCommand(
         },
       },
     };
-    const code = await perform({ context, reporter, progress, output, io });
-    return code;
+    const teamKey = teamStoreKey(key.value);
+    return await perform({ context, teamKey, env: authEnv, reporter, progress, output, io });
   } catch (error) {
     progress.finish();
     return reporter.fail(error, (failure) => teamErrorRow(failure, io.now()));

@@ -3,7 +3,7 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { SPEND_SORTS } from '../team/spend-sorts.js';
-import { addWindowOptions } from './cost-options.js';
+import { addStoreOptions, addWindowOptions } from './cost-options.js';
 import type { CliIo } from './io.js';
 import { choiceOption, wholeNumber } from './parsers.js';
 import type { TeamAction } from './team-actions.js';
@@ -108,11 +108,13 @@ export function registerTeamCommand(
     )
     .action(actionFor(io, setExitCode, 'usage'));
 
-  addWindowOptions(
-    addOutputOptions(
-      team.command('cost').description('team-wide cost per day, model, member and kind, from usage events'),
+  addStoreOptions(
+    addWindowOptions(
+      addOutputOptions(
+        team.command('cost').description('team-wide cost per day, model, member and kind, from usage events'),
+      ),
+      { all: false },
     ),
-    { all: false },
   )
     .addOption(memberOption())
     .option('--breakdown', 'per-model rows under each day')
@@ -122,7 +124,9 @@ export function registerTeamCommand(
       [
         '',
         'Events are paged 1,000 at a time within about 60 requests a minute; a long fetch shows its',
-        'progress and any rate-limit wait on stderr.',
+        'progress and any rate-limit wait on stderr. Events older than 48 hours are kept in a local',
+        'store and reused once the API confirms their count, so a repeated run asks for little more',
+        'than the last two days.',
         '',
         'Examples:',
         '  codexbar team cost --days 7',

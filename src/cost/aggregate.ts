@@ -35,6 +35,11 @@ export interface CostAggregatorOptions {
   pricing: ListPricer | null;
   /** "Now" (or its YYYY-MM-DD local day key) for the Today figures. */
   today: Date | string;
+  /**
+   * A day keyer for `timeZone` to share between aggregators fed the same events (team cost's team and
+   * per-member reports), so each local day's bounds are worked out once per run, not once per aggregator.
+   */
+  dayKeyOf?: (ms: number) => string;
 }
 
 export interface FinishMeta {
@@ -164,7 +169,7 @@ class CostAggregation implements CostAggregator {
   private skippedEvents = 0;
 
   constructor(private readonly options: CostAggregatorOptions) {
-    this.dayKeyOf = createDayKeyer(options.timeZone);
+    this.dayKeyOf = options.dayKeyOf ?? createDayKeyer(options.timeZone);
     this.todayKey =
       typeof options.today === 'string'
         ? options.today

@@ -7,13 +7,19 @@
 import type { UsageEvent } from '../api/schemas/events.js';
 
 /**
- * What aggregation reads of an event, and all the event store keeps (docs/behaviour.md §28.2): a fetched
- * UsageEvent is one, and so is an event read back from the store.
+ * What aggregation reads of an event (docs/behaviour.md §28.2): a fetched UsageEvent is one, and so is an
+ * event read back from the event store.
  */
 export type CostEvent = Pick<
   UsageEvent,
   'timestamp' | 'model' | 'kind' | 'chargedCents' | 'tokenUsage' | 'owningUser'
 >;
+
+/**
+ * What the event store keeps of an event (docs/behaviour.md §28.2): a CostEvent, and the token fee and the
+ * member's email when the event carries them (Admin API events, read by `team cost`; docs/behaviour.md §Team).
+ */
+export type StoredEvent = CostEvent & Partial<Pick<UsageEvent, 'userEmail' | 'cursorTokenFee'>>;
 
 export interface CostWindow {
   start: Date;

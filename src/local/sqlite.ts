@@ -25,7 +25,13 @@ export function retainSqliteObjects(Database: SqliteConstructor): SqliteConstruc
   // past `prepare`, so it is redone below on top of the kept `prepare` (its `simple` option plucks one value).
   prototype.pragma = function (this: BetterSqlite3.Database, source: unknown, options?: unknown) {
     const statement = this.prepare(`PRAGMA ${String(source)}`);
-    return (options as { simple?: boolean } | undefined)?.simple ? statement.pluck().get() : statement.all();
+    const simple = (options as { simple?: boolean } | undefined)?.simple === true;
+    // A pragma that sets without answering (`synchronous = NORMAL`) answers nothing, as better-sqlite3's does.
+    if (!statement.reader) {
+      statement.run();
+      return simple ? undefined : [];
+    }
+    return simple ? statement.pluck().get() : statement.all();
   };
   for (const method of ['prepare', 'exec'] as const) {
     const original = prototype[method]!;

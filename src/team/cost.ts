@@ -1,16 +1,19 @@
 /**
  * `team cost`: every usage event of the window from `POST /teams/filtered-usage-events`, paged with the
  * rules of `cost` (a changing count, fewer events than reported or the page cap fail closed) in 30-day
- * pieces, and aggregated by the `cost` aggregator for the team and once more per member
- * (docs/behaviour.md §Team).
+ * pieces, through the team's event store exactly as `cost` uses an account's (settled time from the store
+ * once the API confirms its counts), and aggregated by the `cost` aggregator for the team and once more
+ * per member (docs/behaviour.md §Team, §28.3).
  */
 import { type AdminContext, fetchUsageEventsPage } from '../api/admin/endpoints.js';
-import type { UsageEvent } from '../api/schemas/events.js';
 import { type CostAggregator, createCostAggregator } from '../cost/aggregate.js';
-import { type PageProgress, pageUsageEvents } from '../cost/pager.js';
+import { ExactSum } from '../cost/exact-sum.js';
+import type { PageProgress } from '../cost/pager.js';
 import type { ListPricer } from '../cost/pricing.js';
-import type { CostReport, CostWindow } from '../cost/types.js';
-import { splitWindow } from './chunks.js';
+import { type CostStoreUse, collectRanges, type EventsSource } from '../cost/store/ranged-collect.js';
+import { createDayKeyer } from '../cost/time-zone.js';
+import type { CostReport, CostWindow, StoredEvent } from '../cost/types.js';
+import { ADMIN_MAX_SPAN_MS } from './chunks.js';
 
 /**
  * Pages per 30-day piece: 1,000,000 events. A team far past the 200 pages `cost` allows one person is
@@ -34,7 +37,6 @@ export interface TeamCostReport {
   /** Sorted by metered spend, then API-rate cost, then name. */
   members: MemberCost[];
   tokenFeeUSD: number | null;
-  pieces: number;
 }
 
 export interface TeamCostProgress extends PageProgress {
@@ -52,18 +54,24 @@ export interface CollectTeamCostOptions {
   concurrency?: number;
   onProgress?: (progress: TeamCostProgress) => void;
   signal?: AbortSignal;
+  /** The team's event store; without it every event is fetched and nothing is kept. */
+  store?: CostStoreUse;
 }
 
+/**
+ * Σ cursorTokenFee, exact: stored events arrive in time order and fetched ones in page order, and the sum
+ * must not depend on it (docs/behaviour.md §19.5).
+ */
 class FeeSum {
-  private cents = 0;
+  private readonly cents = new ExactSum();
   private seen = false;
   add(fee: number | undefined): void {
     if (fee === undefined || fee < 0) return;
-    this.cents += fee;
+    this.cents.add(fee);
     this.seen = true;
   }
   get usd(): number | null {
-    return this.seen ? this.cents / 100 : null;
+    return this.seen ? this.cents.value / 100 : null;
   }
 }
 
@@ -85,11 +93,17 @@ export async function collectTeamCost(
   options: CollectTeamCostOptions,
 ): Promise<TeamCostReport> {
   const { window } = options;
-  const aggregatorOptions = { timeZone: window.timeZone, pricing: options.pricing, today: options.now() };
+  const aggregatorOptions = {
+    timeZone: window.timeZone,
+    pricing: options.pricing,
+    today: options.now(),
+    // One keyer for the team and every member: each local day's bounds are found once per run.
+    dayKeyOf: createDayKeyer(window.timeZone),
+  };
   const team = createCostAggregator(aggregatorOptions);
   const teamFees = new FeeSum();
   const members = new Map<string, MemberAccumulator>();
-  const onEvent = (event: UsageEvent) => {
+  const onEvent = (event: StoredEvent) => {
     team.add(event);
     const name = event.userEmail ?? UNKNOWN_MEMBER;
     let member = members.get(name);
@@ -105,25 +119,16 @@ export async function collectTeamCost(
     }
   };
 
-  const pieces = splitWindow(window.start, window.end);
-  let reported: number | null = 0;
-  for (const [index, piece] of pieces.entries()) {
-    const result = await pageUsageEvents({
-      concurrency: options.concurrency ?? TEAM_CONCURRENCY,
-      maxPages: TEAM_MAX_PAGES,
-      signal: options.signal,
-      onEvent,
-      onProgress: (progress) =>
-        options.onProgress?.({ ...progress, piece: index + 1, pieces: pieces.length }),
-      fetchPage: (page, signal) =>
-        fetchUsageEventsPage(
-          context,
-          { start: piece.start, end: piece.end, page, email: options.member },
-          signal,
-        ),
-    });
-    reported = reported === null || result.expected === null ? null : reported + result.expected;
-  }
+  const reported = await collectRanges({
+    // The API's endDate is inclusive, so the window is [start, end + 1 ms) (docs/behaviour.md §Team).
+    window: { start: window.start.getTime(), end: window.end.getTime() + 1 },
+    source: adminSource(context, options),
+    store: options.store,
+    add: onEvent,
+    runAt: options.now().getTime(),
+    signal: options.signal,
+    onProgress: (progress, at) => options.onProgress?.({ ...progress, ...at }),
+  });
 
   const generatedAt = options.now();
   const meta = { generatedAt, reportedEventCount: reported };
@@ -139,6 +144,22 @@ export async function collectTeamCost(
     team: team.finish(window, meta),
     members: memberCosts,
     tokenFeeUSD: teamFees.usd,
-    pieces: pieces.length,
+  };
+}
+
+/** The events endpoint in 30-day pieces, a span `[a, b)` asked for as `startDate = a`, `endDate = b − 1`. */
+function adminSource(context: AdminContext, options: CollectTeamCostOptions): EventsSource {
+  return {
+    tag: '[cursor-team]',
+    server: 'the Admin API',
+    concurrency: options.concurrency ?? TEAM_CONCURRENCY,
+    maxPages: TEAM_MAX_PAGES,
+    maxSpanMs: ADMIN_MAX_SPAN_MS,
+    fetchPage: (span, page, signal) =>
+      fetchUsageEventsPage(
+        context,
+        { start: new Date(span.start), end: new Date(span.end - 1), page, email: options.member },
+        signal,
+      ),
   };
 }

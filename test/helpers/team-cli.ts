@@ -49,6 +49,10 @@ export interface TeamRunOptions {
   config?: unknown;
   env?: Record<string, string | undefined>;
   stderrTTY?: boolean;
+  /** Run in this home and keep it (a later run finds what this one cached); default a fresh one, removed. */
+  home?: string;
+  /** The key the fake accepts and CURSOR_ADMIN_API_KEY gives (unless envKey says otherwise). Default ADMIN_KEY. */
+  apiKey?: string;
 }
 
 export interface TeamRun {
@@ -61,9 +65,10 @@ export interface TeamRun {
 }
 
 export async function runTeam(args: readonly string[], options: TeamRunOptions): Promise<TeamRun> {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-team-'));
+  const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-team-'));
+  const apiKey = options.apiKey ?? ADMIN_KEY;
   const clock = new VirtualClock(options.now.getTime());
-  const fake = await startFakeAdmin({ ...options.fake, apiKey: ADMIN_KEY, now: clock.now });
+  const fake = await startFakeAdmin({ ...options.fake, apiKey, now: clock.now });
   try {
     const configPath = path.join(home, 'config.json');
     if (options.config !== undefined) {
@@ -72,7 +77,7 @@ export async function runTeam(args: readonly string[], options: TeamRunOptions):
     }
     const stdout = new Capture();
     const stderr = new Capture(options.stderrTTY === true);
-    const envKey = options.envKey === undefined ? ADMIN_KEY : options.envKey;
+    const envKey = options.envKey === undefined ? apiKey : options.envKey;
     const io: TeamIo = {
       stdout,
       stderr,
@@ -95,7 +100,7 @@ export async function runTeam(args: readonly string[], options: TeamRunOptions):
     return { code, stdout: stdout.text, stderr: stderr.text, requests: [...fake.requests], fake, clock };
   } finally {
     await fake.close();
-    fs.rmSync(home, { recursive: true, force: true });
+    if (options.home === undefined) fs.rmSync(home, { recursive: true, force: true });
   }
 }
 

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adminEventsPageSchema } from '../../src/api/admin/schemas/usage-events.js';
 import { eventsPageSchema } from '../../src/api/schemas/events.js';
 import { ChunkFormatError, decodeChunk, encodeChunk, type Labels } from '../../src/cost/store/chunk-codec.js';
 import { EventColumns } from '../../src/cost/store/event-columns.js';
@@ -16,7 +17,7 @@ import {
 } from '../../src/cost/store/event-store.js';
 import { planWindow } from '../../src/cost/store/plan.js';
 import { clearCostStores, costStorePath } from '../../src/cost/store/store-files.js';
-import type { CostEvent } from '../../src/cost/types.js';
+import type { CostEvent, StoredEvent } from '../../src/cost/types.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
 
 const KEY = 'a'.repeat(32);
@@ -42,11 +43,15 @@ function decoded(raw: Record<string, unknown>[]): CostEvent[] {
   }));
 }
 
-function columnsOf(events: readonly CostEvent[]): EventColumns {
+function columnsOf(events: readonly StoredEvent[]): EventColumns {
   const columns = new EventColumns();
   for (const event of events) columns.push(event);
   return columns;
 }
+
+/** The chunk's first u32, in the machine's byte order as the format is. */
+const chunkVersion = (blob: Buffer) =>
+  os.endianness() === 'LE' ? blob.readUInt32LE(0) : blob.readUInt32BE(0);
 
 const all = (columns: EventColumns) => Array.from({ length: columns.length }, (_, i) => columns.get(i));
 
@@ -81,6 +86,39 @@ const EDGE_EVENTS = decoded([
   },
 ]);
 
+/** Admin API events as its schema decodes them, with what a team's store keeps of them. */
+const ADMIN_EVENTS: StoredEvent[] = adminEventsPageSchema
+  .parse({
+    totalUsageEventsCount: 4,
+    usageEvents: [
+      {
+        timestamp: '1781519582153',
+        userEmail: 'ana@example.test',
+        model: 'gpt-5',
+        kind: 'Usage-based',
+        tokenUsage: { inputTokens: 10, totalCents: 1.5 },
+        chargedCents: 2.25,
+        cursorTokenFee: 0.75,
+      },
+      { timestamp: '1781519582154', userEmail: 'bö@example.test', cursorTokenFee: 1e-300 },
+      { timestamp: '1781519582155', model: 'default', cursorTokenFee: -0 },
+      { timestamp: '1781519582156', userEmail: 'ana@example.test', kind: 'Included in Business' },
+    ],
+  })
+  .usageEventsDisplay.map((event) => {
+    const stored: StoredEvent = {
+      timestamp: event.timestamp,
+      model: event.model,
+      kind: event.kind,
+      chargedCents: event.chargedCents,
+      tokenUsage: event.tokenUsage,
+      owningUser: event.owningUser,
+    };
+    if (event.userEmail !== undefined) stored.userEmail = event.userEmail;
+    if (event.cursorTokenFee !== undefined) stored.cursorTokenFee = event.cursorTokenFee;
+    return stored;
+  });
+
 describe('the chunk format keeps every field aggregation reads, exactly', () => {
   it('edge values survive a round trip: -0, 2^52, absent and invalid costs, empty and non-ASCII text', () => {
     const labels = memoryLabels();
@@ -103,6 +141,24 @@ describe('the chunk format keeps every field aggregation reads, exactly', () => 
       1781519582156,
     );
     expect(all(back).map((e) => e.timestamp)).toEqual([1781519582154, 1781519582155]);
+  });
+
+  it("a personal store's events are written as version 1 chunks, exactly as before team stores existed", () => {
+    const blob = encodeChunk(columnsOf(EDGE_EVENTS), [0, 1, 2, 3, 4], memoryLabels());
+    expect(chunkVersion(blob)).toBe(1);
+  });
+
+  it("Admin API events keep the member's email and the token fee (version 2), absent as absent", () => {
+    const labels = memoryLabels();
+    const blob = encodeChunk(columnsOf(ADMIN_EVENTS), [0, 1, 2, 3], labels);
+    expect(chunkVersion(blob)).toBe(2);
+    const back = new EventColumns();
+    expect(decodeChunk(blob, labels, back)).toBe(4);
+    expect(all(back)).toStrictEqual(ADMIN_EVENTS);
+    expect(Object.is(back.get(2).cursorTokenFee, -0)).toBe(true);
+    expect(() => decodeChunk(blob.subarray(0, blob.length - 8), labels, new EventColumns())).toThrow(
+      ChunkFormatError,
+    );
   });
 
   it.each([
@@ -174,6 +230,8 @@ describe('the SQLite store', () => {
     openEventStore({
       file: costStorePath(dir, KEY),
       key,
+      owner: 'account',
+      tag: '[cursor-cost]',
       note: (line) => notes.push(line),
       shown: 'the store',
     });

@@ -9,10 +9,15 @@
  * f64 timestamp base; timestamp − base; model, kind and owningUser label ids (i32, −1 absent); flags (u8);
  * the four token counts, totalCents, chargedCents. A numeric section is a u32 tag (1: i32, 2: f64), 4 bytes
  * of padding and its values.
+ *
+ * Version 2 adds what Admin API events carry (a team's store, docs/behaviour.md §Team): the userEmail label
+ * ids after the owningUser ids, and the cursorTokenFee values last (flag HAS_TOKEN_FEE). A chunk is written
+ * as version 1 when none of its events has either, so a personal store's chunks stay version 1.
  */
 import {
   type EventColumns,
   HAS_CHARGED_CENTS,
+  HAS_TOKEN_FEE,
   HAS_TOKENS,
   HAS_TOTAL_CENTS,
   NUMBER_COLUMNS,
@@ -20,12 +25,15 @@ import {
 } from './event-columns.js';
 
 const VERSION = 1;
+/** Version 1 plus the member's email and the token fee. */
+const MEMBER_VERSION = 2;
 const I32 = 1;
 const F64 = 2;
 const ABSENT = -1;
-const ALL_FLAGS = HAS_TOKENS | HAS_TOTAL_CENTS | TOTAL_CENTS_INVALID | HAS_CHARGED_CENTS;
+const V1_FLAGS = HAS_TOKENS | HAS_TOTAL_CENTS | TOTAL_CENTS_INVALID | HAS_CHARGED_CENTS;
+const V2_FLAGS = V1_FLAGS | HAS_TOKEN_FEE;
 
-/** Label ids for text (model, kind, owner), kept in the store's labels table. */
+/** Label ids for text (model, kind, owner, member), kept in the store's labels table. */
 export interface Labels {
   idOf(text: string): number;
   textOf(id: number): string;
@@ -54,6 +62,7 @@ function numberSections(values: Float64Array): Section[] {
 /** Encodes rows `rows` of `columns`, whose timestamps are all set. */
 export function encodeChunk(columns: EventColumns, rows: readonly number[], labels: Labels): Buffer {
   const count = rows.length;
+  const members = columns.hasMemberFields(rows);
   let base = count === 0 ? 0 : Number.POSITIVE_INFINITY;
   for (let k = 0; k < count; k++) base = Math.min(base, columns.timestamp[rows[k]!]!);
   const stamps = new Float64Array(count);
@@ -75,16 +84,18 @@ export function encodeChunk(columns: EventColumns, rows: readonly number[], labe
     flags[k] = columns.flags[row]!;
   });
   const sections: Section[] = [
-    Uint32Array.of(VERSION, count),
+    Uint32Array.of(members ? MEMBER_VERSION : VERSION, count),
     Float64Array.of(base),
     ...numberSections(stamps),
     ids(columns.model),
     ids(columns.kind),
     ids(columns.owningUser),
+    ...(members ? [ids(columns.userEmail)] : []),
     flags,
   ];
-  for (const name of NUMBER_COLUMNS) {
-    const source = columns.numbers[name];
+  const numbers = NUMBER_COLUMNS.map((name) => columns.numbers[name]);
+  if (members) numbers.push(columns.tokenFee);
+  for (const source of numbers) {
     const values = new Float64Array(count);
     for (let k = 0; k < count; k++) values[k] = source[rows[k]!]!;
     sections.push(...numberSections(values));
@@ -160,14 +171,20 @@ export function decodeChunk(
 ): number {
   const read = new Reader(blob);
   const [version, count] = read.u32(2) as unknown as [number, number];
-  if (version !== VERSION) throw new ChunkFormatError(`unknown chunk version ${version}`);
+  if (version !== VERSION && version !== MEMBER_VERSION) {
+    throw new ChunkFormatError(`unknown chunk version ${version}`);
+  }
+  const members = version === MEMBER_VERSION;
+  const allFlags = members ? V2_FLAGS : V1_FLAGS;
   const [base] = read.f64(1) as unknown as [number];
   const stamps = read.numbers(count);
   const model = read.i32(count);
   const kind = read.i32(count);
   const owner = read.i32(count);
+  const email = members ? read.i32(count) : undefined;
   const flags = read.u8(count);
   const numbers = NUMBER_COLUMNS.map(() => read.numbers(count));
+  if (members) numbers.push(read.numbers(count));
   read.end();
   const texts = new Map<number, string | undefined>([[ABSENT, undefined]]);
   const text = (id: number) => {
@@ -176,9 +193,10 @@ export function decodeChunk(
   };
   for (let i = 0; i < count; i++) {
     const timestamp = base + stamps[i]!;
-    if ((flags[i]! & ~ALL_FLAGS) !== 0) throw new ChunkFormatError(`unknown flags ${flags[i]}`);
+    if ((flags[i]! & ~allFlags) !== 0) throw new ChunkFormatError(`unknown flags ${flags[i]}`);
     if (timestamp < start || timestamp >= end) continue;
-    into.append(timestamp, text(model[i]!), text(kind[i]!), text(owner[i]!), flags[i]!, numbers, i);
+    const member = email === undefined ? undefined : text(email[i]!);
+    into.append(timestamp, text(model[i]!), text(kind[i]!), text(owner[i]!), member, flags[i]!, numbers, i);
   }
   return count;
 }

@@ -4,12 +4,13 @@
  * month costs a few megabytes of typed arrays and no garbage-collector work.
  */
 import type { DecodedTokenUsage } from '../../api/schemas/events.js';
-import type { CostEvent } from '../types.js';
+import type { StoredEvent } from '../types.js';
 
 export const HAS_TOKENS = 1;
 export const HAS_TOTAL_CENTS = 2;
 export const TOTAL_CENTS_INVALID = 4;
 export const HAS_CHARGED_CENTS = 8;
+export const HAS_TOKEN_FEE = 16;
 
 /** The numeric columns, in the order the chunk format writes them. */
 export const NUMBER_COLUMNS = [
@@ -29,6 +30,10 @@ export class EventColumns {
   model: (string | undefined)[] = [];
   kind: (string | undefined)[] = [];
   owningUser: (string | undefined)[] = [];
+  /** The member's email: only Admin API events carry one, so only a team's store holds any. */
+  userEmail: (string | undefined)[] = [];
+  /** `cursorTokenFee`, where HAS_TOKEN_FEE is set. */
+  tokenFee = new Float64Array(64);
   readonly numbers: Record<NumberColumn, Float64Array> = {
     inputTokens: new Float64Array(64),
     outputTokens: new Float64Array(64),
@@ -47,17 +52,19 @@ export class EventColumns {
     };
     this.timestamp = grown(this.timestamp);
     this.flags = grown(this.flags);
+    this.tokenFee = grown(this.tokenFee);
     for (const column of NUMBER_COLUMNS) this.numbers[column] = grown(this.numbers[column]);
   }
 
   /** Appends an event; its timestamp must be set (nothing else can be stored). */
-  push(event: CostEvent): void {
+  push(event: StoredEvent): void {
     if (this.length === this.timestamp.length) this.grow();
     const i = this.length++;
     this.timestamp[i] = event.timestamp!;
     this.model.push(event.model);
     this.kind.push(event.kind);
     this.owningUser.push(event.owningUser);
+    this.userEmail.push(event.userEmail);
     const usage = event.tokenUsage;
     const n = this.numbers;
     let bits = 0;
@@ -88,15 +95,33 @@ export class EventColumns {
     } else {
       n.chargedCents[i] = 0;
     }
+    if (event.cursorTokenFee !== undefined) {
+      bits |= HAS_TOKEN_FEE;
+      this.tokenFee[i] = event.cursorTokenFee;
+    } else {
+      this.tokenFee[i] = 0;
+    }
     this.flags[i] = bits;
   }
 
-  /** Appends a decoded row: `numbers` are the six columns of NUMBER_COLUMNS, read at `at`. */
+  /** Whether any of `rows` carries a member's email or a token fee (fields a chunk then has to keep). */
+  hasMemberFields(rows: readonly number[]): boolean {
+    for (const row of rows) {
+      if (this.userEmail[row] !== undefined || (this.flags[row]! & HAS_TOKEN_FEE) !== 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Appends a decoded row: `numbers` are the six columns of NUMBER_COLUMNS and, when the chunk has one, the
+   * token fee column, read at `at`.
+   */
   append(
     timestamp: number,
     model: string | undefined,
     kind: string | undefined,
     owningUser: string | undefined,
+    userEmail: string | undefined,
     flags: number,
     numbers: readonly (Float64Array | Int32Array)[],
     at: number,
@@ -107,7 +132,9 @@ export class EventColumns {
     this.model.push(model);
     this.kind.push(kind);
     this.owningUser.push(owningUser);
+    this.userEmail.push(userEmail);
     this.flags[i] = flags;
+    this.tokenFee[i] = numbers[6]?.[at] ?? 0;
     const n = this.numbers;
     n.inputTokens[i] = numbers[0]![at]!;
     n.outputTokens[i] = numbers[1]![at]!;
@@ -127,8 +154,8 @@ export class EventColumns {
     return rows;
   }
 
-  /** Event `i`, exactly as it was pushed. */
-  get(i: number): CostEvent {
+  /** Event `i`, exactly as it was pushed (the email and the fee only when it had them). */
+  get(i: number): StoredEvent {
     const bits = this.flags[i]!;
     const n = this.numbers;
     let tokenUsage: DecodedTokenUsage | undefined;
@@ -142,7 +169,7 @@ export class EventColumns {
         totalCentsInvalid: (bits & TOTAL_CENTS_INVALID) !== 0,
       };
     }
-    return {
+    const event: StoredEvent = {
       timestamp: this.timestamp[i]!,
       model: this.model[i],
       kind: this.kind[i],
@@ -150,5 +177,9 @@ export class EventColumns {
       tokenUsage,
       owningUser: this.owningUser[i],
     };
+    const email = this.userEmail[i];
+    if (email !== undefined) event.userEmail = email;
+    if (bits & HAS_TOKEN_FEE) event.cursorTokenFee = this.tokenFee[i]!;
+    return event;
   }
 }

@@ -85,9 +85,15 @@ function isStoreDamage(error: unknown): boolean {
   );
 }
 
+/** Whose events a store holds: an account's (`cost`) or a team's (`team cost`, docs/behaviour.md §Team). */
+export type StoreOwner = 'account' | 'team';
+
 export interface OpenStoreOptions {
   file: string;
   key: string;
+  owner: StoreOwner;
+  /** The tag of `--verbose` lines: `[cursor-cost]` or `[cursor-team]`. */
+  tag: string;
   /** `--verbose` notes (a store set aside, and why). */
   note: (line: string) => void;
   /** How the file is named in notes (home shortened to ~). */
@@ -106,12 +112,16 @@ export async function openEventStore(options: OpenStoreOptions): Promise<EventSt
       const foreign = await foreignFileReason(options.file);
       if (foreign) throw new StoreUnusableError(foreign);
       await createStoreFile(options.file);
-      return new EventStore(new Sqlite(options.file, { timeout: BUSY_TIMEOUT_MS }), options.key);
+      return new EventStore(
+        new Sqlite(options.file, { timeout: BUSY_TIMEOUT_MS }),
+        options.key,
+        options.owner,
+      );
     } catch (error) {
       if (attempt > 0 || !isStoreDamage(error)) throw error;
       const aside = await setStoreAside(options.file);
       options.note(
-        `[cursor-cost] The event store ${options.shown} could not be used (${reasonOf(error)}); ` +
+        `${options.tag} The event store ${options.shown} could not be used (${reasonOf(error)}); ` +
           `moved it to ${path.basename(aside)} and started a new one`,
       );
     }
@@ -131,6 +141,7 @@ export class EventStore {
   constructor(
     private readonly db: Database,
     key: string,
+    owner: StoreOwner,
   ) {
     try {
       // Big pages: a store is a few dozen blobs of ~100 KB, so fewer, larger pages mean fewer writes.
@@ -150,7 +161,7 @@ export class EventStore {
           .map((row) => [row.name, row.value]),
       );
       if (meta.get('format') !== FORMAT) throw new StoreUnusableError(`it is not a ${FORMAT} store`);
-      if (meta.get('key') !== key) throw new StoreUnusableError('it belongs to another account');
+      if (meta.get('key') !== key) throw new StoreUnusableError(`it belongs to another ${owner}`);
       this.loadLabels();
     } catch (error) {
       db.close();

@@ -1,0 +1,218 @@
+/**
+ * Collecting a window's events through an event store (docs/behaviour.md §28.3), for any events endpoint
+ * with the dashboard's page shape: `cost` (cursor.com, keyed by the account) and `team cost` (the Admin
+ * API, keyed by the team, docs/behaviour.md §Team).
+ *
+ * - The window is planned into stored and fetched spans; a source whose requests cover at most `maxSpanMs`
+ *   gets each span in consecutive pieces of that length.
+ * - Every stored piece is verified before use: page 1 of it, whose count must equal the events held.
+ *   Otherwise (or without a count) the piece is fetched again in full and replaces what was stored.
+ * - Fetched pieces are paged by the pager of docs/behaviour.md §18; their settled part (older than 48 hours,
+ *   proven complete) is written back at the end, in one transaction.
+ */
+import type { EventsPage } from '../../api/schemas/events.js';
+import { isoSeconds } from '../../iso-date.js';
+import { PAGE_SIZE, type PageProgress, pageUsageEvents } from '../pager.js';
+import type { StoredEvent } from '../types.js';
+import { EventColumns } from './event-columns.js';
+import type { EventStore, RangeEvents, StoredRange } from './event-store.js';
+import { type PlanStep, planWindow, settledPart, type TimeSpan } from './plan.js';
+
+/** docs/behaviour.md §28.3: events younger than this can still change, so they are always fetched again. */
+const SETTLED_AFTER_MS = 48 * 3_600_000;
+
+/** The store a run uses, and how (docs/behaviour.md §28.1). */
+export interface CostStoreUse {
+  store: EventStore;
+  /** `--refresh`: nothing is read from the store; everything is fetched and then replaces what it held. */
+  refresh: boolean;
+  /** `--verbose` lines. */
+  log: (line: string) => void;
+}
+
+/** One events endpoint, asked for a half-open span and a 1-based page. */
+export interface EventsSource {
+  /** The tag of `--verbose` lines: `[cursor-cost]` or `[cursor-team]`. */
+  tag: string;
+  /** Who answers, as `--verbose` names it: `cursor.com` or `the Admin API`. */
+  server: string;
+  /** One page of the events in `span`, with the source's own retries. */
+  fetchPage(span: TimeSpan, page: number, signal: AbortSignal | undefined): Promise<EventsPage>;
+  /** Pages in flight at once (the pager's default when absent). */
+  concurrency?: number;
+  /** The pager's page cap per piece (docs/behaviour.md §18.5). */
+  maxPages?: number;
+  /** The longest span one request may cover; a longer span is asked for in consecutive pieces. */
+  maxSpanMs?: number;
+}
+
+/** A piece of the window: 1-based, and how many the run has. */
+export interface PieceIndex {
+  piece: number;
+  pieces: number;
+}
+
+export interface CollectRangesOptions {
+  /** Half-open epoch ms. */
+  window: TimeSpan;
+  source: EventsSource;
+  /** Without it, every event is fetched and nothing is kept. */
+  store?: CostStoreUse;
+  /** Receives every event of the window once, stored (verified) or fetched. */
+  add: (event: StoredEvent) => void;
+  /** The run's time, epoch ms: what is older than 48 hours before it is settled. */
+  runAt: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: PageProgress, piece: PieceIndex) => void;
+}
+
+/**
+ * Collects every event of the window into `add`; returns the sum of the counts the server reported for the
+ * pieces (null when any piece had none). Throws what the pager or a request throws: nothing partial.
+ */
+export async function collectRanges(options: CollectRangesOptions): Promise<number | null> {
+  const collector = new RangeCollector(options, options.runAt - SETTLED_AFTER_MS);
+  const stored = options.store && !options.store.refresh ? collector.storedRanges() : [];
+  const steps = planWindow({ window: options.window, stored, settledBefore: collector.settledBefore });
+  const pieces = steps.flatMap((step) => splitStep(step, options.source.maxSpanMs));
+  let reported: number | null = 0;
+  for (const [index, step] of pieces.entries()) {
+    collector.at = { piece: index + 1, pieces: pieces.length };
+    const count = step.kind === 'stored' ? await collector.fromStore(step) : await collector.fetch(step);
+    reported = reported === null || count === null ? null : reported + count;
+  }
+  collector.writeStore(options.runAt);
+  return reported;
+}
+
+/** A step in pieces of at most `maxSpanMs`, each of the step's kind. */
+function splitStep(step: PlanStep, maxSpanMs: number | undefined): PlanStep[] {
+  if (maxSpanMs === undefined || step.end - step.start <= maxSpanMs) return [step];
+  const pieces: PlanStep[] = [];
+  for (let start = step.start; start < step.end; start += maxSpanMs) {
+    pieces.push({ ...step, start, end: Math.min(start + maxSpanMs, step.end) });
+  }
+  return pieces;
+}
+
+/** Spans in messages, half-open as they are kept: `2026-09-01T00:00:00Z – 2026-11-28T14:00:00Z`. */
+function spanText(span: TimeSpan): string {
+  return `${isoSeconds(new Date(span.start))} – ${isoSeconds(new Date(span.end))}`;
+}
+
+/** One run's pieces: fetching spans, verifying stored ones, and what is written back to the store. */
+class RangeCollector {
+  /** Fetched spans whose settled part will be stored, with the events fetched for them. */
+  private readonly writes: RangeEvents[] = [];
+  /** The piece being collected, for progress. */
+  at: PieceIndex = { piece: 1, pieces: 1 };
+
+  constructor(
+    private readonly options: CollectRangesOptions,
+    readonly settledBefore: number,
+  ) {}
+
+  private log(line: string): void {
+    this.options.store?.log(`${this.options.source.tag} ${line}`);
+  }
+
+  /** The store's ranges; a store that cannot be read is not used this run (everything is fetched). */
+  storedRanges(): StoredRange[] {
+    try {
+      return this.options.store!.store.ranges();
+    } catch (error) {
+      this.log(`The event store could not be read (${messageOf(error)}); fetching everything`);
+      return [];
+    }
+  }
+
+  private page(span: TimeSpan, page: number, signal?: AbortSignal): Promise<EventsPage> {
+    return this.options.source.fetchPage(span, page, signal ?? this.options.signal);
+  }
+
+  /**
+   * Fetches every event of `span` (page 1 may be given, already fetched) into `add`, and keeps the settled
+   * ones for the store. Returns the server's count for the span.
+   */
+  async fetch(span: TimeSpan, firstPage?: EventsPage): Promise<number | null> {
+    const { options } = this;
+    const settled = options.store ? settledPart(span, this.settledBefore) : undefined;
+    const kept = settled ? new EventColumns() : undefined;
+    let storable = true;
+    if (options.store) this.log(`Fetching ${spanText(span)}`);
+    const at = this.at;
+    const result = await pageUsageEvents({
+      concurrency: options.source.concurrency,
+      maxPages: options.source.maxPages,
+      onProgress: (progress) => options.onProgress?.(progress, at),
+      signal: options.signal,
+      onEvent: (event) => {
+        options.add(event);
+        if (!kept) return;
+        const t = event.timestamp;
+        // An event the span cannot place (no timestamp, or outside what was asked) makes it unstorable.
+        if (t === undefined || t < span.start || t >= span.end) storable = false;
+        else if (t < this.settledBefore) kept.push(event);
+      },
+      fetchPage: (page, signal) =>
+        page === 1 && firstPage ? Promise.resolve(firstPage) : this.page(span, page, signal),
+    });
+    if (settled && kept) {
+      // A count proves a span complete (docs/behaviour.md §18.4), and so does a single short page; a longer
+      // answer without a count is not stored.
+      const complete = result.expected !== null || result.raw < PAGE_SIZE;
+      if (storable && complete) this.writes.push({ ...settled, columns: kept });
+      else
+        this.log(
+          `Not storing ${spanText(settled)}: ${options.source.server}'s answer did not prove it complete`,
+        );
+    }
+    return result.expected;
+  }
+
+  /**
+   * A stored span: read it, then ask the server for its count (page 1 of the span). Equal counts: the stored
+   * events are used. Otherwise (or no count) the span is fetched again in full and replaces what was stored.
+   */
+  async fromStore(span: TimeSpan): Promise<number | null> {
+    let held: EventColumns;
+    try {
+      held = this.options.store!.store.read(span.start, span.end);
+    } catch (error) {
+      this.log(`The event store could not be read (${messageOf(error)}); fetching ${spanText(span)}`);
+      return this.fetch(span);
+    }
+    const first = await this.page(span, 1);
+    // `{}` is the answer for an empty range: a short page without a count is complete by itself.
+    const events = first.usageEventsDisplay.length;
+    const reported = first.totalUsageEventsCount ?? (events < PAGE_SIZE ? events : undefined);
+    if (reported === held.length) {
+      this.log(`From the event store: ${spanText(span)}, ${held.length} events (verified)`);
+      for (let i = 0; i < held.length; i++) this.options.add(held.get(i));
+      return first.totalUsageEventsCount ?? null;
+    }
+    this.log(
+      `The event store holds ${held.length} events for ${spanText(span)}, ${this.options.source.server} ` +
+        `${reported === undefined ? 'gave no count' : `reports ${reported}`}; fetching it again`,
+    );
+    return this.fetch(span, first);
+  }
+
+  /** Writes what this run fetched of settled time; a store that cannot be written only loses the saving. */
+  writeStore(runAt: number): void {
+    const use = this.options.store;
+    if (!use || this.writes.length === 0) return;
+    try {
+      use.store.replace(this.writes, runAt);
+      for (const piece of this.writes) this.log(`Stored ${spanText(piece)} for the next run`);
+    } catch (error) {
+      this.log(`The event store could not be written (${messageOf(error)}); nothing was stored`);
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
