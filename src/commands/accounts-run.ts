@@ -76,9 +76,10 @@ export async function eachAccount<V>(
   const accounts = selectAccounts(prep.config.cursor, flags, {
     manualOverride: options.cookieFlag !== undefined || Boolean(envCookie),
   });
+  const byFlag = accountFlagsUsed(flags);
   const runAs = async (account: SelectedAccount | undefined): Promise<AccountResult<V>> => {
     const accountLog = account && accounts.length > 1 ? labelledLog(log, account.label) : log;
-    return { account, ok: true, value: await perform({ prep, account }, accountLog) };
+    return { account, ok: true, value: await perform({ prep, account, byFlag }, accountLog) };
   };
   // The ordinary ladder is one run: its failure is the command's, printed like any other (an argument error
   // stays a `cli` row). With token accounts, one account's failure is its own row.

@@ -54,6 +54,12 @@ export async function prepareCursor(
 export interface CursorTarget {
   prep?: CursorPrep;
   account?: SelectedAccount;
+  /**
+   * The account was named by `--account`, `--account-index` or `--all-accounts` (or `__refresh --label`),
+   * not picked by the ordinary ladder: its session says nothing about which account a plain run resolves
+   * to, so it is never recorded for the statusline fast path (docs/behaviour.md §26.7).
+   */
+  byFlag?: boolean;
 }
 
 /**
