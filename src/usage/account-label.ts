@@ -14,3 +14,8 @@ export function withAccountLabel(snapshot: UsageSnapshot, label: string): UsageS
     identity: { providerID: 'cursor', accountEmail: email, accountOrganization, loginMethod },
   };
 }
+
+/** The snapshot as a row shows it: labelled when a token account fetched it (docs/behaviour.md §27.3). */
+export function labelledSnapshot(snapshot: UsageSnapshot, account: string | undefined): UsageSnapshot {
+  return account === undefined ? snapshot : withAccountLabel(snapshot, account);
+}
