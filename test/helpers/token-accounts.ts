@@ -1,8 +1,7 @@
 import { accountKey } from '../../src/cache/account-key.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
-import { proAccount } from './accounts.js';
+import { proAccount, summaryWithPercent } from './accounts.js';
 import { makeToken, type TestToken, writeConfig } from './home.js';
-import { summaryWithPercent } from './prompt-world.js';
 import type { Scene } from './scene.js';
 
 /** One token account of a test config: its label, the real token behind it and the fake account it maps to. */

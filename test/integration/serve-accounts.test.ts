@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import type { FakeResponse, HandlerFunction } from '../fake-cursor/server.js';
-import { summaryWithPercent } from '../helpers/prompt-world.js';
+import { summaryWithPercent } from '../helpers/accounts.js';
 import { Capture, type ServeHarness, startServeHarness, USAGE_SUMMARY, writeJson } from '../helpers/serve.js';
 import {
   fakeFor,
