@@ -4,7 +4,7 @@ import type { UsageSnapshot } from './types.js';
  * docs/behaviour.md §27.3: a snapshot fetched with a token account carries CodexBar's account identity: the
  * label stands in for a missing email, and the cursor.com user id (`accountID`) is left out.
  */
-export function withAccountLabel(snapshot: UsageSnapshot, label: string): UsageSnapshot {
+function withAccountLabel(snapshot: UsageSnapshot, label: string): UsageSnapshot {
   const trimmed = label.trim();
   if (trimmed === '') return snapshot;
   const { accountEmail, accountOrganization, loginMethod } = snapshot.identity;

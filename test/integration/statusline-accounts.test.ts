@@ -12,6 +12,7 @@ import {
   serveWorkBrokenPersonal,
   type TestTokenAccount,
   tokenAccountKey,
+  writeTokenAccountsConfig,
 } from '../helpers/token-accounts.js';
 
 /** docs/behaviour.md §26.11: `statusline --account`, `--account-index` and `--all-accounts`. */
@@ -203,6 +204,38 @@ describe('the background refresh refreshes THAT account', () => {
     expect(summaryCookies().slice(before)).toEqual([personal.cookieHeader]);
     const next = await run(['--account', 'personal', '--json'], { now: later(92) });
     expect(JSON.parse(next.stdout)).toMatchObject({ account: 'personal', stale: false, ageSeconds: 1 });
+  });
+});
+
+describe('a refresh whose label no longer selects an account', () => {
+  it('fetches nothing, exits 1 and keeps the lock for the back-off', async () => {
+    const accounts = await serveWorkBrokenPersonal(scene);
+    await run(['--account', 'personal']);
+    const recorder = refreshRecorder();
+    await run(['--account', 'personal'], { now: later(90), spawnRefresh: recorder.spawnRefresh });
+    // personal is removed from the config before the refresh runs.
+    writeTokenAccountsConfig(scene.home, [accounts[0]!, accounts[1]!]);
+    const before = summaryCookies().length;
+
+    const refreshed = await runCli(recorder.started[0]!, {
+      home: scene.home,
+      now: later(91),
+      frozen: true,
+      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url },
+    });
+
+    expect(refreshed).toEqual({ code: 1, stdout: '', stderr: '' });
+    expect(summaryCookies().length).toBe(before);
+    const lock = path.join(
+      scene.home,
+      '.cache',
+      'codexbar',
+      'usage',
+      `${tokenAccountKey(accounts[2]!)}.lock`,
+    );
+    expect(JSON.parse(fs.readFileSync(lock, 'utf8'))).toMatchObject({
+      holdUntil: later(91).getTime() + 60_000,
+    });
   });
 });
 
