@@ -108,6 +108,7 @@ describe('one account named by a flag gates as before, and is named', () => {
     const gated = await run(['--json']);
     expect(gated.code).toBe(0);
     expect(JSON.parse(gated.stdout)).toEqual(result(undefined, WORK_OK));
+    expect(gated.stdout).not.toContain('"account"');
   });
 });
 
