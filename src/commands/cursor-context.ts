@@ -55,11 +55,11 @@ export interface CursorTarget {
   prep?: CursorPrep;
   account?: SelectedAccount;
   /**
-   * The account was named by `--account`, `--account-index` or `--all-accounts` (or `__refresh --label`),
-   * not picked by the ordinary ladder: its session says nothing about which account a plain run resolves
-   * to, so it is never recorded for the statusline fast path (docs/behaviour.md §26.7).
+   * A flag (`--account`, `--account-index`, `--all-accounts`, `__refresh --label`) named an account other than
+   * the one a plain run resolves to: its session says nothing about that, so it is never recorded for the
+   * statusline fast path (docs/behaviour.md §26.7).
    */
-  byFlag?: boolean;
+  offLadder?: boolean;
 }
 
 /**

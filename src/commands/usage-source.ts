@@ -71,7 +71,7 @@ export async function obtainUsage(
   else if (account === undefined) log('[cache] Not cached: the session names no cursor.com user id');
   else {
     const file = encodeSnapshot(snapshot, { account, fetchedAt, baseUrl: setup.baseUrl, timeZone });
-    await saveSnapshot(setup, cacheDir, inputs, file, session, log, target.byFlag !== true);
+    await saveSnapshot(setup, cacheDir, inputs, file, session, log, target.offLadder !== true);
   }
   return { snapshot, fetchedAt, fromCache: false, stale: false, account, cacheDir };
 }

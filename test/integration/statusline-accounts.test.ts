@@ -323,4 +323,10 @@ describe('the fast path and the account flags (docs/behaviour.md §26.7)', () =>
 
     expect(await fast([], later(3))).toEqual({ code: 0, stdout: 'Cursor 55% left · 14d 9h · $12.34/$50\n' });
   });
+
+  it('naming the active account by a flag records it like a plain run: the next plain prompt is fast', async () => {
+    await serveWorkBrokenPersonal(scene);
+    await run(['--account', 'work']);
+    expect(await fast([], later(1))).toEqual({ code: 0, stdout: 'Cursor 55% left · 14d 9h · $12.34/$50\n' });
+  });
 });
