@@ -7,6 +7,7 @@ import type { FakeCursor } from '../test/fake-cursor/server.js';
 import { startFakeCursor } from '../test/fake-cursor/server.js';
 import { proAccount } from '../test/helpers/accounts.js';
 import { makeToken, writeAppToken } from '../test/helpers/home.js';
+import { fakeFor, makeTokenAccounts, writeTokenAccountsConfig } from '../test/helpers/token-accounts.js';
 import { expectSuccess, runNode } from './lib/child.js';
 import { cliEnv, makeTempDir, runBench, snapshotBuild } from './lib/cli-env.js';
 import { ms } from './lib/measure.js';
@@ -24,22 +25,33 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
     `codexbar statusline benchmark: ${RUNS} pairs after one warm-up each (node ${process.version})\n`,
   );
   const token = await makeToken('user_bench_statusline');
-  const fake = await startFakeCursor({ accounts: [proAccount([token.cookieValue])] });
+  const tokenAccounts = await makeTokenAccounts(['work', 'personal']);
+  const fake = await startFakeCursor({
+    accounts: [proAccount([token.cookieValue]), ...tokenAccounts.map((account) => fakeFor(account))],
+  });
   fakeRef.fake = fake;
   const home = makeTempDir('codexbar-bench-statusline-');
   writeAppToken(home, token.jwt);
   const env = cliEnv(home, fake.url);
+  // A second home whose config holds two token accounts, for `statusline --account work`.
+  const accountsHome = makeTempDir('codexbar-bench-statusline-accounts-');
+  writeTokenAccountsConfig(accountsHome, tokenAccounts);
+  const accountsEnv = cliEnv(accountsHome, fake.url);
 
   // One live run saves the snapshot and the account record the fast path vouches with.
   const live = expectSuccess(await runNode([cli, 'statusline'], { env }), 'live statusline');
   console.log(`live run (no snapshot yet): ${live.stdout.trim()}`);
+  const named = [...FRESH, '--account', 'work'];
+  expectSuccess(await runNode([cli, ...named], { env: accountsEnv }), 'live statusline --account work');
   const requestsAfterLive = fake.requests.length;
 
-  const statusline = (args: string[], what: string) => async () => {
-    const run = expectSuccess(await runNode([cli, ...args], { env }), what);
-    if (!run.stdout.startsWith('Cursor ')) throw new Error(`${what}: unexpected output ${run.stdout}`);
-    return run.ms;
-  };
+  const statusline =
+    (args: string[], what: string, runEnv = env) =>
+    async () => {
+      const run = expectSuccess(await runNode([cli, ...args], { env: runEnv }), what);
+      if (!run.stdout.startsWith('Cursor ')) throw new Error(`${what}: unexpected output ${run.stdout}`);
+      return run.ms;
+    };
   const node = async () => expectSuccess(await runNode(['-e', '0'], { env }), 'node -e 0').ms;
 
   const fast = await pairedRuns(RUNS, node, statusline(FRESH, 'fresh statusline'));
@@ -52,6 +64,13 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
   const full = await pairedRuns(RUNS, node, statusline([...FRESH, '--verbose'], 'full-CLI statusline'));
   console.log(
     `(c) statusline --verbose (full CLI, same cache): ${ms(full.b.median)}, ${(full.b.median / full.a.median).toFixed(2)}×`,
+  );
+
+  // An account flag is always left to the full CLI (docs/behaviour.md §26.11): a cached named account.
+  const account = await pairedRuns(RUNS, node, statusline(named, 'statusline --account work', accountsEnv));
+  const accountRatio = account.b.median / account.a.median;
+  console.log(
+    `(d) statusline --account work (full CLI, cached): ${ms(account.b.median)}, ${accountRatio.toFixed(2)}×, paired b − a: median ${ms(account.difference.median)}`,
   );
 
   const requests = fake.requests.length - requestsAfterLive;
@@ -68,6 +87,11 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
     {
       figure: 'statusline --verbose (full CLI) / node -e 0',
       value: `${(full.b.median / full.a.median).toFixed(2)}×`,
+      target: '(for comparison)',
+    },
+    {
+      figure: 'statusline --account work (full CLI) / node -e 0',
+      value: `${accountRatio.toFixed(2)}× (${ms(account.b.median)})`,
       target: '(for comparison)',
     },
     { figure: 'requests during cached runs', value: String(requests), target: '0', met: requests === 0 },

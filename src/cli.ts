@@ -50,21 +50,25 @@ Examples:
 
 const STATUSLINE_EXAMPLES = `
 Template tokens:
-  {label} Cursor   {left} 58% left   {used} 42% used   {reset} 15d 9h (primary window)
+  {label} Cursor (Cursor (work) for an account named by --account/--account-index/--all-accounts)
+  {left} 58% left   {used} 42% used   {reset} 15d 9h (primary window)
   {pace} 8% in reserve   {ondemand} $12.34/$50   {plan} Pro   {account} email   {age} 2m
   Parts between " · " that come out empty are dropped with their separator.
 
 Examples:
   codexbar statusline                        Cursor 58% left · 15d 9h · $12.34/$50
   codexbar statusline --template '{left} ({age})'
-  codexbar statusline --json                 {"provider":"cursor","text":…,"leftPercent":58,…}`;
+  codexbar statusline --json                 {"provider":"cursor","text":…,"leftPercent":58,…}
+  codexbar statusline --all-accounts         one line per token account: Cursor (work) 58% left · …`;
 
 const GUARD_EXAMPLES = `
 Exit codes: 0 enough left, 1 below --min-remaining, 64 bad arguments, 69 unavailable (0 with --fail-open).
+With --all-accounts: 1 if any account is below, else 69 if any is unavailable, else 0.
 
 Examples:
   codexbar guard --min-remaining 20
-  codexbar guard --window weekly --json --fail-open`;
+  codexbar guard --window weekly --json --fail-open
+  codexbar guard --all-accounts --min-remaining 5`;
 
 const CACHE_EXAMPLES = `
 Examples:
@@ -139,10 +143,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       setExitCode(await costCommand(flags, io));
     });
 
-  addStatuslineOptions(
-    program
-      .command('statusline')
-      .description('one line for a shell prompt or status bar, from a shared cache'),
+  addAccountOptions(
+    addStatuslineOptions(
+      program
+        .command('statusline')
+        .description('one line for a shell prompt or status bar, from a shared cache'),
+    ),
   )
     .addHelpText('after', STATUSLINE_EXAMPLES)
     .action(async (flags: StatuslineFlags) => {
@@ -150,7 +156,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       setExitCode(await statuslineCommand(flags, io));
     });
 
-  addGuardOptions(program.command('guard').description('a quota gate for scripts and CI (exit 0/1/64/69)'))
+  addAccountOptions(
+    addGuardOptions(program.command('guard').description('a quota gate for scripts and CI (exit 0/1/64/69)')),
+  )
     .addHelpText('after', GUARD_EXAMPLES)
     .action(async (flags: GuardFlags) => {
       const { guardCommand } = await import('./commands/guard.js');
@@ -175,6 +183,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .command('__refresh', { hidden: true })
     .requiredOption('--account <key>')
     .requiredOption('--lock <nonce>')
+    .option('--label <label>')
     .option('--source <mode>')
     .option('--browser <name>')
     .action(async (flags: RefreshFlags) => {

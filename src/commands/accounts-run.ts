@@ -73,12 +73,16 @@ export async function eachAccount<V>(
   }
   const prep = await prepareCursor(io, options, log);
   const envCookie = io.env.CODEXBAR_CURSOR_COOKIE?.trim();
-  const accounts = selectAccounts(prep.config.cursor, flags, {
-    manualOverride: options.cookieFlag !== undefined || Boolean(envCookie),
-  });
+  const manualOverride = options.cookieFlag !== undefined || Boolean(envCookie);
+  const accounts = selectAccounts(prep.config.cursor, flags, { manualOverride });
+  // The account a run without flags would use: a flag naming any other one is off the ladder.
+  const [plain] = accountFlagsUsed(flags)
+    ? selectAccounts(prep.config.cursor, {}, { manualOverride })
+    : accounts;
   const runAs = async (account: SelectedAccount | undefined): Promise<AccountResult<V>> => {
     const accountLog = account && accounts.length > 1 ? labelledLog(log, account.label) : log;
-    return { account, ok: true, value: await perform({ prep, account }, accountLog) };
+    const offLadder = account !== undefined && account.index !== plain?.index;
+    return { account, ok: true, value: await perform({ prep, account, offLadder }, accountLog) };
   };
   // The ordinary ladder is one run: its failure is the command's, printed like any other (an argument error
   // stays a `cli` row). With token accounts, one account's failure is its own row.

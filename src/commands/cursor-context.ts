@@ -54,6 +54,12 @@ export async function prepareCursor(
 export interface CursorTarget {
   prep?: CursorPrep;
   account?: SelectedAccount;
+  /**
+   * A flag (`--account`, `--account-index`, `--all-accounts`, `__refresh --label`) named an account other than
+   * the one a plain run resolves to: its session says nothing about that, so it is never recorded for the
+   * statusline fast path (docs/behaviour.md §26.7).
+   */
+  offLadder?: boolean;
 }
 
 /**

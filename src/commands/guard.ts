@@ -1,16 +1,21 @@
+import { type AccountFlags, accountFlagsUsed, checkAccountFlags } from '../config/accounts.js';
 import {
+  AccountSelectionError,
+  ArgumentError,
   ConfigError,
-  hintFor,
-  messageFor,
   NoSessionError,
   NotLoggedInError,
   TimeoutError,
   UnsupportedError,
 } from '../errors.js';
 import { encodeJson } from '../render/json.js';
-import { GUARD_EXIT } from './guard-exit.js';
+import { safeText } from '../render/safe-text.js';
+import type { UsageSnapshot } from '../usage/types.js';
+import { type AccountResult, eachAccount } from './accounts-run.js';
+import { GUARD_EXIT, GuardArgumentError } from './guard-exit.js';
 import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
+import { writeTextError } from './report.js';
 import { obtainUsage } from './usage-source.js';
 
 /**
@@ -18,7 +23,7 @@ import { obtainUsage } from './usage-source.js';
  * than ours: 0 enough left, 1 below the minimum, 64 bad arguments, 69 unavailable (0 with --fail-open).
  */
 
-export interface GuardFlags {
+export interface GuardFlags extends AccountFlags {
   provider: SharedFlags['provider'];
   minRemaining: number;
   window: 'session' | 'weekly';
@@ -36,12 +41,20 @@ type UnavailableReason = 'account-resolution' | 'fetch-failed' | 'timeout' | 'wi
 
 interface GuardResult {
   provider: 'cursor';
+  /** The token account's label, when a flag named the account (docs/behaviour.md §26.12). */
+  account?: string;
   window: GuardFlags['window'];
   remainingPercent?: number;
   minimumRemainingPercent: number;
   decision: 'ok' | 'blocked' | 'unknown';
   exitCode: number;
   unavailableReason?: UnavailableReason;
+}
+
+/** One account's verdict, and the failure behind an `unknown` one. */
+interface Gate {
+  result: GuardResult;
+  failure?: unknown;
 }
 
 export async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number> {
@@ -54,48 +67,70 @@ export async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number
   const log = (line: string) => {
     if (options.verbose) io.stderr.write(`${line}\n`);
   };
-  let result: GuardResult;
-  let failure: unknown;
   try {
-    const { snapshot } = await obtainUsage(io, options, log, {
-      maxAgeMs: flags.maxAge,
-      deadlineMs: flags.timeout,
-    });
-    // docs/behaviour.md §26.8: for Cursor the session window is the primary one, weekly the secondary.
-    const window = flags.window === 'session' ? snapshot.primary : snapshot.secondary;
-    result = window
-      ? decide(flags, Math.min(100, Math.max(0, 100 - window.usedPercent)))
-      : unavailable(flags, 'window-unavailable');
+    checkAccountFlags(flags);
   } catch (error) {
-    failure = error;
-    result = unavailable(flags, reasonFor(error));
+    // docs/behaviour.md §26.12: conflicting account flags are bad arguments, 64 under guard.
+    throw error instanceof ArgumentError ? new GuardArgumentError(error.message, error.hint) : error;
   }
-  print(io, flags, result, failure);
-  return result.exitCode;
+  const named = accountFlagsUsed(flags);
+  let outcomes: AccountResult<UsageSnapshot>[];
+  try {
+    outcomes = await eachAccount(io, options, flags, log, async (target, accountLog) => {
+      const policy = { maxAgeMs: flags.maxAge, deadlineMs: flags.timeout };
+      return (await obtainUsage(io, options, accountLog, policy, target)).snapshot;
+    });
+  } catch (error) {
+    // The ordinary ladder's failure, or an account that cannot be selected: unavailable (§26.12).
+    outcomes = [{ ok: false, error }];
+  }
+  const gates = outcomes.map((outcome): Gate => {
+    const account = named ? outcome.account?.label : undefined;
+    if (!outcome.ok)
+      return { result: unavailable(flags, reasonFor(outcome.error), account), failure: outcome.error };
+    // docs/behaviour.md §26.8: for Cursor the session window is the primary one, weekly the secondary.
+    const window = flags.window === 'session' ? outcome.value.primary : outcome.value.secondary;
+    return {
+      result: window
+        ? decide(flags, Math.min(100, Math.max(0, 100 - window.usedPercent)), account)
+        : unavailable(flags, 'window-unavailable', account),
+    };
+  });
+  print(io, flags, gates);
+  return combinedExit(gates.map((gate) => gate.result));
 }
 
-function decide(flags: GuardFlags, remaining: number): GuardResult {
+/** docs/behaviour.md §26.12: 1 if any account is blocked, else 69 if any is unavailable (0 with --fail-open). */
+function combinedExit(results: readonly GuardResult[]): number {
+  if (results.some((result) => result.decision === 'blocked')) return GUARD_EXIT.blocked;
+  return results.find((result) => result.exitCode !== GUARD_EXIT.ok)?.exitCode ?? GUARD_EXIT.ok;
+}
+
+function decide(flags: GuardFlags, remaining: number, account: string | undefined): GuardResult {
   // Inclusive: exactly the minimum left is still enough.
   const ok = remaining >= flags.minRemaining;
   return {
-    ...base(flags),
+    ...base(flags, account),
     remainingPercent: remaining,
     decision: ok ? 'ok' : 'blocked',
     exitCode: ok ? GUARD_EXIT.ok : GUARD_EXIT.blocked,
   };
 }
 
-function unavailable(flags: GuardFlags, reason: UnavailableReason): GuardResult {
+function unavailable(flags: GuardFlags, reason: UnavailableReason, account: string | undefined): GuardResult {
   return {
-    ...base(flags),
+    ...base(flags, account),
     decision: 'unknown',
     exitCode: flags.failOpen ? GUARD_EXIT.ok : GUARD_EXIT.unavailable,
     unavailableReason: reason,
   };
 }
 
-function base(flags: GuardFlags): Pick<GuardResult, 'provider' | 'window' | 'minimumRemainingPercent'> {
-  return { provider: 'cursor', window: flags.window, minimumRemainingPercent: flags.minRemaining };
+function base(
+  flags: GuardFlags,
+  account: string | undefined,
+): Pick<GuardResult, 'provider' | 'account' | 'window' | 'minimumRemainingPercent'> {
+  return { provider: 'cursor', account, window: flags.window, minimumRemainingPercent: flags.minRemaining };
 }
 
 function reasonFor(error: unknown): UnavailableReason {
@@ -104,29 +139,37 @@ function reasonFor(error: unknown): UnavailableReason {
     error instanceof NoSessionError ||
     error instanceof NotLoggedInError ||
     error instanceof ConfigError ||
-    error instanceof UnsupportedError;
+    error instanceof UnsupportedError ||
+    error instanceof AccountSelectionError;
   return noAccount ? 'account-resolution' : 'fetch-failed';
 }
 
-function print(io: CliIo, flags: GuardFlags, result: GuardResult, failure: unknown): void {
+/**
+ * JSON: one object, or with --all-accounts an array of them. Text: one line per account on stdout, prefixed
+ * with its label when a flag named it; a failure's message (and hint) on stderr.
+ */
+function print(io: CliIo, flags: GuardFlags, gates: readonly Gate[]): void {
   if (flags.json) {
-    io.stdout.write(`${encodeJson(result, { pretty: flags.pretty === true })}\n`);
+    const results = gates.map((gate) => gate.result);
+    const value = flags.allAccounts ? results : results[0];
+    io.stdout.write(`${encodeJson(value, { pretty: flags.pretty === true })}\n`);
     return;
   }
+  for (const { result, failure } of gates) {
+    const name = result.account === undefined ? '' : `${safeText(result.account)}: `;
+    io.stdout.write(`${name}${verdictLine(flags, result)}\n`);
+    if (failure !== undefined) writeTextError(io, failure, result.account);
+  }
+}
+
+function verdictLine(flags: GuardFlags, result: GuardResult): string {
   const what = `Cursor ${flags.window} window`;
-  const minimum = `minimum ${flags.minRemaining}%`;
   if (result.decision !== 'unknown') {
     const left = `${formatPercent(result.remainingPercent ?? 0)}% left`;
-    io.stdout.write(`${result.decision}: ${what} has ${left} (${minimum})\n`);
-    return;
+    return `${result.decision}: ${what} has ${left} (minimum ${flags.minRemaining}%)`;
   }
   const passed = flags.failOpen ? '; --fail-open lets it pass' : '';
-  io.stdout.write(`unknown: ${what} is unavailable (${result.unavailableReason})${passed}\n`);
-  if (failure !== undefined) {
-    io.stderr.write(`Error: ${messageFor(failure)}\n`);
-    const hint = hintFor(failure);
-    if (hint) io.stderr.write(`Hint: ${hint}\n`);
-  }
+  return `unknown: ${what} is unavailable (${result.unavailableReason})${passed}`;
 }
 
 function formatPercent(value: number): string {

@@ -1,6 +1,7 @@
 import { lockPathFor } from '../cache/background-refresh.js';
 import { holdRefreshLock, holdsRefreshLock, releaseRefreshLock } from '../cache/refresh-lock.js';
 import { usageCacheDir } from '../cache/usage-snapshots.js';
+import { eachAccount } from './accounts-run.js';
 import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
 import { obtainUsage } from './usage-source.js';
@@ -11,8 +12,11 @@ const FAILED_REFRESH_BACKOFF_MS = 60_000;
 const REFRESH_DEADLINE_MS = 30_000;
 
 export interface RefreshFlags {
+  /** The cache's account key: whose lock this is. */
   account: string;
   lock: string;
+  /** The token account a statusline named by a flag, selected again by its label (not a secret). */
+  label?: string;
   source?: SharedFlags['source'];
   browser?: SharedFlags['browser'];
 }
@@ -20,7 +24,8 @@ export interface RefreshFlags {
 /**
  * `codexbar __refresh` (hidden, docs/behaviour.md §26.5): the detached process a stale statusline starts.
  * It runs only while it holds the account's lock, fetches live (which saves the snapshot), then releases the
- * lock, or on failure keeps it for FAILED_REFRESH_BACKOFF_MS. It prints nothing.
+ * lock, or on failure keeps it for FAILED_REFRESH_BACKOFF_MS. It prints nothing. With `--label` it runs as
+ * that token account, selected as `--account <label>` selects it (docs/behaviour.md §26.11).
  */
 export async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<number> {
   const lockPath = lockPathFor(
@@ -35,7 +40,15 @@ export async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<nu
     color: false,
   });
   try {
-    await obtainUsage(io, options, () => {}, { maxAgeMs: 0, deadlineMs: REFRESH_DEADLINE_MS });
+    const quiet = () => {};
+    const policy = { maxAgeMs: 0, deadlineMs: REFRESH_DEADLINE_MS };
+    if (flags.label === undefined) await obtainUsage(io, options, quiet, policy);
+    else {
+      const [outcome] = await eachAccount(io, options, { account: flags.label }, quiet, (target) =>
+        obtainUsage(io, options, quiet, policy, target),
+      );
+      if (!outcome?.ok) throw outcome?.error;
+    }
     releaseRefreshLock(lockPath, flags.lock);
     return 0;
   } catch {

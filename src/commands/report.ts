@@ -53,11 +53,16 @@ function redactRow(row: unknown): unknown {
  * `Error: <message>`, or `Error (cursor - <label>): <message>` for a token account's row (docs/behaviour.md
  * §27.3), then `Hint: …` when there is one.
  */
-function writeTextError(io: CliIo, error: unknown, account?: string): void {
-  const prefix = account === undefined ? 'Error' : `Error (cursor - ${safeText(account)})`;
-  io.stderr.write(`${prefix}: ${printable(messageFor(error))}\n`);
+export function writeTextError(io: Pick<CliIo, 'stderr'>, error: unknown, account?: string): void {
+  io.stderr.write(`${errorLine(error, account)}\n`);
   const hint = hintFor(error);
   if (hint) io.stderr.write(`Hint: ${printable(hint)}\n`);
+}
+
+/** `Error: <message>` or `Error (cursor - <label>): <message>`, printable, without a line end. */
+export function errorLine(error: unknown, account?: string): string {
+  const prefix = account === undefined ? 'Error' : `Error (cursor - ${safeText(account)})`;
+  return `${prefix}: ${printable(messageFor(error))}`;
 }
 
 /**

@@ -1,8 +1,6 @@
-import { exitCodeFor, messageFor } from '../errors.js';
 import { encodeJson } from '../render/json.js';
 import {
-  failureJson,
-  failureText,
+  type StatuslineJson,
   type StatuslineView,
   statuslineJson,
   statuslineText,
@@ -51,35 +49,23 @@ export function statuslineColour(
   return isTTY;
 }
 
+/** One account's line, as text (coloured when `statuslineColour` says so) and as the `--json` object. */
+export function statuslineEntry(
+  settings: StatuslineSettings,
+  env: Readonly<Record<string, string | undefined>>,
+  isTTY: boolean,
+  view: StatuslineView,
+): { text: string; json: StatuslineJson } {
+  const text = statuslineText(settings.template, view, statuslineColour(settings, env, isTTY));
+  return { text, json: statuslineJson(text, view) };
+}
+
 export function printStatusline(
   out: OutputStream,
   settings: StatuslineSettings,
   env: Readonly<Record<string, string | undefined>>,
   view: StatuslineView,
 ): void {
-  const colour = statuslineColour(settings, env, out.isTTY === true);
-  const text = statuslineText(settings.template, view, colour);
-  out.write(
-    settings.json ? `${encodeJson(statuslineJson(text, view), { pretty: settings.pretty })}\n` : `${text}\n`,
-  );
-}
-
-/**
- * A failure prints its short marker on stdout and exits 0, so a prompt never breaks; `--strict` exits with
- * the error's code (1, or 4 for a timeout) and also says why on stderr.
- */
-export function printStatuslineFailure(
-  out: OutputStream,
-  err: OutputStream,
-  settings: StatuslineSettings,
-  error: unknown,
-): number {
-  out.write(
-    settings.json
-      ? `${encodeJson(failureJson(error), { pretty: settings.pretty })}\n`
-      : `${failureText(error)}\n`,
-  );
-  if (!settings.strict) return 0;
-  if (!settings.json) err.write(`Error: ${messageFor(error)}\n`);
-  return exitCodeFor(error);
+  const entry = statuslineEntry(settings, env, out.isTTY === true, view);
+  out.write(settings.json ? `${encodeJson(entry.json, { pretty: settings.pretty })}\n` : `${entry.text}\n`);
 }

@@ -71,7 +71,7 @@ export async function obtainUsage(
   else if (account === undefined) log('[cache] Not cached: the session names no cursor.com user id');
   else {
     const file = encodeSnapshot(snapshot, { account, fetchedAt, baseUrl: setup.baseUrl, timeZone });
-    await saveSnapshot(setup, cacheDir, inputs, file, session, log);
+    await saveSnapshot(setup, cacheDir, inputs, file, session, log, target.offLadder !== true);
   }
   return { snapshot, fetchedAt, fromCache: false, stale: false, account, cacheDir };
 }
@@ -165,14 +165,16 @@ async function saveSnapshot(
   file: SnapshotFile,
   session: Parameters<typeof writeAccountRecord>[1],
   log: (line: string) => void,
+  ladderAccount: boolean,
 ): Promise<void> {
   try {
-    // A header from --cookie or the environment is not a file the fast path can vouch for.
+    // A header from --cookie or the environment is not a file the fast path can vouch for; an account
+    // named by a flag is not the one a plain run resolves to (docs/behaviour.md §26.7).
     const fromArgvOrEnv =
       setup.manualOrigin === '--cookie' || setup.manualOrigin === 'CODEXBAR_CURSOR_COOKIE';
     await Promise.all([
       writeSnapshot(cacheDir, file),
-      fromArgvOrEnv ? undefined : writeAccountRecord(inputs, session, file.account),
+      fromArgvOrEnv || !ladderAccount ? undefined : writeAccountRecord(inputs, session, file.account),
     ]);
     log(`[cache] Saved the snapshot in ${displayPath(cacheDir, setup.authEnv)}`);
   } catch (error) {

@@ -6,8 +6,7 @@ import { formatDuration } from '../duration.js';
 import { exitCodeFor } from '../errors.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
 import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
-import { withAccountLabel } from '../usage/account-label.js';
-import type { UsageSnapshot } from '../usage/types.js';
+import { labelledSnapshot } from '../usage/account-label.js';
 import { type AccountResult, eachAccount, lastFailureCode } from './accounts-run.js';
 import type { CliIo } from './io.js';
 import { type SharedFlags, sharedOptions } from './options.js';
@@ -64,7 +63,7 @@ function printOutcomes(
       outcomes.map((outcome) => {
         const account = outcome.account?.label;
         return outcome.ok
-          ? usageRow(labelled(outcome.value.snapshot, account), now, { account, status })
+          ? usageRow(labelledSnapshot(outcome.value.snapshot, account), now, { account, status })
           : usageErrorRow(outcome.error, source, { account, status });
       }),
     );
@@ -73,7 +72,7 @@ function printOutcomes(
   const sections: string[] = [];
   for (const outcome of outcomes) {
     if (outcome.ok) {
-      const snapshot = labelled(outcome.value.snapshot, outcome.account?.label);
+      const snapshot = labelledSnapshot(outcome.value.snapshot, outcome.account?.label);
       for (const note of implausibleFigures(snapshot, now)) reporter.verbose(note);
       sections.push(
         renderUsageText(snapshot, { now, colour: reporter.colour, status }) + cacheNote(outcome.value, now),
@@ -91,8 +90,4 @@ function cacheNote(usage: ObtainedUsage, now: Date): string {
   if (!usage.fromCache) return '';
   const age = Math.max(0, Math.floor((now.getTime() - usage.fetchedAt.getTime()) / 1000));
   return `\nFrom the cache, fetched ${formatDuration(age)} ago`;
-}
-
-function labelled(snapshot: UsageSnapshot, account: string | undefined): UsageSnapshot {
-  return account === undefined ? snapshot : withAccountLabel(snapshot, account);
 }

@@ -110,7 +110,12 @@ async function currentAccount(local: LocalEnvironment, mode: SourceMode, usageDi
   return recordedAccount(local, mode, authInputs(local, mode, usageDir));
 }
 
-/** Only the flags the fast path fully understands, with commander's rule that the last value wins. */
+/**
+ * Only the flags the fast path fully understands, with commander's rule that the last value wins. The
+ * account flags (`--account`, `--account-index`, `--all-accounts`) are not among them: answering for a named
+ * account would mean loading and validating the config file as the full CLI does, so they go to the full
+ * CLI (docs/behaviour.md §26.11).
+ */
 function parseFlags(argv: readonly string[]): FastFlags | undefined {
   if (argv[0] !== 'statusline') return undefined;
   const flags: FastFlags = {

@@ -5,6 +5,7 @@
  */
 
 import {
+  AccountSelectionError,
   ApiError,
   ConfigError,
   errorBody,
@@ -18,6 +19,7 @@ import {
 import { formatCountdownDuration } from '../usage/countdown.js';
 import { computePace } from '../usage/pace.js';
 import type { UsageSnapshot } from '../usage/types.js';
+import { safeText } from './safe-text.js';
 
 export const STATUSLINE_TOKENS = [
   'label',
@@ -50,10 +52,13 @@ export interface StatuslineView {
   fetchedAt: Date;
   now: Date;
   stale: boolean;
+  /** The token account's label when a flag named it (docs/behaviour.md §26.11): `{label}` and `account`. */
+  account?: string;
 }
 
 export interface StatuslineJson {
   provider: 'cursor';
+  account?: string;
   text: string;
   leftPercent?: number;
   usedPercent?: number;
@@ -82,6 +87,7 @@ export function statuslineJson(text: string, view: StatuslineView): StatuslineJs
   const primary = view.snapshot.primary;
   return {
     provider: 'cursor',
+    account: view.account,
     text,
     leftPercent: remainingPercent(view.snapshot),
     usedPercent: primary?.usedPercent,
@@ -92,17 +98,32 @@ export function statuslineJson(text: string, view: StatuslineView): StatuslineJs
   };
 }
 
-/** A failure as one short line, `Cursor: not logged in`, so a prompt stays readable. */
-export function failureText(error: unknown): string {
-  return `Cursor: ${failureMarker(error)}`;
+/**
+ * A failure as one short line, `Cursor: not logged in`, so a prompt stays readable; `Cursor (work): …` for
+ * a token account named by a flag.
+ */
+export function failureText(error: unknown, account?: string): string {
+  return `${productLabel(account)}: ${failureMarker(error)}`;
 }
 
-export function failureJson(error: unknown): StatuslineJson {
-  return { provider: 'cursor', text: failureText(error), stale: false, error: errorBody(error) };
+export function failureJson(error: unknown, account?: string): StatuslineJson {
+  return {
+    provider: 'cursor',
+    account,
+    text: failureText(error, account),
+    stale: false,
+    error: errorBody(error),
+  };
+}
+
+/** `Cursor`, or `Cursor (work)` for a token account named by a flag (docs/behaviour.md §26.11). */
+function productLabel(account: string | undefined): string {
+  return account?.trim() ? `Cursor (${safeText(account)})` : 'Cursor';
 }
 
 function failureMarker(error: unknown): string {
   if (error instanceof NoSessionError || error instanceof NotLoggedInError) return 'not logged in';
+  if (error instanceof AccountSelectionError) return 'no such account';
   if (error instanceof TimeoutError) return 'timed out';
   if (error instanceof ApiError) return error.transport ? 'offline' : 'cursor.com error';
   if (error instanceof ParseError) return 'unexpected response';
@@ -118,7 +139,7 @@ function tokenValues(view: StatuslineView): Record<Token, string> {
   const resetIn = primary?.resetsAt && (primary.resetsAt.getTime() - now.getTime()) / 1000;
   const pace = primary ? computePace(primary, now) : undefined;
   return {
-    label: 'Cursor',
+    label: productLabel(view.account),
     left: left === undefined ? '' : `${percent(left)} left`,
     used: primary ? `${percent(Math.max(0, primary.usedPercent))} used` : '',
     reset: resetIn === undefined ? '' : (formatCountdownDuration(resetIn) ?? 'now'),

@@ -4,17 +4,18 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { messageFor } from '../errors.js';
+import { AccountSelectionError, messageFor } from '../errors.js';
 import { encodeJson } from '../render/json.js';
 import { bearerAuthorized } from './auth.js';
 import type { Served } from './cache.js';
 import type { ServeData } from './data-service.js';
-import type { CursorDataSource, ServeConfig } from './data-source.js';
+import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
 import { checkHead } from './head.js';
 import type { PageAsset, PageAssets } from './page/assets.js';
 import { PAGE_CSP } from './page/assets.js';
-import { detailLevel, isResponse, providerSelection } from './query.js';
+import { accountSelection, detailLevel, isResponse, providerSelection } from './query.js';
 import {
+  badQuery,
   forbiddenHost,
   invalidRequest,
   JSON_TYPE,
@@ -111,17 +112,36 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
     run: () => jsonResponse(200, { status: 'ok', version: options.version }),
   };
   /** /usage and /cost: the provider check, the config of this request, then the cache. */
-  const dataRoute = (serve: (config: ServeConfig, budgetMs?: number) => Promise<Served<unknown>>): Route => ({
+  const dataRoute = (
+    serve: (
+      config: ServeConfig,
+      query: URLSearchParams,
+      budgetMs?: number,
+    ) => Promise<Served<unknown> | ServeResponse>,
+  ): Route => ({
     access: 'loopback-or-token',
     run: async (context) => {
       const selection = providerSelection(context.query);
       if (isResponse(selection)) return selection;
       const config = await source.loadConfig();
-      return servedResponse(await serve(config, context.fetchBudget()), options.now());
+      const served = await serve(config, context.query, context.fetchBudget());
+      return isResponse(served) ? served : servedResponse(served, options.now());
     },
   });
-  const usage = dataRoute((config, budgetMs) => data.usage(config, budgetMs));
-  const cost = dataRoute((config, budgetMs) => data.cost(config, budgetMs));
+  // docs/behaviour.md §Serve.5: /usage takes `usage`'s account selection; a bad one is 400 with its sentence.
+  const usage = dataRoute(async (config, query, budgetMs) => {
+    const flags = accountSelection(query);
+    if (isResponse(flags)) return flags;
+    let selection: UsageSelection;
+    try {
+      selection = source.selectUsage(config, flags.flags);
+    } catch (error) {
+      if (error instanceof AccountSelectionError) return badQuery(error.message);
+      throw error;
+    }
+    return data.usage(config, selection, budgetMs);
+  });
+  const cost = dataRoute((config, _query, budgetMs) => data.cost(config, budgetMs));
   const snapshot: Route = {
     access: 'token',
     run: async (context) => {
@@ -133,7 +153,7 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
       const fetch = detail.detail === 'full' && config.enabled;
       const [usageServed, costServed] = fetch
         ? await Promise.all([
-            data.usage(config, context.fetchBudget()),
+            data.usage(config, source.selectUsage(config), context.fetchBudget()),
             data.cost(config, context.fetchBudget()),
           ])
         : [undefined, undefined];

@@ -5,7 +5,7 @@
 import type { CostRow } from '../render/cost-json.js';
 import type { UsageRow } from '../render/usage-json.js';
 import { ResponseCache, type Served } from './cache.js';
-import type { CursorDataSource, ServeConfig } from './data-source.js';
+import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
 import { type ServeSettings, staleWindowSeconds } from './settings.js';
 
 export interface ServeDataOptions {
@@ -32,14 +32,18 @@ export class ServeData {
     this.costCache = new ResponseCache<CostRow>({ ...cacheOptions, cooldownMs: options.cooldownMs });
   }
 
-  /** `budgetMs`: how long this request may wait for a fetch (0.8 × the timeout left); undefined is no bound. */
-  usage(config: ServeConfig, budgetMs?: number): Promise<Served<UsageRow>> {
+  /**
+   * `budgetMs`: how long this request may wait for a fetch (0.8 × the timeout left); undefined is no bound.
+   * Keyed by the selected accounts too (docs/behaviour.md §Serve.8), so `?account=work` and the default
+   * answer never share an entry, a fetch or a refresh.
+   */
+  usage(config: ServeConfig, selection: UsageSelection, budgetMs?: number): Promise<Served<UsageRow>> {
     const { source } = this.options;
     return this.usageCache.serve(
       {
-        key: `usage|cursor|${config.hash}`,
-        fetch: (signal) => source.usage(config, signal),
-        timeoutRows: () => source.usageTimeoutRows(config),
+        key: `usage|cursor|${config.hash}|${selection.key}`,
+        fetch: (signal) => source.usage(config, selection, signal),
+        timeoutRows: () => source.usageTimeoutRows(config, selection),
       },
       budgetMs,
     );

@@ -6,9 +6,11 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { EVENTS_ENDPOINT } from '../api/events-endpoint.js';
+import { runForAccounts } from '../commands/accounts-run.js';
 import { runWithCursorSession } from '../commands/cursor-context.js';
 import { type CliIo, usageTimeouts } from '../commands/io.js';
 import type { SharedOptions } from '../commands/options.js';
+import { type AccountFlags, type SelectedAccount, selectAccounts } from '../config/accounts.js';
 import { type LoadedConfig, loadConfig } from '../config/config.js';
 import { collectCost } from '../cost/collect.js';
 import { localTimeZone } from '../cost/time-zone.js';
@@ -17,6 +19,7 @@ import { ApiError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { type CostRow, costErrorRow, costRow } from '../render/cost-json.js';
 import { type UsageRow, usageErrorRow, usageRow } from '../render/usage-json.js';
+import { labelledSnapshot } from '../usage/account-label.js';
 import { collectUsage } from '../usage/collect.js';
 import type { FetchOutcome, KeyedRow } from './cache.js';
 
@@ -33,8 +36,18 @@ export interface ServeConfig {
   sourceLabel: string;
   sourceMode: 'auto' | 'web';
   unsupportedSource?: string;
-  /** Set when a config token account supplies the session: the stable key of docs/behaviour.md §Serve.10. */
-  accountKey?: string;
+}
+
+/**
+ * Which token accounts a `/usage` answer is for (docs/behaviour.md §Serve.5, §27.2): the query's account
+ * parameters as `usage`'s flags, and the accounts they select in this request's config.
+ */
+export interface UsageSelection {
+  flags: AccountFlags;
+  /** Empty: no token account, the ordinary ladder. */
+  accounts: SelectedAccount[];
+  /** Part of the cache key: the selected accounts' positions (the config hash covers their content). */
+  key: string;
 }
 
 export interface DataSourceOptions {
@@ -72,16 +85,31 @@ export class CursorDataSource {
       sourceMode: source === 'web' ? 'web' : 'auto',
     };
     if (source === 'oauth' || source === 'api') config.unsupportedSource = source;
-    const account = cookieEnv?.trim() ? undefined : selectedTokenAccount(loaded);
-    if (account) config.accountKey = `token:${account.id}:${this.keyedHash(account.token).slice(0, 16)}`;
     return config;
   }
 
-  async usage(config: ServeConfig, signal: AbortSignal): Promise<FetchOutcome<UsageRow>> {
+  /**
+   * The accounts `codexbar usage` would run for with these flags, in this config. Throws
+   * AccountSelectionError (`No token account labeled 'x' for cursor.`), which the route answers with 400.
+   */
+  selectUsage(config: ServeConfig, flags: AccountFlags = {}): UsageSelection {
+    const accounts = selectAccounts(config.loaded.cursor, flags, {
+      manualOverride: Boolean(this.io.env.CODEXBAR_CURSOR_COOKIE?.trim()),
+    });
+    return { flags, accounts, key: accounts.map((account) => account.index).join(',') || 'ladder' };
+  }
+
+  /** `codexbar usage --json`'s rows for the selection: one per account, or one from the ordinary ladder. */
+  async usage(
+    config: ServeConfig,
+    selection: UsageSelection,
+    signal: AbortSignal,
+  ): Promise<FetchOutcome<UsageRow>> {
     try {
-      const { value: snapshot } = await runWithCursorSession(
+      const outcomes = await runForAccounts(
         this.io,
         this.sessionOptions(config),
+        selection.flags,
         'usage',
         this.log,
         (client, session) =>
@@ -95,9 +123,17 @@ export class CursorDataSource {
             signal,
           }),
       );
-      return { rows: [this.keyed(config, usageRow(snapshot, this.io.now()), false)] };
+      return {
+        rows: outcomes.map(({ account, ...outcome }) => {
+          const label = account?.label;
+          const row = outcome.ok
+            ? usageRow(labelledSnapshot(outcome.value, label), this.io.now(), { account: label })
+            : usageErrorRow(outcome.error, config.sourceLabel, { account: label });
+          return this.keyed(row, !outcome.ok, account);
+        }),
+      };
     } catch (error) {
-      return { rows: [this.keyed(config, usageErrorRow(error, config.sourceLabel), true)] };
+      return { rows: [this.keyed(usageErrorRow(error, config.sourceLabel), true)] };
     }
   }
 
@@ -134,13 +170,17 @@ export class CursorDataSource {
   }
 
   /** docs/behaviour.md §Serve.9: the row a waiter gets when the fetch outlives 0.8 × the request timeout. */
-  usageTimeoutRows(config: ServeConfig): KeyedRow<UsageRow>[] {
-    const row: UsageRow = {
-      provider: 'cursor',
-      source: config.sourceLabel,
-      error: { code: 1, message: 'cursor usage timed out', kind: 'provider' },
-    };
-    return [this.keyed(config, row, true)];
+  usageTimeoutRows(config: ServeConfig, selection: UsageSelection): KeyedRow<UsageRow>[] {
+    const accounts = selection.accounts.length > 0 ? selection.accounts : [undefined];
+    return accounts.map((account) => {
+      const row: UsageRow = {
+        provider: 'cursor',
+        account: account?.label,
+        source: config.sourceLabel,
+        error: { code: 1, message: 'cursor usage timed out', kind: 'provider' },
+      };
+      return this.keyed(row, true, account);
+    });
   }
 
   costTimeoutRows(config: ServeConfig): KeyedRow<CostRow>[] {
@@ -150,9 +190,13 @@ export class CursorDataSource {
 
   private readonly log = (line: string): void => this.options.log?.(line);
 
-  private keyed(config: ServeConfig, row: UsageRow, error: boolean): KeyedRow<UsageRow> {
+  /**
+   * docs/behaviour.md §Serve.10: a token account's row has a stable key, its id and a hash of its token (so
+   * a different login pasted into the same entry never inherits the old one's figures).
+   */
+  private keyed(row: UsageRow, error: boolean, account?: SelectedAccount): KeyedRow<UsageRow> {
     const keyed: KeyedRow<UsageRow> = { row, error };
-    if (config.accountKey !== undefined) keyed.fallbackKey = config.accountKey;
+    if (account) keyed.fallbackKey = `token:${account.id}:${this.keyedHash(account.token).slice(0, 16)}`;
     return keyed;
   }
 
@@ -180,15 +224,6 @@ export class CursorDataSource {
 /** docs/behaviour.md §Serve.10: cost rows fall back per config and provider. */
 function costKeyed(config: ServeConfig, row: CostRow, error: boolean): KeyedRow<CostRow> {
   return { row, error, fallbackKey: `cost:${config.hash}:cursor` };
-}
-
-/** The entry `codexbar usage` would pick: `activeIndex`, clamped (docs/behaviour.md §6.5). */
-function selectedTokenAccount(loaded: LoadedConfig): { id: string; token: string } | undefined {
-  const accounts = loaded.cursor.tokenAccounts?.accounts ?? [];
-  if (accounts.length === 0) return undefined;
-  const index = Math.min(Math.max(loaded.cursor.tokenAccounts?.activeIndex ?? 0, 0), accounts.length - 1);
-  const account = accounts[index]!;
-  return { id: account.id, token: account.token };
 }
 
 /** docs/behaviour.md §Serve.11: a 403 from the events endpoint starts the cost cooldown. */

@@ -1,7 +1,15 @@
 /**
  * Query parameters (docs/behaviour.md §Serve.5): `provider` for every data route, `detail` for the
- * snapshot. Only the last value of a repeated parameter counts; unknown parameters are ignored.
+ * snapshot, the token-account selection for `/usage`. Only the last value of a repeated parameter counts;
+ * unknown parameters are ignored.
  */
+import {
+  ACCOUNT_INDEX_INVALID,
+  type AccountFlags,
+  checkAccountFlags,
+  parseAccountIndex,
+} from '../config/accounts.js';
+import { messageFor } from '../errors.js';
 import { badQuery, type ServeResponse } from './responses.js';
 
 export type DetailLevel = 'full' | 'shell';
@@ -25,6 +33,44 @@ export function detailLevel(query: URLSearchParams): { detail: DetailLevel } | S
   const detail = value.trim().toLowerCase();
   if (detail === 'full' || detail === 'shell') return { detail };
   return badQuery(`Unknown detail '${value}'; use full or shell.`);
+}
+
+/**
+ * `/usage`'s `account=<label>`, `accountIndex=<n>` (or `account-index`) and `allAccounts=1` (or
+ * `all-accounts`), read as `usage`'s flags (docs/behaviour.md §Serve.5, §27.2). A bad index or a conflict is
+ * 400 with the flag's sentence; whether the account exists is decided once the config is loaded.
+ */
+export function accountSelection(query: URLSearchParams): { flags: AccountFlags } | ServeResponse {
+  const flags: AccountFlags = {};
+  const account = last(query, 'account');
+  if (account !== undefined) flags.account = account;
+  const index = lastOf(query, 'accountIndex', 'account-index');
+  if (index !== undefined) {
+    flags.accountIndex = parseAccountIndex(index);
+    if (flags.accountIndex === undefined) return badQuery(ACCOUNT_INDEX_INVALID);
+  }
+  const all = lastOf(query, 'allAccounts', 'all-accounts');
+  if (all !== undefined) {
+    const value = all.trim().toLowerCase();
+    if (!ALL_ACCOUNTS_VALUES.has(value)) return badQuery(`Unknown allAccounts '${all}'; use 1 or 0.`);
+    if (value === '1' || value === 'true' || value === '') flags.allAccounts = true;
+  }
+  try {
+    checkAccountFlags(flags);
+  } catch (error) {
+    return badQuery(messageFor(error));
+  }
+  return { flags };
+}
+
+/** `allAccounts` is a switch: present with no value, `1` or `true` turn it on; `0` or `false` leave it off. */
+const ALL_ACCOUNTS_VALUES = new Set(['', '1', 'true', '0', 'false']);
+
+/** The last value of a parameter spelled either way (their values counted in the order given). */
+function lastOf(query: URLSearchParams, name: string, alias: string): string | undefined {
+  let value: string | undefined;
+  for (const [key, item] of query) if (key === name || key === alias) value = item;
+  return value;
 }
 
 export function isResponse(value: object): value is ServeResponse {

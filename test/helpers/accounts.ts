@@ -34,3 +34,20 @@ export function proAccount(
     ...overrides,
   };
 }
+
+/** A Pro usage-summary whose Total (primary) window is `percent` used. */
+export function summaryWithPercent(percent: number): FakeAccount['usageSummary'] {
+  return {
+    json: {
+      billingCycleStart: '2026-11-15T00:00:00.000Z',
+      billingCycleEnd: '2026-12-15T00:00:00.000Z',
+      membershipType: 'pro',
+      limitType: 'user',
+      individualUsage: {
+        plan: { enabled: true, used: 900, limit: 2000, totalPercentUsed: percent },
+        onDemand: { enabled: true, used: 0, limit: 5000 },
+      },
+      teamUsage: {},
+    },
+  };
+}

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { proAccount } from './accounts.js';
+import { proAccount, summaryWithPercent } from './accounts.js';
 import { type CliResult, makeTempHome, type RunOptions, runCli } from './cli.js';
 import { makeToken, type TestToken, writeAppToken } from './home.js';
 
@@ -100,23 +100,6 @@ export function usePromptWorld(accounts?: (a: TestToken, b: TestToken) => FakeAc
 
 function summaryRequests(fake: FakeCursor): number {
   return fake.requests.filter((request) => request.path === '/api/usage-summary').length;
-}
-
-/** A Pro usage-summary whose Total (primary) window is `percent` used. */
-export function summaryWithPercent(percent: number): FakeAccount['usageSummary'] {
-  return {
-    json: {
-      billingCycleStart: '2026-11-15T00:00:00.000Z',
-      billingCycleEnd: '2026-12-15T00:00:00.000Z',
-      membershipType: 'pro',
-      limitType: 'user',
-      individualUsage: {
-        plan: { enabled: true, used: 900, limit: 2000, totalPercentUsed: percent },
-        onDemand: { enabled: true, used: 0, limit: 5000 },
-      },
-      teamUsage: {},
-    },
-  };
 }
 
 /** `WorkosCursorSessionToken=<value>`: account B's manual header. */

@@ -223,11 +223,15 @@ function parseResponse(raw: string): RawResponse {
   };
 }
 
-/** Resolves once `check` holds, polling on the event loop (for background work the test cannot await). */
-export async function until(check: () => boolean, what: string, attempts = 5000): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (check()) return;
+/**
+ * Resolves once `check` holds, polling on the event loop (for background work the test cannot await). Bounded
+ * by time, not by turns: on a loaded machine an idle loop spins through thousands of turns while a file read
+ * or a socket is still on its way.
+ */
+export async function until(check: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+  const end = performance.now() + limitMs;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }

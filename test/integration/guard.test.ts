@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { proAccount } from '../helpers/accounts.js';
-import { later, summaryWithPercent, usePromptWorld } from '../helpers/prompt-world.js';
+import { proAccount, summaryWithPercent } from '../helpers/accounts.js';
+import { later, usePromptWorld } from '../helpers/prompt-world.js';
 
 /** docs/behaviour.md §26.8: `codexbar guard`, CodexBar's quota gate: exits 0, 1, 64, 69. */
 
