@@ -3,7 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 export type SqliteConstructor = typeof BetterSqlite3;
 
 /**
- * Every better-sqlite3 database and statement this process creates, kept until it exits.
+ * Every better-sqlite3 database, statement and iterator this process creates, kept until it exits.
  *
  * better-sqlite3 12's native destructors unregister an environment cleanup hook, and on Node 24 that asserts
  * (and aborts the process, SIGABRT) when V8 collects the object outside a JavaScript context: during a
@@ -38,11 +38,26 @@ export function retainSqliteObjects(Database: SqliteConstructor): SqliteConstruc
     prototype[method] = function (this: unknown, ...args: unknown[]) {
       const result = original.apply(this, args);
       databases.add(this);
-      if (method === 'prepare') statements.push(result);
+      if (method === 'prepare') {
+        statements.push(result);
+        retainIterators(Object.getPrototypeOf(result) as Record<string, (...args: unknown[]) => unknown>);
+      }
       return result;
     };
   }
   return Database;
+}
+
+/** `iterate()` returns a native iterator with the same destructor: kept too. */
+function retainIterators(statement: Record<string, (...args: unknown[]) => unknown>): void {
+  if (patched.has(statement)) return;
+  patched.add(statement);
+  const iterate = statement.iterate!;
+  statement.iterate = function (this: unknown, ...args: unknown[]) {
+    const iterator = iterate.apply(this, args);
+    statements.push(iterator);
+    return iterator;
+  };
 }
 
 /** The native addon, loaded on first use so it stays out of start-up (docs/architecture.md, Start-up). */
