@@ -5,8 +5,10 @@
  * rejects once the config has loaded.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import type { CursorClient } from '../api/client.js';
 import { EVENTS_ENDPOINT } from '../api/events-endpoint.js';
-import { runWithCursorSession } from '../commands/cursor-context.js';
+import type { Session } from '../auth/types.js';
+import { type Purpose, prepareCursor, runWithCursorSession } from '../commands/cursor-context.js';
 import { type CliIo, usageTimeouts } from '../commands/io.js';
 import type { SharedOptions } from '../commands/options.js';
 import { type LoadedConfig, loadConfig } from '../config/config.js';
@@ -79,21 +81,16 @@ export class CursorDataSource {
 
   async usage(config: ServeConfig, signal: AbortSignal): Promise<FetchOutcome<UsageRow>> {
     try {
-      const { value: snapshot } = await runWithCursorSession(
-        this.io,
-        this.sessionOptions(config),
-        'usage',
-        this.log,
-        (client, session) =>
-          collectUsage({
-            client,
-            session,
-            now: this.io.now(),
-            timeZone: localTimeZone(this.io.env),
-            log: this.log,
-            timeouts: usageTimeouts(this.io.timing),
-            signal,
-          }),
+      const snapshot = await this.withSession(config, 'usage', (client, session) =>
+        collectUsage({
+          client,
+          session,
+          now: this.io.now(),
+          timeZone: localTimeZone(this.io.env),
+          log: this.log,
+          timeouts: usageTimeouts(this.io.timing),
+          signal,
+        }),
       );
       return { rows: [this.keyed(config, usageRow(snapshot, this.io.now()), false)] };
     } catch (error) {
@@ -108,21 +105,16 @@ export class CursorDataSource {
         timeZone: localTimeZone(this.io.env),
         now: this.io.now(),
       });
-      const { value: report } = await runWithCursorSession(
-        this.io,
-        this.sessionOptions(config),
-        'cost',
-        this.log,
-        (client, session) =>
-          collectCost({
-            client,
-            cookieHeader: session.cookieHeader,
-            window,
-            now: () => this.io.now(),
-            timeoutMs: this.io.timing.requestTimeoutMs,
-            retry: { sleep: this.io.timing.sleep },
-            signal,
-          }),
+      const report = await this.withSession(config, 'cost', (client, session) =>
+        collectCost({
+          client,
+          cookieHeader: session.cookieHeader,
+          window,
+          now: () => this.io.now(),
+          timeoutMs: this.io.timing.requestTimeoutMs,
+          retry: { sleep: this.io.timing.sleep },
+          signal,
+        }),
       );
       return { rows: [costKeyed(config, costRow(report), false)] };
     } catch (error) {
@@ -158,6 +150,22 @@ export class CursorDataSource {
 
   private keyedHash(text: string): string {
     return createHmac('sha256', this.hashKey).update(text).digest('hex');
+  }
+
+  /**
+   * The session steps of `codexbar usage`/`cost`, run with the config this request read and hashed: rows
+   * are cached under that config's key, so they must not come from a file that changed in between
+   * (docs/behaviour.md §Serve.7). The preparation still runs for its checks (source, base URL).
+   */
+  private async withSession<T>(
+    config: ServeConfig,
+    purpose: Purpose,
+    perform: (client: CursorClient, session: Session) => Promise<T>,
+  ): Promise<T> {
+    const options = this.sessionOptions(config);
+    const prep = { ...(await prepareCursor(this.io, options, this.log)), config: config.loaded };
+    const { value } = await runWithCursorSession(this.io, options, purpose, this.log, perform, { prep });
+    return value;
   }
 
   /** What `codexbar usage --json` would run with, given only the config (serve has no --source or --cookie). */
