@@ -4,7 +4,7 @@
  */
 import type { CostRow } from '../render/cost-json.js';
 import type { UsageRow } from '../render/usage-json.js';
-import { ResponseCache, type Served } from './cache.js';
+import { type CacheJob, ResponseCache, type Served } from './cache.js';
 import type { CursorDataSource, ServeConfig } from './data-source.js';
 import { type ServeSettings, staleWindowSeconds } from './settings.js';
 
@@ -17,9 +17,15 @@ export interface ServeDataOptions {
   cooldownMs?: number;
 }
 
+interface ConfigJobs {
+  usage: CacheJob<UsageRow>;
+  cost: CacheJob<CostRow>;
+}
+
 export class ServeData {
   private readonly usageCache: ResponseCache<UsageRow>;
   private readonly costCache: ResponseCache<CostRow>;
+  private readonly jobsByConfig = new WeakMap<ServeConfig, ConfigJobs>();
 
   constructor(private readonly options: ServeDataOptions) {
     const interval = options.settings.refreshIntervalSeconds;
@@ -34,27 +40,33 @@ export class ServeData {
 
   /** `budgetMs`: how long this request may wait for a fetch (0.8 × the timeout left); undefined is no bound. */
   usage(config: ServeConfig, budgetMs?: number): Promise<Served<UsageRow>> {
-    const { source } = this.options;
-    return this.usageCache.serve(
-      {
-        key: `usage|cursor|${config.hash}`,
-        fetch: (signal) => source.usage(config, signal),
-        timeoutRows: () => source.usageTimeoutRows(config),
-      },
-      budgetMs,
-    );
+    return this.usageCache.serve(this.jobs(config).usage, budgetMs);
   }
 
   cost(config: ServeConfig, budgetMs?: number): Promise<Served<CostRow>> {
-    const { source } = this.options;
-    return this.costCache.serve(
-      {
-        key: `cost|cursor|${config.hash}`,
-        fetch: (signal) => source.cost(config, signal),
-        timeoutRows: () => source.costTimeoutRows(config),
-      },
-      budgetMs,
-    );
+    return this.costCache.serve(this.jobs(config).cost, budgetMs);
+  }
+
+  /** Requests that share a config read share its jobs too, instead of building them per request. */
+  private jobs(config: ServeConfig): ConfigJobs {
+    let jobs = this.jobsByConfig.get(config);
+    if (!jobs) {
+      const { source } = this.options;
+      jobs = {
+        usage: {
+          key: `usage|cursor|${config.hash}`,
+          fetch: (signal) => source.usage(config, signal),
+          timeoutRows: () => source.usageTimeoutRows(config),
+        },
+        cost: {
+          key: `cost|cursor|${config.hash}`,
+          fetch: (signal) => source.cost(config, signal),
+          timeoutRows: () => source.costTimeoutRows(config),
+        },
+      };
+      this.jobsByConfig.set(config, jobs);
+    }
+    return jobs;
   }
 
   waitingRequests(): number {

@@ -1,6 +1,7 @@
 /**
  * docs/behaviour.md §Serve.5 and §Serve.7: /usage and /cost are exactly the CLI's JSON, and the config
- * file is reloaded on every request with its hash in the cache key.
+ * file is reloaded for every request (reads shared only by requests that arrived before they began) with
+ * its hash in the cache key.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
@@ -174,6 +175,18 @@ describe('config reloaded per request (docs/behaviour.md §Serve.7)', () => {
     expect(await first).toEqual(['alice@example.com', 'miss']);
     expect(await second).toEqual(['bob@example.com', 'miss']);
     expect(reads.counts.started).toBe(2);
+  });
+
+  it('requests that arrive while a config read runs share the next read', async () => {
+    const reads = gatedReads();
+    serve = await startServeHarness({ deps: { source: reads.source } });
+    const harness = serve;
+    const answers = Array.from({ length: 10 }, () => harness.get('/usage'));
+    await until(() => harness.server.listener.inFlight() === 10, 'ten requests in flight');
+    reads.open();
+    for (const answer of await Promise.all(answers)) expect(answer.status).toBe(200);
+    expect(reads.counts.started).toBe(2);
+    expect(harness.count(USAGE_SUMMARY)).toBe(1);
   });
 
   it('a disabled provider in the config: the snapshot says so and fetches nothing', async () => {
