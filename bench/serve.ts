@@ -124,7 +124,8 @@ import v8 from 'node:v8';
 process.on('message', (message) => {
   if (message !== 'memory') return;
   const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((space) => [space.space_name, space.space_size]));
-  process.send({ ...process.memoryUsage(), young: spaces.new_space, old: spaces.old_space });
+  const cpu = process.cpuUsage();
+  process.send({ ...process.memoryUsage(), young: spaces.new_space, old: spaces.old_space, cpuMicros: cpu.user + cpu.system });
 });
 process.channel?.unref();
 `)}`;
@@ -138,6 +139,8 @@ interface ServerMemory {
   /** Reserved size of V8's young generation (new space) and old space, bytes. */
   young: number;
   old: number;
+  /** CPU time the server has used (user + system), µs. */
+  cpuMicros: number;
 }
 
 function serverMemory(child: ChildProcess): Promise<ServerMemory> {
@@ -228,6 +231,13 @@ async function main(): Promise<void> {
         {
           figure: `[${label}] latency p50 / p99 / max`,
           value: `${fmt(percentile(result.latenciesMs, 50))} / ${fmt(percentile(result.latenciesMs, 99))} / ${fmt(result.latenciesMs.at(-1) ?? 0)} ms`,
+          target: '',
+        },
+        {
+          // Throughput shares this machine's cores with the load generator; the server's own CPU time per
+          // request is the steadier figure for comparing two builds.
+          figure: `[${label}] server CPU per request`,
+          value: `${fmt((after.cpuMicros - before.cpuMicros) / REQUESTS, 0)} µs`,
           target: '',
         },
         { figure: `[${label}] errors`, value: String(result.errors), target: '0', met: result.errors === 0 },
