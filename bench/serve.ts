@@ -3,11 +3,14 @@
  * §Serve.3, §Serve.8). A load generator written here in Node (http.Agent with keep-alive; the server
  * answers `Connection: close`, so every request is a fresh connection, as CodexBar's clients see it):
  * 64 concurrent clients send 20,000 GET /usage. Reported: throughput, p50/p99 latency, errors, upstream
- * fetches (usage-summary requests in the fake cursor.com's log), and the server's RSS before and after.
- * Then the same with 200 idle sockets held open by a slow client that never finishes its head, plus the
- * latency of GET /health from another client meanwhile. Prints figures; asserts nothing.
+ * fetches (usage-summary requests in the fake cursor.com's log), and the server's memory before and after:
+ * RSS, V8's heap (used and reserved, young and old generation) and memory outside it (external,
+ * ArrayBuffers). The server reports those itself over an IPC channel the bench opens, through a module the
+ * bench preloads with `--import`: the server has no route for them. Then the same with 200 idle sockets
+ * held open by a slow client that never finishes its head, plus the latency of GET /health from another
+ * client meanwhile. Prints figures; asserts nothing.
  */
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { loadDemoAccount } from '../fixtures/demo/account.js';
@@ -115,20 +118,43 @@ async function healthLatencies(port: number): Promise<number[]> {
   return values.sort((a, b) => a - b);
 }
 
-/** Resident set size of a process in MB (Linux /proc, else ps). */
-function rssMB(pid: number): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-    if (Number.isFinite(kb)) return kb / 1024;
-  } catch {
-    // Not Linux.
-  }
-  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
+/** Preloaded into the server: answers `memory` on the IPC channel, which then no longer holds the process. */
+const MEMORY_PROBE = `data:text/javascript,${encodeURIComponent(`
+import v8 from 'node:v8';
+process.on('message', (message) => {
+  if (message !== 'memory') return;
+  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((space) => [space.space_name, space.space_size]));
+  const cpu = process.cpuUsage();
+  process.send({ ...process.memoryUsage(), young: spaces.new_space, old: spaces.old_space, cpuMicros: cpu.user + cpu.system });
+});
+process.channel?.unref();
+`)}`;
+
+interface ServerMemory {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  /** Reserved size of V8's young generation (new space) and old space, bytes. */
+  young: number;
+  old: number;
+  /** CPU time the server has used (user + system), µs. */
+  cpuMicros: number;
+}
+
+function serverMemory(child: ChildProcess): Promise<ServerMemory> {
+  return new Promise((resolve) => {
+    child.once('message', (message) => resolve(message as ServerMemory));
+    child.send('memory');
+  });
 }
 
 const fmt = (value: number, digits = 1) => value.toFixed(digits);
+const mb = (bytes: number) => bytes / 1024 / 1024;
+/** `a -> b MB (+d)` for one field of two memory readings. */
+const change = (before: ServerMemory, after: ServerMemory, field: keyof ServerMemory) =>
+  `${fmt(mb(before[field]))} -> ${fmt(mb(after[field]))} (${after[field] >= before[field] ? '+' : ''}${fmt(mb(after[field] - before[field]))})`;
 
 /**
  * The same load against a bare Node http server that answers `[]` and closes: the ceiling this machine and
@@ -166,14 +192,16 @@ async function main(): Promise<void> {
     bin,
     ['--port', String(port), '--refresh-interval', String(REFRESH_INTERVAL_S)],
     env,
+    { nodeArgs: ['--import', MEMORY_PROBE], ipc: true },
   );
   const rows: TargetRow[] = [];
   const upstream = () => fake.requests.filter((request) => request.path === '/api/usage-summary').length;
   try {
     // One request fills the cache, so every run starts from the same state.
     await get(new http.Agent(), port, '/usage');
-    // The first run starts from a cold process: its RSS growth includes V8 growing its young generation
-    // to the default size (two 16 MB semi-spaces), once. The second run shows what load itself adds.
+    // The first run starts from a cold process: its growth includes what a first load costs once (compiled
+    // code, the old generation's first growth, the node binary's pages for the HTTP path). The later runs
+    // show whether load keeps adding (src/serve/heap.ts says how the heap is bounded).
     const runs = [
       { label: 'cold, no idle sockets', idle: false },
       { label: 'warm, no idle sockets', idle: false },
@@ -183,11 +211,12 @@ async function main(): Promise<void> {
       const holder = idle ? holdIdleSockets(port) : undefined;
       if (holder) await new Promise((resolve) => setTimeout(resolve, 500));
       const health = holder ? await healthLatencies(port) : undefined;
-      const rssBefore = rssMB(child.pid!);
+      const before = await serverMemory(child);
       const fetchesBefore = upstream();
       const result = await load(port);
       const fetches = upstream() - fetchesBefore;
-      const rssAfter = rssMB(child.pid!);
+      const after = await serverMemory(child);
+      const rssGrowth = mb(after.rss - before.rss);
       const openIdle = holder?.open();
       holder?.stop();
       const budget = Math.floor(result.seconds / REFRESH_INTERVAL_S) + 2;
@@ -204,6 +233,13 @@ async function main(): Promise<void> {
           value: `${fmt(percentile(result.latenciesMs, 50))} / ${fmt(percentile(result.latenciesMs, 99))} / ${fmt(result.latenciesMs.at(-1) ?? 0)} ms`,
           target: '',
         },
+        {
+          // Throughput shares this machine's cores with the load generator; the server's own CPU time per
+          // request is the steadier figure for comparing two builds.
+          figure: `[${label}] server CPU per request`,
+          value: `${fmt((after.cpuMicros - before.cpuMicros) / REQUESTS, 0)} µs`,
+          target: '',
+        },
         { figure: `[${label}] errors`, value: String(result.errors), target: '0', met: result.errors === 0 },
         {
           figure: `[${label}] upstream fetches`,
@@ -212,10 +248,25 @@ async function main(): Promise<void> {
           met: fetches <= budget,
         },
         {
-          figure: `[${label}] server RSS before -> after`,
-          value: `${fmt(rssBefore)} -> ${fmt(rssAfter)} MB (+${fmt(rssAfter - rssBefore)})`,
+          figure: `[${label}] server RSS before -> after (MB)`,
+          value: change(before, after, 'rss'),
           target: '< +20 MB',
-          met: rssAfter - rssBefore < 20,
+          met: rssGrowth < 20,
+        },
+        {
+          figure: `[${label}]   V8 heap used / reserved (MB)`,
+          value: `${change(before, after, 'heapUsed')} / ${change(before, after, 'heapTotal')}`,
+          target: '',
+        },
+        {
+          figure: `[${label}]   young / old generation (MB)`,
+          value: `${change(before, after, 'young')} / ${change(before, after, 'old')}`,
+          target: '',
+        },
+        {
+          figure: `[${label}]   external / ArrayBuffers (MB)`,
+          value: `${change(before, after, 'external')} / ${change(before, after, 'arrayBuffers')}`,
+          target: '',
         },
       );
       if (health) {

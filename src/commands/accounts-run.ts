@@ -9,7 +9,13 @@ import {
   selectAccounts,
 } from '../config/accounts.js';
 import { ArgumentError } from '../errors.js';
-import { type CursorTarget, type Purpose, prepareCursor, runWithCursorSession } from './cursor-context.js';
+import {
+  type CursorPrep,
+  type CursorTarget,
+  type Purpose,
+  prepareCursor,
+  runWithCursorSession,
+} from './cursor-context.js';
 import type { CliIo } from './io.js';
 import type { SharedOptions } from './options.js';
 
@@ -34,16 +40,23 @@ export async function runForAccounts<T>(
   purpose: Purpose,
   log: (line: string) => void,
   perform: (client: CursorClient, session: Session, account: SelectedAccount | undefined) => Promise<T>,
+  given?: CursorPrep,
 ): Promise<AccountOutcome<T>[]> {
-  const outcomes = await eachAccount(io, options, flags, log, (target, accountLog) =>
-    runWithCursorSession(
-      io,
-      options,
-      purpose,
-      accountLog,
-      (client, session) => perform(client, session, target.account),
-      target,
-    ),
+  const outcomes = await eachAccount(
+    io,
+    options,
+    flags,
+    log,
+    (target, accountLog) =>
+      runWithCursorSession(
+        io,
+        options,
+        purpose,
+        accountLog,
+        (client, session) => perform(client, session, target.account),
+        target,
+      ),
+    given,
   );
   return outcomes.map((outcome) =>
     outcome.ok ? { ...outcome, value: outcome.value.value, session: outcome.value.session } : outcome,
@@ -66,12 +79,14 @@ export async function eachAccount<V>(
   flags: AccountFlags,
   log: (line: string) => void,
   perform: (target: CursorTarget, log: (line: string) => void) => Promise<V>,
+  /** A preparation already made (serve's, with the config its request read); otherwise one is made here. */
+  given?: CursorPrep,
 ): Promise<AccountResult<V>[]> {
   checkAccountFlags(flags);
   if (options.cookieFlag !== undefined && accountFlagsUsed(flags)) {
     throw new ArgumentError('--cookie cannot be combined with --account, --account-index or --all-accounts.');
   }
-  const prep = await prepareCursor(io, options, log);
+  const prep = given ?? (await prepareCursor(io, options, log));
   const envCookie = io.env.CODEXBAR_CURSOR_COOKIE?.trim();
   const manualOverride = options.cookieFlag !== undefined || Boolean(envCookie);
   const accounts = selectAccounts(prep.config.cursor, flags, { manualOverride });

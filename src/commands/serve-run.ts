@@ -5,6 +5,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { resolveBaseUrl } from '../api/base-url.js';
 import { messageFor } from '../errors.js';
+import { limitHeapGrowth } from '../serve/heap.js';
 import { createRequestLogger } from '../serve/log.js';
 import { type RunningServer, startServe } from '../serve/server.js';
 import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';
@@ -58,8 +59,11 @@ export async function serveCommand(options: RawServeOptions, io: ServeIo): Promi
     );
   }
   hooks.onListening?.(server);
+  // Tests run serve inside their own process (with hooks); the real one owns its process.
+  const stopHeapLimits = io.serveHooks === undefined ? limitHeapGrowth() : undefined;
   await stopRequested(hooks.stop);
   await server.stop();
+  stopHeapLimits?.();
   return 0;
 }
 

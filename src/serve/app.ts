@@ -11,6 +11,7 @@ import type { Served } from './cache.js';
 import type { ServeData } from './data-service.js';
 import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
 import { checkHead } from './head.js';
+import { NextLoad } from './next-load.js';
 import type { PageAsset, PageAssets } from './page/assets.js';
 import { PAGE_CSP } from './page/assets.js';
 import { accountSelection, detailLevel, isResponse, providerSelection } from './query.js';
@@ -60,6 +61,8 @@ interface Route {
 const ICON_PATH = /^\/icons\/([a-z0-9-]+)\.svg$/;
 /** docs/behaviour.md §Serve.9: each provider gets 0.8 × the request timeout. */
 const PROVIDER_SHARE = 0.8;
+/** docs/behaviour.md §Serve.7: how long a hung config read holds back the next one. */
+const CONFIG_STALL_MS = 1000;
 
 export function createApp(options: AppOptions): (request: IncomingMessage) => Promise<ServeResponse> {
   const routes = buildRoutes(options);
@@ -76,15 +79,19 @@ export function createApp(options: AppOptions): (request: IncomingMessage) => Pr
     const route = routes.get(head.path) ?? iconRoute(head.path, options.page);
     if (!route) return notFound();
     if (!allowed(route.access, head.authorization, options.settings)) return unauthorized();
-    const elapsed = () => performance.now() - arrivedAt;
     const context: RequestContext = {
       query: head.query,
-      fetchBudget: () => (timeoutMs > 0 ? PROVIDER_SHARE * timeoutMs - elapsed() : undefined),
+      fetchBudget: () =>
+        timeoutMs > 0 ? PROVIDER_SHARE * timeoutMs - (performance.now() - arrivedAt) : undefined,
     };
     const answer = Promise.resolve(route.run(context)).catch((error: unknown) =>
       serverError(messageFor(error)),
     );
-    return timeoutMs > 0 ? withDeadline(answer, timeoutMs - elapsed()) : answer;
+    // Whole milliseconds: Node keeps one timer list per distinct duration, and a fractional remainder
+    // would make a new list for every request.
+    return timeoutMs > 0
+      ? withDeadline(answer, Math.round(timeoutMs - (performance.now() - arrivedAt)))
+      : answer;
   };
 }
 
@@ -107,10 +114,11 @@ async function withDeadline(answer: Promise<ServeResponse>, remainingMs: number)
 
 function buildRoutes(options: AppOptions): Map<string, Route> {
   const { settings, source, data, page } = options;
-  const health: Route = {
-    access: 'open',
-    run: () => jsonResponse(200, { status: 'ok', version: options.version }),
-  };
+  const configs = new NextLoad(() => source.loadConfig(), CONFIG_STALL_MS);
+  // The same bytes for every caller: encoded once.
+  const healthAnswer = jsonResponse(200, { status: 'ok', version: options.version });
+  healthAnswer.body = Buffer.from(healthAnswer.body);
+  const health: Route = { access: 'open', run: () => healthAnswer };
   /** /usage and /cost: the provider check, the config of this request, then the cache. */
   const dataRoute = (
     serve: (
@@ -123,7 +131,7 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
     run: async (context) => {
       const selection = providerSelection(context.query);
       if (isResponse(selection)) return selection;
-      const config = await source.loadConfig();
+      const config = await configs.get();
       const served = await serve(config, context.query, context.fetchBudget());
       return isResponse(served) ? served : servedResponse(served, options.now());
     },
@@ -149,7 +157,7 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
       if (isResponse(selection)) return selection;
       const detail = detailLevel(context.query);
       if (isResponse(detail)) return detail;
-      const config = await source.loadConfig();
+      const config = await configs.get();
       const fetch = detail.detail === 'full' && config.enabled;
       const [usageServed, costServed] = fetch
         ? await Promise.all([

@@ -164,7 +164,7 @@ export class ResponseCache<Row> {
     if (ok) {
       this.cooldownUntil.delete(key);
       if (this.caching) {
-        this.entries.set(key, { rows: outcome.rows.map((keyed) => keyed.row), fetchedAt: now });
+        this.entries.set(key, { rows: plainRows(outcome.rows), fetchedAt: now });
       }
     } else {
       const entry = this.entries.get(key);
@@ -196,7 +196,7 @@ export class ResponseCache<Row> {
   /** docs/behaviour.md §Serve.10: error rows with a stable key become their last good row. */
   private withFallback(keyed: KeyedRow<Row>[], now: number): Served<Row> {
     const base: Served<Row> = {
-      rows: keyed.map((item) => item.row),
+      rows: plainRows(keyed),
       state: this.caching ? 'miss' : 'bypass',
       fetchedAt: now,
     };
@@ -211,6 +211,21 @@ export class ResponseCache<Row> {
     });
     return replacedAt === undefined ? base : { rows, state: 'fallback', fetchedAt: replacedAt };
   }
+}
+
+/**
+ * The rows of a fetch as one array, the same for every request that waited for it and for the cache entry,
+ * so the answer is encoded once (src/serve/app.ts keys encoded bodies by this array).
+ */
+const plainRowsOf = new WeakMap<readonly KeyedRow<unknown>[], unknown[]>();
+
+function plainRows<Row>(keyed: readonly KeyedRow<Row>[]): Row[] {
+  let rows = plainRowsOf.get(keyed) as Row[] | undefined;
+  if (!rows) {
+    rows = keyed.map((item) => item.row);
+    plainRowsOf.set(keyed, rows);
+  }
+  return rows;
 }
 
 async function withBudget<T>(

@@ -5,9 +5,16 @@
  * rejects once the config has loaded.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import type { CursorClient } from '../api/client.js';
 import { EVENTS_ENDPOINT } from '../api/events-endpoint.js';
+import type { Session } from '../auth/types.js';
 import { runForAccounts } from '../commands/accounts-run.js';
-import { runWithCursorSession } from '../commands/cursor-context.js';
+import {
+  type CursorPrep,
+  type Purpose,
+  prepareCursor,
+  runWithCursorSession,
+} from '../commands/cursor-context.js';
 import { type CliIo, usageTimeouts } from '../commands/io.js';
 import type { SharedOptions } from '../commands/options.js';
 import { type AccountFlags, type SelectedAccount, selectAccounts } from '../config/accounts.js';
@@ -106,9 +113,10 @@ export class CursorDataSource {
     signal: AbortSignal,
   ): Promise<FetchOutcome<UsageRow>> {
     try {
+      const options = this.sessionOptions(config);
       const outcomes = await runForAccounts(
         this.io,
-        this.sessionOptions(config),
+        options,
         selection.flags,
         'usage',
         this.log,
@@ -122,6 +130,7 @@ export class CursorDataSource {
             timeouts: usageTimeouts(this.io.timing),
             signal,
           }),
+        await this.prepare(config, options),
       );
       return {
         rows: outcomes.map(({ account, ...outcome }) => {
@@ -144,21 +153,16 @@ export class CursorDataSource {
         timeZone: localTimeZone(this.io.env),
         now: this.io.now(),
       });
-      const { value: report } = await runWithCursorSession(
-        this.io,
-        this.sessionOptions(config),
-        'cost',
-        this.log,
-        (client, session) =>
-          collectCost({
-            client,
-            cookieHeader: session.cookieHeader,
-            window,
-            now: () => this.io.now(),
-            timeoutMs: this.io.timing.requestTimeoutMs,
-            retry: { sleep: this.io.timing.sleep },
-            signal,
-          }),
+      const report = await this.withSession(config, 'cost', (client, session) =>
+        collectCost({
+          client,
+          cookieHeader: session.cookieHeader,
+          window,
+          now: () => this.io.now(),
+          timeoutMs: this.io.timing.requestTimeoutMs,
+          retry: { sleep: this.io.timing.sleep },
+          signal,
+        }),
       );
       return { rows: [costKeyed(config, costRow(report), false)] };
     } catch (error) {
@@ -202,6 +206,27 @@ export class CursorDataSource {
 
   private keyedHash(text: string): string {
     return createHmac('sha256', this.hashKey).update(text).digest('hex');
+  }
+
+  /**
+   * The session steps of `codexbar usage`/`cost`, run with the config this request read and hashed: rows
+   * are cached under that config's key, so they must not come from a file that changed in between
+   * (docs/behaviour.md §Serve.7). The preparation still runs for its checks (source, base URL).
+   */
+  private async withSession<T>(
+    config: ServeConfig,
+    purpose: Purpose,
+    perform: (client: CursorClient, session: Session) => Promise<T>,
+  ): Promise<T> {
+    const options = this.sessionOptions(config);
+    const prep = await this.prepare(config, options);
+    const { value } = await runWithCursorSession(this.io, options, purpose, this.log, perform, { prep });
+    return value;
+  }
+
+  /** `usage`'s preparation with the config this request read instead of a second read of the file. */
+  private async prepare(config: ServeConfig, options: SharedOptions): Promise<CursorPrep> {
+    return { ...(await prepareCursor(this.io, options, this.log)), config: config.loaded };
   }
 
   /** What `codexbar usage --json` would run with, given only the config (serve has no --source or --cookie). */

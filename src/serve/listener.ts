@@ -90,13 +90,14 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
   const answer = (request: http.IncomingMessage, write: (response: ServeResponse) => void): void => {
     release(request.socket);
     answered.add(request.socket);
-    const startedAt = process.hrtime.bigint();
+    const { onResponse } = options;
+    const startedAt = onResponse ? process.hrtime.bigint() : 0n;
     const done = options
       .handle(request)
       .catch(() => serverError('internal error'))
       .then((response) => {
         write(response);
-        options.onResponse?.(request, response, startedAt);
+        onResponse?.(request, response, startedAt);
       })
       .finally(() => inFlight.delete(done));
     inFlight.add(done);

@@ -13,14 +13,16 @@ export interface ServeProcess {
   stderr(): string;
 }
 
+/** `nodeArgs` go before the script; `ipc` opens a message channel to the child (bench/serve.ts reads memory). */
 export async function spawnServe(
   bin: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
+  options: { nodeArgs?: readonly string[]; ipc?: boolean } = {},
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [bin, 'serve', ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, 'serve', ...args], {
     env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

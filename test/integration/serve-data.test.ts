@@ -1,10 +1,12 @@
 /**
  * docs/behaviour.md §Serve.5 and §Serve.7: /usage and /cost are exactly the CLI's JSON, and the config
- * file is reloaded on every request with its hash in the cache key.
+ * file is reloaded for every request (reads shared only by requests that arrived before they began) with
+ * its hash in the cache key.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import type { CliIo } from '../../src/commands/io.js';
+import { CursorDataSource, type DataSourceOptions, type ServeConfig } from '../../src/serve/data-source.js';
 import { proAccount } from '../helpers/accounts.js';
 import {
   Capture,
@@ -12,6 +14,7 @@ import {
   serveAccount,
   startServeHarness,
   USAGE_SUMMARY,
+  until,
   writeJson,
 } from '../helpers/serve.js';
 
@@ -130,6 +133,60 @@ describe('config reloaded per request (docs/behaviour.md §Serve.7)', () => {
     }
     writeJson(serve.configPath, cursorEntry({ cookieHeader: header(alice) }));
     expect((await serve.get('/usage')).status).toBe(200);
+  });
+
+  /** Counts config reads; each read, once it has read the file, waits until the test opens the gate. */
+  const gatedReads = () => {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const counts = { started: 0, read: 0 };
+    class GatedConfigSource extends CursorDataSource {
+      override async loadConfig(): Promise<ServeConfig> {
+        counts.started++;
+        const config = await super.loadConfig();
+        counts.read++;
+        await gate;
+        return config;
+      }
+    }
+    return {
+      counts,
+      open: () => open(),
+      source: (options: DataSourceOptions) => new GatedConfigSource(options),
+    };
+  };
+
+  it('a request uses the config as it was when it arrived, for its read and for its fetch', async () => {
+    const reads = gatedReads();
+    serve = await startServeHarness({
+      accounts: [proAccount([alice], 'alice@example.com'), proAccount([bob], 'bob@example.com')],
+      config: cursorEntry({ cookieHeader: header(alice) }),
+      deps: { source: reads.source },
+    });
+    const harness = serve;
+    const first = email(harness);
+    await until(() => reads.counts.read === 1, 'the first request to read the config');
+    writeJson(harness.configPath, cursorEntry({ cookieHeader: header(bob) }));
+    const second = email(harness);
+    await until(() => harness.server.listener.inFlight() === 2, 'the second request');
+    reads.open();
+    expect(await first).toEqual(['alice@example.com', 'miss']);
+    expect(await second).toEqual(['bob@example.com', 'miss']);
+    expect(reads.counts.started).toBe(2);
+  });
+
+  it('requests that arrive while a config read runs share the next read', async () => {
+    const reads = gatedReads();
+    serve = await startServeHarness({ deps: { source: reads.source } });
+    const harness = serve;
+    const answers = Array.from({ length: 10 }, () => harness.get('/usage'));
+    await until(() => harness.server.listener.inFlight() === 10, 'ten requests in flight');
+    reads.open();
+    for (const answer of await Promise.all(answers)) expect(answer.status).toBe(200);
+    expect(reads.counts.started).toBe(2);
+    expect(harness.count(USAGE_SUMMARY)).toBe(1);
   });
 
   it('a disabled provider in the config: the snapshot says so and fetches nothing', async () => {
