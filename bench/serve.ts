@@ -1,6 +1,6 @@
 /**
  * `npm run bench:serve`: the built `codexbar serve --refresh-interval 5` under load (docs/behaviour.md
- * §Serve.3, §Serve.8). A load generator written here in Node (http.Agent with keep-alive; the server
+ * §29.3, §29.8). A load generator written here in Node (http.Agent with keep-alive; the server
  * answers `Connection: close`, so every request is a fresh connection, as CodexBar's clients see it):
  * 64 concurrent clients send 20,000 GET /usage. Reported: throughput, p50/p99 latency, errors, upstream
  * fetches (usage-summary requests in the fake cursor.com's log), and the server's memory before and after:

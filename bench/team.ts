@@ -4,7 +4,7 @@
  * the number of requests, and how close the run stays to the limit (requests per minute achieved ÷ 60,
  * plus the busiest 60-second window the fake counted). It takes minutes by construction: 201 pages at 60
  * a minute. Then, once the fake's rate-limit window has emptied, the same command again (warm: the team's
- * event store from the first run, docs/behaviour.md §Team): its requests and wall time, and whether its
+ * event store from the first run, docs/behaviour.md §30): its requests and wall time, and whether its
  * figures equal the cold run's. Asserts nothing; talks only to the fake on 127.0.0.1 and removes its temp
  * dirs whatever happens.
  */

@@ -217,7 +217,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     const failure =
       error instanceof CommanderError ? new Refusal(argumentMessage(error, argv, program)) : error;
     return reportFailure(io, failure, {
-      // docs/behaviour.md §Serve.1: serve's start-up errors are always JSON rows.
+      // docs/behaviour.md §29.1: serve's start-up errors are always JSON rows.
       json: argvWantsJson(argv) || argv[0] === 'serve',
       pretty: argv.includes('--pretty'),
       jsonOnly: argv.includes('--json-only'),

@@ -1,5 +1,5 @@
 /**
- * commander argParsers for `serve`'s number and address flags (docs/behaviour.md §Serve.1). Each throws
+ * commander argParsers for `serve`'s number and address flags (docs/behaviour.md §29.1). Each throws
  * commander's InvalidArgumentError, so commander names the flag and the value; the message is CodexBar's.
  */
 import { InvalidArgumentError } from 'commander';

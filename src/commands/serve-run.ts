@@ -1,5 +1,5 @@
 /**
- * Runs `codexbar serve` once commander has parsed its flags (docs/behaviour.md §Serve); src/commands/serve.ts
+ * Runs `codexbar serve` once commander has parsed its flags (docs/behaviour.md §29); src/commands/serve.ts
  * declares the command and imports this only when it runs.
  */
 import pkg from '../../package.json' with { type: 'json' };
@@ -29,7 +29,7 @@ export async function serveCommand(options: RawServeOptions, io: ServeIo): Promi
     // A refused base URL would fail every request; say so once, before binding.
     resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
   } catch (error) {
-    // docs/behaviour.md §Serve.1: serve's start-up errors are always JSON rows.
+    // docs/behaviour.md §29.1: serve's start-up errors are always JSON rows.
     return reportFailure(io, error, START_UP_OUTPUT);
   }
 

@@ -1,5 +1,5 @@
 /**
- * `codexbar serve`: CodexBar's local HTTP API and a dashboard page (docs/behaviour.md §Serve). Start-up
+ * `codexbar serve`: CodexBar's local HTTP API and a dashboard page (docs/behaviour.md §29). Start-up
  * errors are JSON error rows on stdout before anything is bound; then the banner goes to stderr and the
  * server runs until SIGINT, SIGTERM or SIGHUP. This file only declares the command; src/commands/serve-run.ts
  * runs it and is imported only then, so no other command loads the server (docs/architecture.md, Start-up).

@@ -1,5 +1,5 @@
 /**
- * What `codexbar team spend|usage|cost` do once they run (docs/behaviour.md §Team). src/commands/team.ts
+ * What `codexbar team spend|usage|cost` do once they run (docs/behaviour.md §30). src/commands/team.ts
  * registers the commands and imports this only when one runs, so no other command loads the Admin API
  * client, the team collectors or their renderers (docs/architecture.md, Start-up).
  */
@@ -20,7 +20,7 @@ import { withEventStore } from './cost-store.js';
 import type { CliIo } from './io.js';
 import { parseTeamOutput, runTeamCommand, type TeamIo, type TeamRun } from './team-context.js';
 
-/** `team spend --over` exit code when any member is over: for cron alerts (docs/behaviour.md §Team). */
+/** `team spend --over` exit code when any member is over: for cron alerts (docs/behaviour.md §30). */
 const OVER_EXIT_CODE = 3;
 const UNBOUNDED_COLUMNS = 1000;
 
@@ -91,7 +91,7 @@ async function costAction(run: TeamRun, raw: Record<string, unknown>): Promise<n
   const { context, reporter, progress, output, io } = run;
   const window = resolveWindow(raw, run);
   const member = raw.member as string | undefined;
-  // docs/behaviour.md §Team: the team's event store, or one of its own for one member's events.
+  // docs/behaviour.md §30: the team's event store, or one of its own for one member's events.
   const key = member === undefined ? run.teamKey : memberStoreKey(run.teamKey, member);
   const choice = { noCache: raw.cache === false, refresh: raw.refresh === true };
   const target = { key, owner: 'team', tag: '[cursor-team]' } as const;

@@ -1,5 +1,5 @@
 /**
- * What every `team` subcommand does around its fetch (docs/behaviour.md §Team): output flags, the key
+ * What every `team` subcommand does around its fetch (docs/behaviour.md §30): output flags, the key
  * (refused before any request when missing or malformed), the base URL rule, one Admin API client with
  * its rate limiters, a progress line that shows rate-limit waits, and one error path.
  */

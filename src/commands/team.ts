@@ -1,5 +1,5 @@
 /**
- * `codexbar team spend|usage|cost`: Cursor's Admin API for team admins (docs/behaviour.md §Team).
+ * `codexbar team spend|usage|cost`: Cursor's Admin API for team admins (docs/behaviour.md §30).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { SPEND_SORTS } from '../team/spend-sorts.js';

@@ -17,7 +17,7 @@ export interface CursorConfig {
   tokenAccounts?: TokenAccounts;
   browser?: BrowserId;
   allowKeychainPrompt?: boolean;
-  /** The Admin API key for `team` (docs/behaviour.md §Team), cleaned; absent when empty. Never print it. */
+  /** The Admin API key for `team` (docs/behaviour.md §30), cleaned; absent when empty. Never print it. */
   apiKey?: string;
 }
 

@@ -17,7 +17,7 @@ export type CostEvent = Pick<
 
 /**
  * What the event store keeps of an event (docs/behaviour.md §28.2): a CostEvent, and the token fee and the
- * member's email when the event carries them (Admin API events, read by `team cost`; docs/behaviour.md §Team).
+ * member's email when the event carries them (Admin API events, read by `team cost`; docs/behaviour.md §30).
  */
 export type StoredEvent = CostEvent & Partial<Pick<UsageEvent, 'userEmail' | 'cursorTokenFee'>>;
 

@@ -1,5 +1,5 @@
 /**
- * One request, from head to answer (docs/behaviour.md §Serve.4–9): head checks, method, route, auth,
+ * One request, from head to answer (docs/behaviour.md §29.4–9): head checks, method, route, auth,
  * query, then the route itself under the request deadline.
  */
 import type { IncomingMessage } from 'node:http';
@@ -59,9 +59,9 @@ interface Route {
 }
 
 const ICON_PATH = /^\/icons\/([a-z0-9-]+)\.svg$/;
-/** docs/behaviour.md §Serve.9: each provider gets 0.8 × the request timeout. */
+/** docs/behaviour.md §29.9: each provider gets 0.8 × the request timeout. */
 const PROVIDER_SHARE = 0.8;
-/** docs/behaviour.md §Serve.7: how long a hung config read holds back the next one. */
+/** docs/behaviour.md §29.7: how long a hung config read holds back the next one. */
 const CONFIG_STALL_MS = 1000;
 
 export function createApp(options: AppOptions): (request: IncomingMessage) => Promise<ServeResponse> {
@@ -136,7 +136,7 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
       return isResponse(served) ? served : servedResponse(served, options.now());
     },
   });
-  // docs/behaviour.md §Serve.5: /usage takes `usage`'s account selection; a bad one is 400 with its sentence.
+  // docs/behaviour.md §29.5: /usage takes `usage`'s account selection; a bad one is 400 with its sentence.
   const usage = dataRoute(async (config, query, budgetMs) => {
     const flags = accountSelection(query);
     if (isResponse(flags)) return flags;
@@ -217,7 +217,7 @@ function assetResponse(asset: PageAsset, headers: Record<string, string>): Serve
   };
 }
 
-/** docs/behaviour.md §Serve.8: the rows, plus where they came from and how old they are. */
+/** docs/behaviour.md §29.8: the rows, plus where they came from and how old they are. */
 function servedResponse(served: Served<unknown>, nowMs: number): ServeResponse {
   const age = Math.max(0, Math.floor((nowMs - served.fetchedAt) / 1000));
   return {

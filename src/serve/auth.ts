@@ -1,5 +1,5 @@
 /**
- * Bearer auth (docs/behaviour.md §Serve.6): `Authorization: Bearer <token>` only, scheme in any case,
+ * Bearer auth (docs/behaviour.md §29.6): `Authorization: Bearer <token>` only, scheme in any case,
  * token trimmed. Both sides are SHA-256 digests compared with timingSafeEqual, so the comparison takes
  * the same time whatever the token's length or content. No configured token means nobody gets in.
  */

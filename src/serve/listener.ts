@@ -1,5 +1,5 @@
 /**
- * The socket side of `serve` (docs/behaviour.md §Serve.3), on Node's own `http` server: it enforces the
+ * The socket side of `serve` (docs/behaviour.md §29.3), on Node's own `http` server: it enforces the
  * 16 KiB head limit in its parser (`maxHeaderSize`), needs no dependency, and hands us each socket on
  * accept so we can hold it to our own head deadline.
  *

@@ -1,5 +1,5 @@
 /**
- * `serve -v` request lines on stderr (docs/behaviour.md §Serve.1): method, path without its query,
+ * `serve -v` request lines on stderr (docs/behaviour.md §29.1): method, path without its query,
  * status, milliseconds and cache state. Never a header, a query string or a token: a client could put a
  * token in a query string, and the log must not keep it.
  */

@@ -1,6 +1,6 @@
 /**
  * A running `serve`: the listener, the request pipeline, the caches and the page, wired together
- * (docs/behaviour.md §Serve). Tests start it directly with short deadlines and their own clock.
+ * (docs/behaviour.md §29). Tests start it directly with short deadlines and their own clock.
  */
 import type { CliIo } from '../commands/io.js';
 import { createApp } from './app.js';

@@ -1,7 +1,7 @@
 /**
  * What `serve` runs with, once its flags are parsed: the bind, the token (as a digest only), the
  * refresh and timeout figures, and the start-up matrix that refuses unsafe binds
- * (docs/behaviour.md §Serve.1–2).
+ * (docs/behaviour.md §29.1–2).
  */
 import { createHash } from 'node:crypto';
 import { ArgumentError } from '../errors.js';
@@ -56,7 +56,7 @@ export function resolveDashboardToken(
   return token;
 }
 
-/** docs/behaviour.md §Serve.2: loopback always starts; anything else needs a token and --allow-plain-http. */
+/** docs/behaviour.md §29.2: loopback always starts; anything else needs a token and --allow-plain-http. */
 export function resolveServeSettings(
   flags: ServeFlags,
   env: Readonly<Record<string, string | undefined>>,
@@ -86,7 +86,7 @@ export function resolveServeSettings(
   };
 }
 
-/** docs/behaviour.md §Serve.8: min(max(10 × interval, 300 s), 3600 s); nothing when caching is off. */
+/** docs/behaviour.md §29.8: min(max(10 × interval, 300 s), 3600 s); nothing when caching is off. */
 export function staleWindowSeconds(refreshIntervalSeconds: number): number {
   if (refreshIntervalSeconds <= 0) return 0;
   return Math.min(Math.max(10 * refreshIntervalSeconds, 300), 3600);

@@ -3,7 +3,7 @@
  * rules of `cost` (a changing count, fewer events than reported or the page cap fail closed) in 30-day
  * pieces, through the team's event store exactly as `cost` uses an account's (settled time from the store
  * once the API confirms its counts), and aggregated by the `cost` aggregator for the team and once more
- * per member (docs/behaviour.md §Team, §28.3).
+ * per member (docs/behaviour.md §30, §28.3).
  */
 import { type AdminContext, fetchUsageEventsPage } from '../api/admin/endpoints.js';
 import { type CostAggregator, createCostAggregator } from '../cost/aggregate.js';
@@ -120,7 +120,7 @@ export async function collectTeamCost(
   };
 
   const reported = await collectRanges({
-    // The API's endDate is inclusive, so the window is [start, end + 1 ms) (docs/behaviour.md §Team).
+    // The API's endDate is inclusive, so the window is [start, end + 1 ms) (docs/behaviour.md §30).
     window: { start: window.start.getTime(), end: window.end.getTime() + 1 },
     source: adminSource(context, options),
     store: options.store,

@@ -75,7 +75,7 @@ export interface UsageSnapshot {
   labels: WindowLabels;
   extraRateWindows: ExtraRateWindow[];
   providerCost?: ProviderCost;
-  /** The verified team member budget the primary percent was computed from (docs/behaviour.md §Serve.14). */
+  /** The verified team member budget the primary percent was computed from (docs/behaviour.md §29.14). */
   memberBudget?: MemberBudget;
   details: DetailSection[];
   updatedAt: Date;

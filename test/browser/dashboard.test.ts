@@ -1,6 +1,6 @@
 /**
  * The dashboard page in headless Chromium against the BUILT `codexbar serve` and the fake cursor.com with
- * the bundled sample account (docs/behaviour.md §Serve.13): the figures on the page are the ones /usage
+ * the bundled sample account (docs/behaviour.md §29.13): the figures on the page are the ones /usage
  * and /cost return, the console is clean, every request goes to the server, and axe finds nothing
  * serious. Screenshots land in test-results/.
  */

@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §Serve.5, §Serve.8, §Serve.10: `/usage?account=…`, `?accountIndex=…`, `?allAccounts=1`,
+ * docs/behaviour.md §29.5, §29.8, §29.10: `/usage?account=…`, `?accountIndex=…`, `?allAccounts=1`,
  * with `usage`'s selection rules and sentences, one cache entry per selection and last-good rows per account.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -116,7 +116,7 @@ describe('a bad selection is 400 with `usage`’s sentence (docs/behaviour.md §
   });
 });
 
-describe('cached per selected account (docs/behaviour.md §Serve.8)', () => {
+describe('cached per selected account (docs/behaviour.md §29.8)', () => {
   it('one entry per selection: a label and an index naming the same account share it, others do not', async () => {
     const { harness } = await threeAccounts();
     const state = async (query: string) => (await harness.get(`/usage${query}`)).headers['x-codexbar-cache'];

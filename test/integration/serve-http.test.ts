@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §Serve.3–6 over real sockets: every status, body and header a client can see, and
+ * docs/behaviour.md §29.3–6 over real sockets: every status, body and header a client can see, and
  * that no malformed request takes the server down.
  */
 import fs from 'node:fs';
@@ -28,7 +28,7 @@ function expectError(
   });
 }
 
-describe('loopback bind: head checks, methods, routes (docs/behaviour.md §Serve.4–5)', () => {
+describe('loopback bind: head checks, methods, routes (docs/behaviour.md §29.4–5)', () => {
   let serve: ServeHarness;
   const raw = (text: string) => rawRequest('127.0.0.1', serve.server.port, text);
 
@@ -234,7 +234,7 @@ describe('loopback bind: head checks, methods, routes (docs/behaviour.md §Serve
   });
 });
 
-describe('non-loopback bind (docs/behaviour.md §Serve.2, §Serve.4–6)', () => {
+describe('non-loopback bind (docs/behaviour.md §29.2, §29.4–6)', () => {
   let serve: ServeHarness;
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §Serve.3, the process itself: the built bin stops accepting on SIGINT, SIGTERM or
+ * docs/behaviour.md §29.3, the process itself: the built bin stops accepting on SIGINT, SIGTERM or
  * SIGHUP, finishes the requests in flight (bounded by the request timeout) and exits 0.
  */
 import net from 'node:net';
@@ -61,7 +61,7 @@ const summaryAnswer = () => serveAccount().usageSummary as FakeResponse;
 
 // POSIX signals: Windows has no SIGHUP, and kill() there ends a process without a signal it can handle.
 describe.skipIf(process.platform === 'win32')(
-  'graceful shutdown of the real process (docs/behaviour.md §Serve.3)',
+  'graceful shutdown of the real process (docs/behaviour.md §29.3)',
   () => {
     it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
       '%s: stops accepting, finishes the request in flight, exits 0',

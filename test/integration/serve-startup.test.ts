@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §Serve.1–2 through `run(['serve', …], io)` in-process: flag errors and the start-up
+ * docs/behaviour.md §29.1–2 through `run(['serve', …], io)` in-process: flag errors and the start-up
  * matrix as JSON rows before anything is bound, the banner, the token sources, request logging.
  */
 import net from 'node:net';
@@ -64,7 +64,7 @@ function errorRow(stdout: string) {
   return rows[0]!.error;
 }
 
-describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/behaviour.md §Serve.1–2)', () => {
+describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/behaviour.md §29.1–2)', () => {
   it.each([
     [['--port', 'abc'], '--port must be between 1 and 65535.'],
     [['--port', '65536'], '--port must be between 1 and 65535.'],
@@ -130,7 +130,7 @@ describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/
   });
 });
 
-describe('a server that starts (docs/behaviour.md §Serve.2)', () => {
+describe('a server that starts (docs/behaviour.md §29.2)', () => {
   it('loopback: the banner on stderr, nothing on stdout, exit 0 when stopped', async () => {
     const port = await freePort();
     const result = await runServing(['--port', String(port), '--host', 'localhost'], {}, async (server) => {
@@ -219,7 +219,7 @@ describe('a server that starts (docs/behaviour.md §Serve.2)', () => {
   });
 });
 
-describe('serve --help and defaults (docs/behaviour.md §Serve.1)', () => {
+describe('serve --help and defaults (docs/behaviour.md §29.1)', () => {
   it('documents the host, token, plain-http, timeout flags, the snapshot route, the env var and cleartext', async () => {
     const { io, stdout } = makeIo();
     expect(await run(['serve', '--help'], io)).toBe(0);

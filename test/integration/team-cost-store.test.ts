@@ -1,5 +1,5 @@
 /**
- * `team cost` through the team's event store (docs/behaviour.md §Team, §28): repeated runs in one home
+ * `team cost` through the team's event store (docs/behaviour.md §30, §28): repeated runs in one home
  * against the fake Admin API, counting the requests each run makes, with the store's SQLite files real.
  */
 import { createHash } from 'node:crypto';

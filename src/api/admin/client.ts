@@ -24,7 +24,7 @@ export interface AdminRequester {
 }
 
 /**
- * The Admin API client (docs/behaviour.md §Team): one keep-alive dispatcher that honours the proxy
+ * The Admin API client (docs/behaviour.md §30): one keep-alive dispatcher that honours the proxy
  * variables, HTTP Basic auth with the key as the user name and an empty password, no redirects, zod
  * decoding, and typed errors that name the endpoint. The key lives only in the Authorization header: no
  * message, log line or error body ever carries it, and response bodies are kept out of parse errors

@@ -1,6 +1,6 @@
 /**
  * The Admin API endpoints `team` calls, each behind its family's rate limiter and the shared retry rules
- * (docs/behaviour.md §Team).
+ * (docs/behaviour.md §30).
  */
 
 import { type RetryPolicy, withRetry } from '../../cost/retry.js';

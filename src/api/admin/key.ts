@@ -1,6 +1,6 @@
 /**
  * Where the Admin API key comes from, and the shape check that refuses a wrong one before any request
- * (docs/behaviour.md §Team). The key is never taken from argv and never echoed: errors name its source.
+ * (docs/behaviour.md §30). The key is never taken from argv and never echoed: errors name its source.
  */
 import { AdminKeyShapeError, MissingAdminKeyError } from './errors.js';
 

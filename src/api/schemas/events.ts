@@ -66,7 +66,7 @@ export interface DecodedUsageEvent {
   tokenUsage: DecodedTokenUsage | undefined;
   /**
    * The member who made the request: set only by the Admin API's decoder, so dashboard events (and any
-   * cache built from them) never carry an email (docs/behaviour.md §Team).
+   * cache built from them) never carry an email (docs/behaviour.md §30).
    */
   userEmail?: string;
 }

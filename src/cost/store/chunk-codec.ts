@@ -10,7 +10,7 @@
  * the four token counts, totalCents, chargedCents. A numeric section is a u32 tag (1: i32, 2: f64), 4 bytes
  * of padding and its values.
  *
- * Version 2 adds what Admin API events carry (a team's store, docs/behaviour.md §Team): the userEmail label
+ * Version 2 adds what Admin API events carry (a team's store, docs/behaviour.md §30): the userEmail label
  * ids after the owningUser ids, and the cursorTokenFee values last (flag HAS_TOKEN_FEE). A chunk is written
  * as version 1 when none of its events has either, so a personal store's chunks stay version 1.
  */

@@ -85,7 +85,7 @@ function isStoreDamage(error: unknown): boolean {
   );
 }
 
-/** Whose events a store holds: an account's (`cost`) or a team's (`team cost`, docs/behaviour.md §Team). */
+/** Whose events a store holds: an account's (`cost`) or a team's (`team cost`, docs/behaviour.md §30). */
 export type StoreOwner = 'account' | 'team';
 
 export interface OpenStoreOptions {

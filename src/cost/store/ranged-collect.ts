@@ -1,7 +1,7 @@
 /**
  * Collecting a window's events through an event store (docs/behaviour.md §28.3), for any events endpoint
  * with the dashboard's page shape: `cost` (cursor.com, keyed by the account) and `team cost` (the Admin
- * API, keyed by the team, docs/behaviour.md §Team).
+ * API, keyed by the team, docs/behaviour.md §30).
  *
  * - The window is planned into stored and fetched spans; a source whose requests cover at most `maxSpanMs`
  *   gets each span in consecutive pieces of that length.

@@ -1,6 +1,6 @@
 /**
  * The dashboard page, its script, its style sheet and the icons, bundled as text (docs/behaviour.md
- * §Serve.13). Nothing is read from disk at run time and nothing refers to another origin.
+ * §29.13). Nothing is read from disk at run time and nothing refers to another origin.
  */
 import appCss from './app.css?raw';
 import appJs from './app.js?raw';

@@ -1,4 +1,4 @@
-// Number, money, percent and time formats of the dashboard (docs/behaviour.md §Serve.13). They follow the
+// Number, money, percent and time formats of the dashboard (docs/behaviour.md §29.13). They follow the
 // CLI's: whole percents and dollars rounded half to even, and the reset countdown of docs/behaviour.md §14.2.
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', roundingMode: 'halfEven' });
