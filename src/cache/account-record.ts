@@ -169,15 +169,19 @@ function fingerprint(file: string): string {
 }
 
 function readRecord(file: string): AccountRecordFile | undefined {
-  const read = readTextFileSync(file, RECORD_LIMIT);
+  const json = readJsonSync(file, RECORD_LIMIT);
+  return isRecord(json) ? json : undefined;
+}
+
+/** A small JSON file's value, or undefined when it is missing, unreadable or not JSON. */
+function readJsonSync(file: string, limit: number): unknown {
+  const read = readTextFileSync(file, limit);
   if (read.kind !== 'ok') return undefined;
-  let json: unknown;
   try {
-    json = JSON.parse(read.text);
+    return JSON.parse(read.text);
   } catch {
     return undefined;
   }
-  return isRecord(json) ? json : undefined;
 }
 
 const SOURCES: readonly string[] = ['manual', 'cached', 'stored', 'app', 'agent', 'browser'];
@@ -235,14 +239,7 @@ async function appIdentity(dbPath: string, now: Date): Promise<JwtIdentity | und
  */
 function agentIdentity(file: string, now: Date): JwtIdentity | undefined {
   // The ladder's reader allows 1 MiB (docs/behaviour.md §1.1); the same limit keeps the same answers.
-  const read = readTextFileSync(file, 1024 * 1024);
-  if (read.kind !== 'ok') return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
-  } catch {
-    return undefined;
-  }
+  const json = readJsonSync(file, 1024 * 1024);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   const { accessToken, refreshToken } = json as Record<string, unknown>;
   if (refreshToken != null && typeof refreshToken !== 'string') return undefined;
