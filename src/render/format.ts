@@ -25,24 +25,27 @@ export function formatFixed(value: number, digits: number): string {
   return value < 0 && quotient !== 0n ? `-${body}` : body;
 }
 
-// Foundation's NumberFormatter rounds currency half-to-even; Intl's default would round ties up.
-const currencyFormat = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  roundingMode: 'halfEven',
-});
+// Foundation's NumberFormatter rounds currency half-to-even; Intl's default would round ties up. Both
+// formatters are made on first use: building one loads ICU's locale data, about 20 ms that a `--json` run
+// never needs (docs/architecture.md, Start-up).
+let currencyFormat: Intl.NumberFormat | undefined;
+let groupedFormat: Intl.NumberFormat | undefined;
 
 /** en-US currency, `$1,234.56` (docs/behaviour.md §21.2); `—` when unknown. */
 export function formatUSD(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return UNKNOWN;
+  currencyFormat ??= new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    roundingMode: 'halfEven',
+  });
   return currencyFormat.format(value);
 }
-
-const groupedFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** en-US digit grouping, `1,234,567`; `—` when unknown. */
 export function formatCount(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return UNKNOWN;
+  groupedFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
   return groupedFormat.format(value);
 }
 
