@@ -1,6 +1,5 @@
-import { afterEach, beforeEach } from 'vitest';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { makeTempHome } from './cli.js';
+import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
+import { useScene } from './scene.js';
 
 interface PerTest {
   /** This test's empty HOME. */
@@ -11,31 +10,21 @@ interface PerTest {
   startFake(accounts: FakeAccount[]): Promise<FakeCursor>;
 }
 
-/** Call once per test file, at the top level: a temp HOME for each test, and its fake closed after it. */
+/**
+ * Call once per test file, at the top level: a temp HOME for each test, and its fake closed after it. The
+ * scene (test/helpers/scene.ts) with a fake that must exist once asked for.
+ */
 export function usePerTestHome(): PerTest {
-  let home: { home: string; cleanup: () => void } | undefined;
-  let fake: FakeCursor | undefined;
-  beforeEach(() => {
-    home = makeTempHome();
-  });
-  afterEach(async () => {
-    await fake?.close();
-    fake = undefined;
-    home?.cleanup();
-    home = undefined;
-  });
+  const scene = useScene();
   return {
     get home() {
-      if (!home) throw new Error('usePerTestHome: no test is running');
-      return home.home;
+      return scene.home;
     },
     get fake() {
+      const fake = scene.fake;
       if (!fake) throw new Error('usePerTestHome: this test started no fake cursor.com');
       return fake;
     },
-    async startFake(accounts) {
-      fake = await startFakeCursor({ accounts });
-      return fake;
-    },
+    startFake: (accounts) => scene.serve(accounts),
   };
 }
