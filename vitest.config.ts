@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +11,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core machine. Much of the
+    // suite waits on child processes, sockets and timers, so a worker per core keeps every core busy.
+    maxWorkers: availableParallelism(),
     setupFiles: ['test/setup/sqlite.ts'],
     // Test files share each worker's module graph instead of loading vitest, zod, undici and our modules
     // again per file: most of the suite's CPU time went there. So a test file leaves nothing behind: it
