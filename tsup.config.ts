@@ -4,6 +4,8 @@ import { defineConfig, type Options } from 'tsup';
 
 const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
 const http2Stub = path.resolve('build/http2-unavailable.cjs');
+const commanderChildProcess = path.resolve('build/commander-child-process.cjs');
+const chalkNoDetection = path.resolve('build/chalk-no-detection.js');
 
 /**
  * One CommonJS build into dist/ (docs/architecture.md, Start-up): the CLI (`cli.cjs`), the statusline fast
@@ -26,6 +28,11 @@ const common: Options = {
   // lazily, only when a browser's cookie database has to be read.
   noExternal: [/^(?!better-sqlite3$).*/],
   external: ['better-sqlite3'],
+  // The addon's `import('better-sqlite3')` becomes a deferred `require`: the bundle is plain CommonJS, which
+  // V8's code cache on Node 20 compiles through node:vm without an ES module loader (src/fast/compile-cache.ts).
+  esbuildOptions(options) {
+    options.supported = { ...options.supported, 'dynamic-import': false };
+  },
   esbuildPlugins: [
     {
       // undici loads node:http2 (and with it tls and crypto) at start-up, for HTTP/2 we never use (its
@@ -36,6 +43,26 @@ const common: Options = {
         build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
           args.importer.includes(`${path.sep}undici${path.sep}`) ? { path: http2Stub } : undefined,
         );
+      },
+    },
+    {
+      // commander requires node:child_process at load for executable subcommands, which codexbar has none
+      // of: a stub that loads it on first use (docs/architecture.md, Start-up).
+      name: 'lazy-child-process-in-commander',
+      setup(build) {
+        build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+          args.importer.includes(`${path.sep}commander${path.sep}`)
+            ? { path: commanderChildProcess }
+            : undefined,
+        );
+      },
+    },
+    {
+      // codexbar decides when to colour and passes chalk the level (docs/behaviour.md §2.8): chalk's own
+      // detection only costs start-up time.
+      name: 'no-colour-detection-in-chalk',
+      setup(build) {
+        build.onResolve({ filter: /^#supports-color$/ }, () => ({ path: chalkNoDetection }));
       },
     },
     {

@@ -23,18 +23,20 @@ function handleWriteErrors() {
 }
 
 async function main() {
-  // Node >= 22.1 keeps the compiled bundle in codexbar's cache dir, so later runs skip compiling it
-  // (docs/behaviour.md §26.10). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+  // A compile cache in codexbar's cache dir, so later runs skip compiling the bundle (docs/behaviour.md
+  // §26.10): Node's own on Node >= 22.1, V8's code cache kept by `requireBundle` before that.
+  // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+  const { compileCacheDir, requireBundle } = require('../dist/compile-cache.cjs');
+  const dir = compileCacheDir();
   const { enableCompileCache } = require('node:module');
-  if (typeof enableCompileCache === 'function') {
-    const dir = require('../dist/compile-cache.cjs').compileCacheDir();
-    if (dir !== undefined) enableCompileCache(dir);
-  }
+  const nodeCache = typeof enableCompileCache === 'function';
+  if (nodeCache && dir !== undefined) enableCompileCache(dir);
+  const load = (file) => requireBundle(require.resolve(file), nodeCache ? undefined : dir);
   // `statusline` runs in prompts: a small bundle answers from the cache without loading the CLI (it writes
   // with its own EPIPE handling), and says (undefined) when the full CLI must take over
   // (docs/behaviour.md §26.7).
   if (argv[0] === 'statusline') {
-    const code = await require('../dist/statusline.cjs').fastStatusline(argv);
+    const code = await load('../dist/statusline.cjs').fastStatusline(argv);
     if (code !== undefined) {
       process.exitCode = code;
       return;
@@ -45,7 +47,7 @@ async function main() {
   // tier, and a process cannot exit until that compile finishes: ~150 ms added to every short run. The
   // baseline tier parses our few requests just as well.
   require('node:v8').setFlagsFromString('--liftoff-only');
-  const { run } = require('../dist/cli.cjs');
+  const { run } = load('../dist/cli.cjs');
   process.exitCode = await run(argv);
 }
 

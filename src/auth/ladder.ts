@@ -3,7 +3,7 @@ import type { CursorCredentialsConfig } from './credentials.js';
 import { type SourceLoader, type SourceMode, sourceOrder } from './resolver.js';
 import * as agent from './sources/agent.js';
 import * as app from './sources/app.js';
-import { type BrowserImportOptions, load as loadBrowser } from './sources/browser/source.js';
+import type { BrowserImportOptions } from './sources/browser/source.js';
 import * as cached from './sources/cached.js';
 import * as manual from './sources/manual.js';
 import * as stored from './sources/stored.js';
@@ -34,7 +34,9 @@ export function buildLadder(
     stored: () => stored.load(env),
     app: () => app.load(env),
     agent: () => agent.load(env),
-    browser: () => loadBrowser(env, browser),
+    // Imported when reached: the browser readers and their crypto are most of what the ladder loads, and
+    // a run that stops at an earlier source never needs them (docs/behaviour.md §26.10).
+    browser: async () => (await import('./sources/browser/source.js')).load(env, browser),
   };
   const ids =
     credentials.cookieSource === 'manual' ? (['manual'] as const) : sourceOrder(env.platform, mode).slice(1);

@@ -1,5 +1,5 @@
 import { resolveStatusUrl } from '../api/base-url.js';
-import { fetchProviderStatus, type ProviderStatus } from '../api/status-page.js';
+import type { ProviderStatus } from '../api/status-page.js';
 import { proxySettings } from '../api/transport.js';
 import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
 import { formatDuration } from '../duration.js';
@@ -34,10 +34,10 @@ export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number
     const timeZone = noteTimeZone(io, reporter.verbose);
     // docs/behaviour.md §27.6: the status page is asked once, alongside the accounts, never with a credential.
     if (flags.status) {
-      status = fetchProviderStatus(
-        resolveStatusUrl(io.env.CODEXBAR_CURSOR_STATUS_URL),
-        proxySettings(io.env),
-        io.timing.statusTimeoutMs,
+      const siteUrl = resolveStatusUrl(io.env.CODEXBAR_CURSOR_STATUS_URL);
+      // Imported only for --status, like every module a run may not need (docs/behaviour.md §26.10).
+      status = import('../api/status-page.js').then(({ fetchProviderStatus }) =>
+        fetchProviderStatus(siteUrl, proxySettings(io.env), io.timing.statusTimeoutMs),
       );
     }
     const outcomes = await eachAccount(io, options, flags, reporter.verbose, (target, log) =>

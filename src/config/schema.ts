@@ -7,47 +7,58 @@ export type BrowserId = (typeof BROWSER_IDS)[number];
 // docs/behaviour.md §6.2. CodexBar decodes optionals with `decodeIfPresent`, so `null` means absent; unknown
 // keys are kept (loose objects) so a config written by CodexBar is read as it is.
 
-export const providerSourceSchema = z.enum(['auto', 'web', 'cli', 'oauth', 'api']);
-export const cookieSourceSchema = z.enum(['auto', 'manual', 'off']);
+/**
+ * Built on first use, like every schema a run may not need (docs/behaviour.md §26.10): most runs have no
+ * config file to check.
+ */
+function buildSchemas() {
+  const providerSourceSchema = z.enum(['auto', 'web', 'cli', 'oauth', 'api']);
+  const cookieSourceSchema = z.enum(['auto', 'manual', 'off']);
 
-const tokenAccountSchema = z.looseObject({
-  id: z.string(),
-  label: z.string(),
-  /** For Cursor, a Cookie header. */
-  token: z.string(),
-  /** Epoch seconds. */
-  addedAt: z.number(),
-  lastUsed: z.number().nullish(),
-});
+  const tokenAccountSchema = z.looseObject({
+    id: z.string(),
+    label: z.string(),
+    /** For Cursor, a Cookie header. */
+    token: z.string(),
+    /** Epoch seconds. */
+    addedAt: z.number(),
+    lastUsed: z.number().nullish(),
+  });
 
-export const tokenAccountsSchema = z.looseObject({
-  version: z.number().int(),
-  activeIndex: z.number().int(),
-  accounts: z.array(tokenAccountSchema),
-});
+  const tokenAccountsSchema = z.looseObject({
+    version: z.number().int(),
+    activeIndex: z.number().int(),
+    accounts: z.array(tokenAccountSchema),
+  });
 
-/** Every provider entry shares these fields (one Codable struct upstream), so they are checked on all of them. */
-const providerEntrySchema = z.looseObject({
-  id: z.string(),
-  enabled: z.boolean().nullish(),
-  source: providerSourceSchema.nullish(),
-  cookieSource: cookieSourceSchema.nullish(),
-  cookieHeader: z.string().nullish(),
-  tokenAccounts: tokenAccountsSchema.nullish(),
-  /** codexbar's own: the one browser to read the cursor.com cookie from (docs/behaviour.md §24). */
-  browser: z.enum(BROWSER_IDS).nullish(),
-  /** codexbar's own: consent to the macOS Keychain prompt for a browser's cookie key. */
-  allowKeychainPrompt: z.boolean().nullish(),
-  /** CodexBar leaves it unused for Cursor; codexbar reads it as the Admin API key for `team`. */
-  apiKey: z.string().nullish(),
-});
+  /** Every provider entry shares these fields (one Codable struct upstream), so they are checked on all of them. */
+  const providerEntrySchema = z.looseObject({
+    id: z.string(),
+    enabled: z.boolean().nullish(),
+    source: providerSourceSchema.nullish(),
+    cookieSource: cookieSourceSchema.nullish(),
+    cookieHeader: z.string().nullish(),
+    tokenAccounts: tokenAccountsSchema.nullish(),
+    /** codexbar's own: the one browser to read the cursor.com cookie from (docs/behaviour.md §24). */
+    browser: z.enum(BROWSER_IDS).nullish(),
+    /** codexbar's own: consent to the macOS Keychain prompt for a browser's cookie key. */
+    allowKeychainPrompt: z.boolean().nullish(),
+    /** CodexBar leaves it unused for Cursor; codexbar reads it as the Admin API key for `team`. */
+    apiKey: z.string().nullish(),
+  });
 
-export const configFileSchema = z.looseObject({
-  version: z.number().int(),
-  providers: z.array(providerEntrySchema),
-});
+  const configFileSchema = z.looseObject({
+    version: z.number().int(),
+    providers: z.array(providerEntrySchema),
+  });
+  return { providerSourceSchema, cookieSourceSchema, tokenAccountsSchema, configFileSchema };
+}
 
-export type ProviderSource = z.infer<typeof providerSourceSchema>;
-export type CookieSource = z.infer<typeof cookieSourceSchema>;
-export type TokenAccounts = z.infer<typeof tokenAccountsSchema>;
+type Schemas = ReturnType<typeof buildSchemas>;
+
+export const configFileSchema = z.lazy(() => buildSchemas().configFileSchema);
+
+export type ProviderSource = z.infer<Schemas['providerSourceSchema']>;
+export type CookieSource = z.infer<Schemas['cookieSourceSchema']>;
+export type TokenAccounts = z.infer<Schemas['tokenAccountsSchema']>;
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -3,7 +3,6 @@
  * connection or a slow page should not throw away a whole run; but an answer that will not change (401,
  * 403, other 4xx, a body that does not parse) is final at once (docs/behaviour.md §18.9, §7.4).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, TimeoutError } from '../errors.js';
 
 export interface RetryPolicy {
@@ -25,7 +24,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRateLimitRetries: 3,
   baseDelayMs: 500,
   maxRetryAfterMs: 10_000,
-  sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+  // Loaded on the first wait: most runs never retry (docs/behaviour.md §26.10).
+  sleep: (ms, signal) =>
+    process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal }),
 };
 
 type RetryDecision = { kind: 'transient' } | { kind: 'rateLimited' } | { kind: 'final' };

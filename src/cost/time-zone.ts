@@ -27,8 +27,15 @@ function offsetFormatter(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/**
+ * UTC is answered without Intl: the first Intl date formatter of a process loads ICU's calendar data,
+ * ~30 ms of a short run's start-up (docs/behaviour.md §26.10), and UTC needs none of it.
+ */
+const UTC_NAMES = new Set(['utc', 'etc/utc']);
+
 /** The zone's canonical IANA name, or undefined when Intl does not know it. */
 export function canonicalTimeZone(name: string): string | undefined {
+  if (UTC_NAMES.has(name.toLowerCase())) return 'UTC';
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
@@ -98,6 +105,7 @@ export interface WallClock {
 
 /** The wall clock in `timeZone` at `ms`, read from Intl's numeric parts. */
 export function wallClock(ms: number, timeZone: string): WallClock {
+  if (timeZone === 'UTC') return utcWallClock(ms);
   const clock: WallClock = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0 };
   let bce = false;
   for (const part of offsetFormatter(timeZone).formatToParts(ms)) {
@@ -106,6 +114,19 @@ export function wallClock(ms: number, timeZone: string): WallClock {
   }
   if (bce) clock.year = 1 - clock.year;
   return clock;
+}
+
+/** Date's UTC fields are Intl's UTC parts already (proleptic, 1 BCE is year 0). */
+function utcWallClock(ms: number): WallClock {
+  const date = new Date(ms);
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    hour: date.getUTCHours(),
+    minute: date.getUTCMinutes(),
+    second: date.getUTCSeconds(),
+  };
 }
 
 /** Local wall-clock time at `ms`, encoded as if it were a UTC instant (whole seconds). */

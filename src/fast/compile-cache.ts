@@ -1,16 +1,31 @@
 /**
- * Node's compile cache (Node ≥ 22.1) in our own cache directory (docs/behaviour.md §26.10): V8 keeps the
- * compiled bundle there, so later runs skip compiling it. bin/codexbar.js loads this small module, before
- * the bundle, only when `module.enableCompileCache` exists. The directory is
+ * A compile cache in our own cache directory (docs/behaviour.md §26.10), so later runs skip compiling the
+ * bundle. bin/codexbar.js loads this small module before the bundle. On Node ≥ 22.1 it hands the directory
+ * to Node's own compile cache (`module.enableCompileCache`); older Node has none, so `requireBundle` keeps
+ * V8's code cache for the bundle there itself, through `node:vm`. The directory is
  * `<cache dir>/codexbar/compile-cache`, created 0700; anything unusable (a symlink, another owner, open to
- * others) means no compile cache, never an error.
+ * others) means no compile cache, never an error. `NODE_DISABLE_COMPILE_CACHE=1` turns both off.
  */
-import { lstatSync, mkdirSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { createRequire, wrap } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { codexbarCacheDir } from '../cache/cache-dir.js';
 
 export function compileCacheDir(): string | undefined {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const platform = process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'linux';
   const root = codexbarCacheDir({ platform, env: process.env, homeDir: os.homedir(), now: () => new Date() });
   if (!path.isAbsolute(root)) return undefined;
@@ -28,4 +43,73 @@ function isPrivateDir(dir: string): boolean {
   if (stat.isSymbolicLink() || !stat.isDirectory()) return false;
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return false;
   return process.platform === 'win32' || (stat.mode & 0o077) === 0;
+}
+
+/**
+ * `require(file)` for a self-contained CommonJS bundle, with V8's code cache for it in `dir` when one is
+ * given. The cache file is named after the Node version, the architecture, the bundle's path and its
+ * identity (device, inode, size, modification time), so a reinstalled or rebuilt bundle never meets code compiled
+ * for another (V8 itself only checks the source's length). A missing or rejected cache is written when the
+ * process exits, by then holding every function the run compiled: atomically, 0600, through a new file
+ * that replaces the old one (never written through a symlink); older caches of the same bundle path and Node
+ * are removed. Failures only mean no cache.
+ */
+export function requireBundle(file: string, dir: string | undefined): unknown {
+  if (dir === undefined) return createRequire(file)(file);
+  const stat = statSync(file);
+  // One cache per installed bundle: two installs run in turn (a global one and an npx one) keep theirs.
+  const prefix = `${path.basename(file)}-${process.version}-${process.arch}-${fnv1a(file)}-`;
+  const identity = [stat.dev, stat.ino, stat.size, Math.trunc(stat.mtimeMs)].map((n) => n.toString(36));
+  const name = `${prefix}${identity.join('.')}.v8`;
+  const cacheFile = path.join(dir, name);
+  const cachedData = readPrivateFile(cacheFile);
+  const script = new vm.Script(wrap(readFileSync(file, 'utf8')), {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once('exit', () => writeCache(dir, prefix, name, () => script.createCachedData()));
+  }
+  const module = { exports: {} as unknown };
+  const init = script.runInThisContext() as (...args: unknown[]) => void;
+  init.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  return module.exports;
+}
+
+/** A short name for a path (FNV-1a, 32 bits): node:crypto would cost this start-up more than it saves. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
+function readPrivateFile(file: string): Buffer | undefined {
+  try {
+    const stat = lstatSync(file);
+    if (!stat.isFile() || (typeof process.getuid === 'function' && stat.uid !== process.getuid()))
+      return undefined;
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(dir: string, prefix: string, name: string, data: () => Buffer): void {
+  const temp = path.join(dir, `.${name}.${process.pid}.tmp`);
+  try {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, data());
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path.join(dir, name));
+    for (const old of readdirSync(dir)) {
+      if (old.startsWith(prefix) && old !== name) unlinkSync(path.join(dir, old));
+    }
+  } catch {
+    try {
+      unlinkSync(temp);
+    } catch {}
+  }
 }

@@ -135,3 +135,50 @@ describe('a signal during a request parked at cursor.com ends the process', () =
     expect(result).toEqual({ code: null, signal, stdout: '', stderr: '' });
   });
 });
+
+describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () => {
+  const cacheDir = () => path.join(perTest.home, '.cache', 'codexbar', 'compile-cache');
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const nodeOwnCache = major > 22 || (major === 22 && minor >= 1);
+  /** codexbar's own V8 code cache of the CLI bundle (Node < 22.1). */
+  const bundleCache = () => fs.readdirSync(cacheDir()).filter((name) => /^cli\.cjs-.*\.v8$/.test(name));
+
+  it('the first run leaves a private cache, and the next run, compiled from it, prints the same', async () => {
+    const options = await against(account());
+    const first = await spawnCli(['usage', '--json'], options);
+    expect(first.code).toBe(0);
+    expect(fs.statSync(cacheDir()).mode & 0o777).toBe(0o700);
+    expect(fs.readdirSync(cacheDir()).length).toBeGreaterThan(0);
+    expect(await spawnCli(['usage', '--json'], options)).toEqual(first);
+  });
+
+  it.runIf(!nodeOwnCache)('Node < 22.1: one 0600 file per bundle; a broken one is replaced', async () => {
+    const options = await against(account());
+    const first = await spawnCli(['usage', '--json'], options);
+    const [name, ...others] = bundleCache();
+    expect(name).toBeDefined();
+    expect(others).toEqual([]);
+    const file = path.join(cacheDir(), name!);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    fs.writeFileSync(file, 'not a code cache');
+    expect(await spawnCli(['usage', '--json'], options)).toEqual(first);
+    expect(fs.statSync(file).size).toBeGreaterThan(1000);
+  });
+
+  it.runIf(!nodeOwnCache)(
+    'Node < 22.1: a symlink where the cache file goes is neither read nor written through',
+    async () => {
+      const options = await against(account());
+      const first = await spawnCli(['usage', '--json'], options);
+      const file = path.join(cacheDir(), bundleCache()[0]!);
+      const elsewhere = path.join(perTest.home, 'elsewhere');
+      fs.copyFileSync(file, elsewhere);
+      const before = fs.readFileSync(elsewhere);
+      fs.rmSync(file);
+      fs.symlinkSync(elsewhere, file);
+      expect(await spawnCli(['usage', '--json'], options)).toEqual(first);
+      expect(fs.lstatSync(file).isFile()).toBe(true);
+      expect(fs.readFileSync(elsewhere)).toEqual(before);
+    },
+  );
+});

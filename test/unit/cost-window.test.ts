@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localTimeZone, resolveLocalTimeZone } from '../../src/cost/time-zone.js';
+import { localTimeZone, resolveLocalTimeZone, wallClock } from '../../src/cost/time-zone.js';
 import { type CostWindowOptions, parseCivilDate, resolveCostWindow } from '../../src/cost/window.js';
 import { ArgumentError } from '../../src/errors.js';
 
@@ -82,6 +82,19 @@ describe('the local zone (docs/behaviour.md §7.2)', () => {
     expect(resolveLocalTimeZone({}, () => undefined).zone).toBe(
       new Intl.DateTimeFormat().resolvedOptions().timeZone,
     );
+  });
+
+  it.each([['UTC'], ['utc'], ['Etc/UTC'], [':UTC']])('TZ=%s is UTC, as Intl names it', (TZ) => {
+    expect(localTimeZone({ TZ })).toBe('UTC');
+  });
+
+  it('UTC wall clocks (read without Intl) match Intl’s, BCE to the far future', () => {
+    // Etc/Universal is UTC under another name, so it takes the Intl path.
+    const limit = 8.64e15;
+    const instants = [0, -1, 951_782_400_000, -62_198_755_200_001, -limit, limit];
+    for (let i = 0; i < 500; i++) instants.push(Math.round((Math.random() * 2 - 1) * limit));
+    for (const ms of instants)
+      expect(wallClock(ms, 'UTC'), String(ms)).toEqual(wallClock(ms, 'Etc/Universal'));
   });
 
   it.each([['Factory'], ['Mars/Olympus']])('TZ=%s is unusable: UTC, with a note for --verbose', (TZ) => {
