@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
+const zodFromJsonSchemaStub = path.resolve('build/zod-from-json-schema-stub.js');
 const http2Stub = path.resolve('build/http2-unavailable.cjs');
 const commanderChildProcess = path.resolve('build/commander-child-process.cjs');
 const chalkNoDetection = path.resolve('build/chalk-no-detection.js');
@@ -81,11 +82,15 @@ const common: Options = {
       },
     },
     {
-      // zod re-exports all ~50 locales (≈250 KB) as `z.locales`; nothing here uses them.
-      name: 'drop-zod-locales',
+      // zod re-exports all ~50 locales (≈250 KB) as `z.locales`, and `z.fromJSONSchema`, whose module spreads
+      // every schema and check into an object at load (~3 ms of each start-up); nothing here uses either.
+      name: 'drop-unused-zod',
       setup(build) {
         build.onResolve({ filter: /locales\/index\.js$/ }, (args) =>
           args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: zodLocalesStub } : undefined,
+        );
+        build.onResolve({ filter: /\/from-json-schema\.js$/ }, (args) =>
+          args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: zodFromJsonSchemaStub } : undefined,
         );
       },
     },
