@@ -1,3 +1,5 @@
+import { sha256Hex } from './sha256.js';
+
 /** Who a cached figure belongs to: never a token, only the account's identity. */
 export interface AccountIdentity {
   /** The cursor.com user id: the JWT `sub`'s last segment, or the user-id part of the session cookie. */
@@ -13,8 +15,5 @@ export interface AccountIdentity {
  */
 export function accountKey(identity: AccountIdentity): string {
   const label = identity.label?.trim().toLowerCase() ?? '';
-  // Fetched here, not imported: the statusline fast path usually needs no key computed, and loading
-  // node:crypto is a noticeable share of its start-up (docs/behaviour.md §26.7).
-  const { createHash } = process.getBuiltinModule('node:crypto');
-  return createHash('sha256').update(`cursor\0${identity.userId}\0${label}`).digest('hex').slice(0, 32);
+  return sha256Hex(`cursor\0${identity.userId}\0${label}`).slice(0, 32);
 }

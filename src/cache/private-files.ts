@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,10 +39,10 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
  * (ensurePrivateDir).
  */
 export async function writePrivateFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
-  const temp = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`,
-  );
+  // Unique, not secret: the directory is the user's own and O_EXCL refuses a name that exists, so the pid
+  // and a random suffix do, without loading node:crypto into every run (docs/behaviour.md §26.10).
+  const suffix = `${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.tmp`);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
   const handle = await open(temp, flags, FILE_MODE);
   try {
