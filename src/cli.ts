@@ -90,7 +90,7 @@ Examples:
  */
 const VERSION_OPTION = new Option('-V, --version', 'print the version');
 
-function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+function buildProgram(io: CliIo, setExitCode: (code: number) => void, argv: readonly string[]): Command {
   const program = new Command('codexbar')
     .description('Cursor plan usage and cost in the terminal, in CI and in shell prompts.')
     .usage('[command] [options]')
@@ -110,6 +110,16 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     })
     .addHelpText('after', ROOT_EXAMPLES);
 
+  // Each command's module is imported when it runs, so a command loads only its own code; and a run that
+  // certainly runs one command registers only that one (commandOf).
+  const only = commandOf(argv);
+  for (const [, register] of COMMANDS) {
+    if (only === undefined || register === only) register(program, io, setExitCode);
+  }
+  return program;
+}
+
+function registerUsage(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   // docs/behaviour.md §2.1: no command, or a first argument that is a flag, runs `usage`.
   addAccountOptions(
     addSharedOptions(
@@ -125,8 +135,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const { usageCommand } = await import('./commands/usage.js');
       setExitCode(await usageCommand(flags, io));
     });
+}
 
-  // Each command's module is imported when it runs, so a command loads only its own code.
+function registerCost(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addAccountOptions(
     addCostOptions(
       addSharedOptions(
@@ -142,7 +153,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const { costCommand } = await import('./commands/cost.js');
       setExitCode(await costCommand(flags, io));
     });
+}
 
+function registerStatusline(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addAccountOptions(
     addStatuslineOptions(
       program
@@ -155,7 +168,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const { statuslineCommand } = await import('./commands/statusline.js');
       setExitCode(await statuslineCommand(flags, io));
     });
+}
 
+function registerGuard(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addAccountOptions(
     addGuardOptions(program.command('guard').description('a quota gate for scripts and CI (exit 0/1/64/69)')),
   )
@@ -164,7 +179,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const { guardCommand } = await import('./commands/guard.js');
       setExitCode(await guardCommand(flags, io));
     });
+}
 
+function registerCache(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addCacheClearOptions(
     program
       .command('cache')
@@ -177,7 +194,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const { cacheClearCommand } = await import('./commands/cache.js');
       setExitCode(await cacheClearCommand(flags, io));
     });
+}
 
+function registerRefresh(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   // The detached refresh a stale statusline starts (docs/behaviour.md §26.5); not for people.
   program
     .command('__refresh', { hidden: true })
@@ -190,23 +209,52 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const { refreshCommand } = await import('./commands/refresh.js');
       setExitCode(await refreshCommand(flags, io));
     });
+}
 
-  addServeCommand(program, io, setExitCode);
-  registerConfigCommand(program, io, setExitCode);
-  registerLoginCommands(program, io, setExitCode);
-  registerDoctorCommand(program, io, setExitCode);
-  registerTeamCommand(program, io, setExitCode);
-  // Last: the completion scripts describe every command registered before it.
-  registerCompletionCommand(program, io, setExitCode);
-  return program;
+type Register = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
+
+/** Every command with the words that run it, in help order; completion last, as it describes the others. */
+const COMMANDS: [names: readonly string[], register: Register][] = [
+  [['usage'], registerUsage],
+  [['cost'], registerCost],
+  [['statusline'], registerStatusline],
+  [['guard'], registerGuard],
+  [['cache'], registerCache],
+  [['__refresh'], registerRefresh],
+  [['serve'], addServeCommand],
+  [['config'], registerConfigCommand],
+  [['login', 'logout'], registerLoginCommands],
+  [['doctor', 'diagnose'], registerDoctorCommand],
+  [['team'], registerTeamCommand],
+  [['completion'], registerCompletionCommand],
+];
+
+const HELP_WORDS = new Set(['help', '--help', '-h']);
+
+/**
+ * The one command this argv runs, when its first word makes that certain: a command's name, or `usage` (the
+ * default, docs/behaviour.md §2.1) for no word or a flag. Building every command's options and help is a
+ * noticeable share of a short run (docs/architecture.md, Start-up). Help, completions and anything unknown
+ * get every command, so lists and suggestions stay whole.
+ */
+function commandOf(argv: readonly string[]): Register | undefined {
+  if (argv.some((word) => HELP_WORDS.has(word))) return undefined;
+  const [first] = argv;
+  if (first === undefined || first.startsWith('-')) return registerUsage;
+  if (first === 'completion') return undefined;
+  return COMMANDS.find(([names]) => names.includes(first))?.[1];
 }
 
 /** Runs the CLI and resolves to the process exit code (docs/behaviour.md §4). Never calls process.exit. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram(io, (code) => {
-    exitCode = code;
-  });
+  const program = buildProgram(
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
