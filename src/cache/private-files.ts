@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { close, fsync, lstat, mkdir, open, rename, unlink, writeFile } from '../local/fs-async.js';
 
 /** Owner-only: directories 0700, files 0600 (docs/behaviour.md §25.1). */
 const DIR_MODE = 0o700;
@@ -44,16 +44,16 @@ export async function writePrivateFileAtomic(target: string, data: string | Uint
   const suffix = `${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.tmp`);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  const handle = await open(temp, flags, FILE_MODE);
+  const fd = await open(temp, flags, FILE_MODE);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
+    await writeFile(fd, data);
+    await fsync(fd);
   } catch (error) {
-    await handle.close();
+    await close(fd);
     await unlink(temp).catch(() => {});
     throw error;
   }
-  await handle.close();
+  await close(fd);
   try {
     // rename replaces the directory entry itself: a symlink at `target` is replaced, never followed.
     await rename(temp, target);

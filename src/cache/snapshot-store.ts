@@ -1,6 +1,6 @@
-import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Session } from '../auth/types.js';
+import { lstat, readdir, unlink } from '../local/fs-async.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 import { type AuthInputs, accountRecord } from './account-record.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './private-files.js';

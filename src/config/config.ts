@@ -1,6 +1,6 @@
-import { access } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
+import { access } from '../local/fs-async.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
 import { cleanValue } from './clean.js';
 import { readConfigDocument } from './document.js';
