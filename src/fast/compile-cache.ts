@@ -8,6 +8,7 @@
  */
 import {
   closeSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -19,7 +20,6 @@ import {
   writeSync,
 } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { codexbarCacheDir } from '../cache/cache-dir.js';
@@ -27,11 +27,20 @@ import { codexbarCacheDir } from '../cache/cache-dir.js';
 export function compileCacheDir(): string | undefined {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const platform = process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'linux';
-  const root = codexbarCacheDir({ platform, env: process.env, homeDir: os.homedir(), now: () => new Date() });
+  const root = codexbarCacheDir({
+    platform,
+    env: process.env,
+    // Read only without HOME: node:os is one more module for every prompt to load.
+    get homeDir() {
+      return process.getBuiltinModule('node:os').homedir();
+    },
+    now: () => new Date(),
+  });
   if (!path.isAbsolute(root)) return undefined;
   const dir = path.join(root, 'compile-cache');
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Made only when missing: most runs find it, and two lstat calls are all they cost.
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
     return [root, dir].every(isPrivateDir) ? dir : undefined;
   } catch {
     return undefined;
