@@ -101,6 +101,8 @@ export interface SpawnOptions {
   home: string;
   env?: Record<string, string | undefined>;
   now?: Date;
+  /** With `now`: the clock stands still, so two runs print byte-identical output (`updatedAt` included). */
+  frozen?: boolean;
   /** Close the reading end of stdout at once, like `| head` that stops reading: writes then hit EPIPE. */
   closeStdout?: boolean;
 }
@@ -124,6 +126,7 @@ export function startCli(
   const preload: string[] = [];
   if (options.now) {
     env.FAKE_NOW = options.now.toISOString();
+    if (options.frozen) env.FAKE_NOW_FROZEN = '1';
     preload.push('--import', pathToFileURL(fixedNowPreload).href);
   }
   const child = spawn(process.execPath, [...preload, binPath, ...args], { env, cwd: options.home });

@@ -86,8 +86,10 @@ describe('the native SQLite addon', () => {
       seed: 24,
     });
     const served = await against(account({ cookies: [cookie], events: { events } }));
+    // A clock that stands still: the two runs' JSON (updatedAt, the window's end) must match byte for byte.
     const options = {
       ...served,
+      frozen: true,
       env: { ...served.env, CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${cookie}` },
     };
     const cold = await spawnCli(['cost', '--days', '30', '--json'], options);
@@ -144,7 +146,8 @@ describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () =>
   const bundleCache = () => fs.readdirSync(cacheDir()).filter((name) => /^cli\.cjs-.*\.v8$/.test(name));
 
   it('the first run leaves a private cache, and the next run, compiled from it, prints the same', async () => {
-    const options = await against(account());
+    // Frozen, so the runs' JSON (updatedAt) matches byte for byte.
+    const options = await against(account(), { frozen: true });
     const first = await spawnCli(['usage', '--json'], options);
     expect(first.code).toBe(0);
     expect(fs.statSync(cacheDir()).mode & 0o777).toBe(0o700);
@@ -153,7 +156,8 @@ describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () =>
   });
 
   it.runIf(!nodeOwnCache)('Node < 22.1: one 0600 file per bundle; a broken one is replaced', async () => {
-    const options = await against(account());
+    // Frozen, so the runs' JSON (updatedAt) matches byte for byte.
+    const options = await against(account(), { frozen: true });
     const first = await spawnCli(['usage', '--json'], options);
     const [name, ...others] = bundleCache();
     expect(name).toBeDefined();
@@ -168,7 +172,7 @@ describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () =>
   it.runIf(!nodeOwnCache)(
     'Node < 22.1: a symlink where the cache file goes is neither read nor written through',
     async () => {
-      const options = await against(account());
+      const options = await against(account(), { frozen: true });
       const first = await spawnCli(['usage', '--json'], options);
       const file = path.join(cacheDir(), bundleCache()[0]!);
       const elsewhere = path.join(perTest.home, 'elsewhere');
