@@ -11,7 +11,7 @@
  * never write, create, truncate, rename, lock or chmod anything, and never read the whole file
  * (docs/behaviour.md §9.3).
  */
-import fs from 'node:fs';
+import { statSync } from 'node:fs';
 import { corrupt as corruptRead } from './sqlite/format-error.js';
 import type { TextEncoding } from './sqlite/header.js';
 import { openItemTable } from './sqlite/item-table.js';
@@ -31,7 +31,7 @@ const READ_ATTEMPTS = 3;
 
 function exists(path: string): boolean {
   try {
-    fs.statSync(path);
+    statSync(path);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;

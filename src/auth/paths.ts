@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { posix, win32 } from 'node:path';
 import type { LocalEnvironment } from '../local/environment.js';
 import { absoluteEnvDir, configHome, homeDirectory, pathApi } from '../local/paths.js';
 
@@ -40,7 +40,7 @@ interface PlatformDirs {
 function platformDirs(env: LocalEnvironment): PlatformDirs {
   const home = homeDirectory(env);
   if (env.platform === 'win32') {
-    const { join } = path.win32;
+    const { join } = win32;
     const appData = absoluteEnvDir(env, 'APPDATA') ?? join(home, 'AppData', 'Roaming');
     // docs/behaviour.md §7.10: Windows keeps both the app database and cursor-agent's auth.json under
     // %APPDATA%\Cursor.
@@ -50,7 +50,7 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
       data: appData,
     };
   }
-  const { join } = path.posix;
+  const { join } = posix;
   // docs/behaviour.md §7.10: cursor-agent's file is `<config>/cursor/auth.json`. Some tools look at
   // `~/.cursor/auth.json` on macOS, but we follow the same rule there too: `$XDG_CONFIG_HOME` (absolute) else
   // `~/.config`.

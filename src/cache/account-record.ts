@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
 import { readAppAccessToken } from '../auth/app-db.js';
 import { inspectAccessToken } from '../auth/jwt.js';
 import { authPaths } from '../auth/paths.js';
@@ -69,7 +69,7 @@ export function authInputs(env: LocalEnvironment, mode: SourceMode, usageDir: st
     agent: fingerprint(paths.agentAuth),
   };
   const setUp = [env.platform, mode, ...watched, paths.appDb, paths.agentAuth].join('\n');
-  return { recordPath: path.join(usageDir, `account-${fnv1a(setUp)}.json`), setUp, files, tokens };
+  return { recordPath: join(usageDir, `account-${fnv1a(setUp)}.json`), setUp, files, tokens };
 }
 
 /** A JWT is sent only while it expires more than this far ahead (docs/behaviour.md §8.3). */

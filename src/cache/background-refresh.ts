@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { join } from 'node:path';
 import { acquireRefreshLock, handOverRefreshLock, releaseRefreshLock } from './refresh-lock.js';
 import { isSnapshotFile } from './snapshot-check.js';
 import { readSnapshot } from './usage-snapshots.js';
@@ -27,7 +27,7 @@ export type RefreshSpawner = (args: readonly string[]) => number | undefined | P
 export type RefreshStart = 'started' | 'busy' | 'fresh' | 'failed';
 
 export function lockPathFor(usageDir: string, account: string): string {
-  return path.join(usageDir, `${account}.lock`);
+  return join(usageDir, `${account}.lock`);
 }
 
 export async function startBackgroundRefresh(

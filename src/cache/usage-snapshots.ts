@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { join } from 'node:path';
 import type { LocalEnvironment } from '../local/environment.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 import { codexbarCacheDir } from './cache-dir.js';
@@ -16,11 +16,11 @@ import type { SnapshotFile } from './snapshot-format.js';
 const SNAPSHOT_LIMIT = 256 * 1024;
 
 export function usageCacheDir(env: LocalEnvironment): string {
-  return path.join(codexbarCacheDir(env), 'usage');
+  return join(codexbarCacheDir(env), 'usage');
 }
 
 export function snapshotPath(dir: string, account: string): string {
-  return path.join(dir, `${account}.json`);
+  return join(dir, `${account}.json`);
 }
 
 export type SnapshotRead =

@@ -6,7 +6,7 @@
  * returns undefined, and the full CLI takes the same argv from the start.
  */
 import { fstatSync, writeSync } from 'node:fs';
-import path from 'node:path';
+import { isAbsolute } from 'node:path';
 import { resolveBaseUrl } from '../api/base-url.js';
 import { cleanCookieHeader, sessionTokenIdentityFromCookie } from '../auth/cookie.js';
 import type { SourceMode } from '../auth/resolver.js';
@@ -67,7 +67,7 @@ export async function fastStatusline(
     return undefined; // the full CLI explains the refusal
   }
   const usageDir = usageCacheDir(local);
-  if (!path.isAbsolute(usageDir)) return undefined;
+  if (!isAbsolute(usageDir)) return undefined;
   const account = await currentAccount(local, flags.mode, usageDir);
   if (account === undefined) return undefined;
   const read = readSnapshot(usageDir, account, isSnapshotFile);

@@ -1,19 +1,19 @@
-import path from 'node:path';
+import { posix, win32 } from 'node:path';
 import type { LocalEnvironment } from './environment.js';
 
 /** Path helpers that follow the injected platform and environment. Nothing here touches the disk. */
 
-type PathApi = typeof path.posix;
+type PathApi = typeof posix;
 
 export function pathApi(env: LocalEnvironment): PathApi {
-  return env.platform === 'win32' ? path.win32 : path.posix;
+  return env.platform === 'win32' ? win32 : posix;
 }
 
 /** The home used for `~`: `$HOME` when it is absolute, else the account home (docs/behaviour.md §7.10). */
 export function homeDirectory(env: LocalEnvironment): string {
   if (env.platform === 'win32') return env.homeDir;
   const home = env.env.HOME;
-  return home !== undefined && path.posix.isAbsolute(home) ? home : env.homeDir;
+  return home !== undefined && posix.isAbsolute(home) ? home : env.homeDir;
 }
 
 /** A leading `~` (alone or before a separator) becomes the home directory. */

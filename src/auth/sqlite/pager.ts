@@ -1,9 +1,9 @@
 /**
- * Pages of one database file, read on demand with fs.readSync from a single fd opened 'r' (never
+ * Pages of one database file, read on demand with readSync from a single fd opened 'r' (never
  * the whole file), with an optional overlay of the committed pages of its `-wal` file.
  * Nothing is ever opened for writing, so nothing in the directory can change.
  */
-import fs from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { corrupt, unreadable } from './format-error.js';
 import { DATABASE_HEADER_SIZE, type DatabaseHeader, parseDatabaseHeader, readPageSize } from './header.js';
 import { readWalSnapshot, type WalSnapshot } from './wal.js';
@@ -40,7 +40,7 @@ export class Pager {
     if (fd === undefined) unreadable('unable to open database file (it does not exist)');
     let walFd: number | undefined;
     try {
-      const fileSize = fs.fstatSync(fd).size;
+      const fileSize = fstatSync(fd).size;
       if (fileSize === 0) unreadable('no such table: ItemTable (the database is empty)');
       let wal: WalSnapshot | undefined;
       if (walPath !== undefined) {
@@ -49,8 +49,8 @@ export class Pager {
       }
       return new Pager(fd, fileSize, walFd, wal);
     } catch (error) {
-      fs.closeSync(fd);
-      if (walFd !== undefined) fs.closeSync(walFd);
+      closeSync(fd);
+      if (walFd !== undefined) closeSync(walFd);
       throw error;
     }
   }
@@ -68,8 +68,8 @@ export class Pager {
   }
 
   close(): void {
-    fs.closeSync(this.fd);
-    if (this.walFd !== undefined) fs.closeSync(this.walFd);
+    closeSync(this.fd);
+    if (this.walFd !== undefined) closeSync(this.walFd);
   }
 
   private readPageImage(pgno: number, pageSize: number): Buffer {
@@ -95,13 +95,13 @@ export class Pager {
 export function openRegularFile(path: string): number | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if (!fs.fstatSync(fd).isFile()) {
-    fs.closeSync(fd);
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
     unreadable(`${path.endsWith('-wal') ? 'the -wal' : 'the database'} is not a regular file`);
   }
   return fd;
@@ -111,7 +111,7 @@ function readFully(fd: number, position: number, length: number, shortReadMessag
   const buf = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
-    const n = fs.readSync(fd, buf, done, length - done, position + done);
+    const n = readSync(fd, buf, done, length - done, position + done);
     if (n === 0) corrupt(shortReadMessage);
     done += n;
   }

@@ -3,7 +3,7 @@
  * (https://www.sqlite.org/fileformat2.html §4.1–4.4): valid header, then frames whose salts match and
  * whose cumulative checksums verify, up to the last commit frame. Everything after is ignored.
  */
-import fs from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { openRegularFile } from './pager.js';
 
 const WAL_HEADER_SIZE = 32;
@@ -37,7 +37,7 @@ function readExactly(fd: number, length: number, position: number): Buffer | und
   const buf = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
-    const n = fs.readSync(fd, buf, done, length - done, position + done);
+    const n = readSync(fd, buf, done, length - done, position + done);
     if (n === 0) return undefined;
     done += n;
   }
@@ -76,7 +76,7 @@ export function walStamp(walPath: string): string {
   try {
     return readExactly(fd, WAL_HEADER_SIZE, 0)?.toString('hex') ?? '';
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
 }
 
@@ -97,11 +97,11 @@ export function readWalSnapshot(fd: number): WalSnapshot | undefined {
   const pending = new Map<number, number>();
   let pageCount = 0;
   let position = WAL_HEADER_SIZE;
-  const walFrames = Math.floor((fs.fstatSync(fd).size - WAL_HEADER_SIZE) / frameSize);
+  const walFrames = Math.floor((fstatSync(fd).size - WAL_HEADER_SIZE) / frameSize);
   const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(framesPerChunk, walFrames)) * frameSize);
 
   for (;;) {
-    const got = fs.readSync(fd, chunk, 0, chunk.length, position);
+    const got = readSync(fd, chunk, 0, chunk.length, position);
     const frames = Math.floor(got / frameSize);
     const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
     for (let i = 0; i < frames; i++) {
