@@ -17,7 +17,7 @@ import {
   renameSync,
   statSync,
   unlinkSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import path from 'node:path';
@@ -57,11 +57,11 @@ function isPrivateDir(dir: string): boolean {
 /**
  * `require(file)` for a self-contained CommonJS bundle, with V8's code cache for it in `dir` when one is
  * given. The cache file is named after the Node version, the architecture, the bundle's path and its
- * identity (device, inode, size, modification time), so a reinstalled or rebuilt bundle never meets code compiled
- * for another (V8 itself only checks the source's length). A missing or rejected cache is written when the
- * process exits, by then holding every function the run compiled: atomically, 0600, through a new file
- * that replaces the old one (never written through a symlink); older caches of the same bundle path and Node
- * are removed. Failures only mean no cache.
+ * identity (device, inode, size, modification time), so a reinstalled or rebuilt bundle never meets code
+ * compiled for another (V8 itself checks only the source's length). A missing or rejected cache is written
+ * when the process exits, by then holding every function the run compiled: atomically, 0600, through a new
+ * file that replaces the old one (never written through a symlink); older caches of the same bundle path
+ * and Node are removed. Failures only mean no cache.
  */
 export function requireBundle(file: string, dir: string | undefined): unknown {
   if (dir === undefined) return createRequire(file)(file);
@@ -108,7 +108,7 @@ function writeCache(dir: string, prefix: string, name: string, data: () => Buffe
   try {
     const fd = openSync(temp, 'wx', 0o600);
     try {
-      writeSync(fd, data());
+      writeFileSync(fd, data());
     } finally {
       closeSync(fd);
     }
