@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { EventRows, type EventRowsPage } from '../../src/api/schemas/event-rows.js';
 import type { EventsPage, UsageEvent } from '../../src/api/schemas/events.js';
-import { MAX_PAGES, type PageProgress, pageUsageEvents, verbosePageLine } from '../../src/cost/pager.js';
+import {
+  MAX_PAGES,
+  type PageProgress,
+  pageEventRows,
+  pageUsageEvents,
+  verbosePageLine,
+} from '../../src/cost/pager.js';
 import { ApiError, NotLoggedInError, PaginationError } from '../../src/errors.js';
 import { page, rows } from './cost-helpers.js';
 
@@ -18,43 +25,73 @@ async function turns(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/** Each scripted page as rows, made once per page (the 200-page cases ask for the same pages many times). */
+const asRows = new WeakMap<EventsPage, EventRowsPage>();
+function rowsPage(page: EventsPage): EventRowsPage {
+  let rows = asRows.get(page);
+  if (!rows) {
+    rows = {
+      totalUsageEventsCount: page.totalUsageEventsCount,
+      usageEventsDisplay: EventRows.fromEvents(page.usageEventsDisplay),
+    };
+    asRows.set(page, rows);
+  }
+  return rows;
+}
+
 /**
- * Runs the pager over scripted pages; pages answer after a pseudo-random number of event-loop turns so they
- * finish out of order.
+ * Runs the pager over scripted pages, as event objects or (`rows`) as rows; pages answer after a
+ * pseudo-random number of event-loop turns so they finish out of order.
  */
 async function run(
   answer: (n: number) => PageAnswer,
   concurrency: number,
+  rows = false,
 ): Promise<Outcome & { requested: number[] }> {
-  const events: UsageEvent[] = [];
+  const events: (number | undefined)[] = [];
   const requested: number[] = [];
+  const scripted = async (n: number) => {
+    requested.push(n);
+    await turns((n * 7) % 5);
+    const value = answer(n);
+    if (value instanceof Error) throw value;
+    return value;
+  };
   try {
-    const result = await pageUsageEvents({
-      concurrency,
-      onEvent: (e) => events.push(e),
-      fetchPage: async (n) => {
-        requested.push(n);
-        await turns((n * 7) % 5);
-        const value = answer(n);
-        if (value instanceof Error) throw value;
-        return value;
-      },
-    });
-    return { events: events.map((e) => e.timestamp), expected: result.expected, requested };
+    const result = rows
+      ? await pageEventRows({
+          concurrency,
+          onRows: (page, from, to) => {
+            for (let i = from; i < to; i++) events.push(page.get(i).timestamp);
+          },
+          fetchPage: async (n) => rowsPage(await scripted(n)),
+        })
+      : await pageUsageEvents({
+          concurrency,
+          onEvent: (e) => events.push(e.timestamp),
+          fetchPage: scripted,
+        });
+    return { events, expected: result.expected, requested };
   } catch (error) {
     const e = error as Error;
     return { events: [], error: e.message, errorType: e.constructor.name, requested };
   }
 }
 
-/** Every case runs sequentially and with read-ahead; both must end the same way. */
+/**
+ * Every case runs sequentially and with read-ahead, over event objects and over rows (the dashboard's
+ * pages); all four must end the same way.
+ */
 async function both(answer: (n: number) => PageAnswer): Promise<Outcome> {
-  const sequential = await run(answer, 1);
-  const concurrent = await run(answer, 6);
-  const { requested: _a, ...seq } = sequential;
-  const { requested: _b, ...conc } = concurrent;
-  expect(conc).toEqual(seq);
-  return seq;
+  const runs = [
+    await run(answer, 1),
+    await run(answer, 6),
+    await run(answer, 1, true),
+    await run(answer, 6, true),
+  ];
+  const [seq, ...others] = runs.map(({ requested: _, ...outcome }) => outcome);
+  for (const other of others) expect(other).toEqual(seq);
+  return seq!;
 }
 
 const stamps = (raw: Record<string, unknown>[]) => raw.map((r) => Number(r.timestamp));
