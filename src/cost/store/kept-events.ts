@@ -8,7 +8,6 @@ import {
   type EventRows,
   HAS_TOKENS,
   type StoredEvent,
-  storedEventScratch,
   TOTAL_CENTS_INVALID,
 } from '../../api/schemas/event-rows.js';
 
@@ -134,12 +133,19 @@ export class KeptEvents {
   }
 
   private next(): number {
-    if (this.length === this.flags.length) this.grow();
+    if (this.length === this.flags.length) this.grow(this.flags.length * 2);
     return this.length++;
   }
 
-  private grow(): void {
-    const size = this.flags.length * 2;
+  /**
+   * Makes room for `capacity` events at once (the count a server reported), so a 150,000-event month is
+   * not copied through eight doublings.
+   */
+  reserve(capacity: number): void {
+    if (capacity > this.flags.length) this.grow(capacity);
+  }
+
+  private grow(size: number): void {
     const grown = <T extends Float64Array | Uint8Array | Int32Array>(from: T): T => {
       const to = new (from.constructor as new (n: number) => T)(size);
       to.set(from);
@@ -152,52 +158,78 @@ export class KeptEvents {
     for (const column of Object.values(this.text)) column.ids = grown(column.ids);
   }
 
-  /** One event object reused for every row `append` keeps. */
-  private readonly row = storedEventScratch();
-
-  /** Keeps row `at` of `rows` (its timestamp must be set). */
+  /** Keeps row `at` of `rows` (its timestamp must be set), column by column. */
   append(rows: EventRows, at: number): void {
+    const i = this.next();
     const bits = rows.flags[at]!;
-    const event = this.row;
-    event.timestamp = rows.timestamp[at]!;
-    event.model = rows.model[at];
-    event.kind = rows.kind[at];
-    event.owningUser = rows.owningUser[at];
-    event.userEmail = rows.userEmail[at];
-    event.cursorTokenFee = rows.cursorTokenFee[at]!;
-    event.chargedCents = rows.chargedCents[at]!;
-    event.tokens = (bits & HAS_TOKENS) !== 0;
-    event.inputTokens = rows.inputTokens[at]!;
-    event.outputTokens = rows.outputTokens[at]!;
-    event.cacheWriteTokens = rows.cacheWriteTokens[at]!;
-    event.cacheReadTokens = rows.cacheReadTokens[at]!;
-    event.totalCents = rows.totalCents[at]!;
-    event.totalCentsInvalid = (bits & TOTAL_CENTS_INVALID) !== 0;
-    this.appendStored(event);
+    this.timestamp[i] = rows.timestamp[at]!;
+    this.text.model.set(i, rows.model[at]);
+    this.text.kind.set(i, rows.kind[at]);
+    this.text.owningUser.set(i, rows.owningUser[at]);
+    this.text.userEmail.set(i, rows.userEmail[at]);
+    this.flags[i] = this.setNumbers(
+      i,
+      rows.chargedCents[at]!,
+      rows.cursorTokenFee[at]!,
+      (bits & HAS_TOKENS) !== 0,
+      rows.inputTokens[at]!,
+      rows.outputTokens[at]!,
+      rows.cacheWriteTokens[at]!,
+      rows.cacheReadTokens[at]!,
+      rows.totalCents[at]!,
+      (bits & TOTAL_CENTS_INVALID) !== 0,
+    );
   }
 
   /** Keeps an event given field by field (as decodeChunk hands them over). */
   appendStored(event: StoredEvent): void {
     const i = this.next();
-    const n = this.numbers;
     this.timestamp[i] = event.timestamp;
     this.text.model.set(i, event.model);
     this.text.kind.set(i, event.kind);
     this.text.owningUser.set(i, event.owningUser);
     this.text.userEmail.set(i, event.userEmail);
-    let flags = Number.isNaN(event.chargedCents) ? 0 : CHUNK_CHARGED_CENTS;
-    if (!Number.isNaN(event.cursorTokenFee)) flags |= CHUNK_TOKEN_FEE;
-    this.tokenFee[i] = zeroOrValue(event.cursorTokenFee);
-    n.chargedCents[i] = zeroOrValue(event.chargedCents);
-    if (event.tokens) {
+    this.flags[i] = this.setNumbers(
+      i,
+      event.chargedCents,
+      event.cursorTokenFee,
+      event.tokens,
+      event.inputTokens,
+      event.outputTokens,
+      event.cacheWriteTokens,
+      event.cacheReadTokens,
+      event.totalCents,
+      event.totalCentsInvalid,
+    );
+  }
+
+  /** Row `i`'s numbers (absent ones NaN); returns its chunk flags. */
+  private setNumbers(
+    i: number,
+    chargedCents: number,
+    tokenFee: number,
+    tokens: boolean,
+    inputTokens: number,
+    outputTokens: number,
+    cacheWriteTokens: number,
+    cacheReadTokens: number,
+    totalCents: number,
+    totalCentsInvalid: boolean,
+  ): number {
+    const n = this.numbers;
+    let flags = Number.isNaN(chargedCents) ? 0 : CHUNK_CHARGED_CENTS;
+    if (!Number.isNaN(tokenFee)) flags |= CHUNK_TOKEN_FEE;
+    this.tokenFee[i] = zeroOrValue(tokenFee);
+    n.chargedCents[i] = zeroOrValue(chargedCents);
+    if (tokens) {
       flags |= CHUNK_TOKENS;
-      if (!Number.isNaN(event.totalCents)) flags |= CHUNK_TOTAL_CENTS;
-      if (event.totalCentsInvalid) flags |= CHUNK_TOTAL_CENTS_INVALID;
-      n.inputTokens[i] = event.inputTokens;
-      n.outputTokens[i] = event.outputTokens;
-      n.cacheWriteTokens[i] = event.cacheWriteTokens;
-      n.cacheReadTokens[i] = event.cacheReadTokens;
-      n.totalCents[i] = zeroOrValue(event.totalCents);
+      if (!Number.isNaN(totalCents)) flags |= CHUNK_TOTAL_CENTS;
+      if (totalCentsInvalid) flags |= CHUNK_TOTAL_CENTS_INVALID;
+      n.inputTokens[i] = inputTokens;
+      n.outputTokens[i] = outputTokens;
+      n.cacheWriteTokens[i] = cacheWriteTokens;
+      n.cacheReadTokens[i] = cacheReadTokens;
+      n.totalCents[i] = zeroOrValue(totalCents);
     } else {
       n.inputTokens[i] =
         n.outputTokens[i] =
@@ -206,7 +238,7 @@ export class KeptEvents {
         n.totalCents[i] =
           0;
     }
-    this.flags[i] = flags;
+    return flags;
   }
 
   /**

@@ -12,7 +12,7 @@
  */
 import type { EventRows, EventRowsPage } from '../../api/schemas/event-rows.js';
 import { isoSeconds } from '../../iso-date.js';
-import { PAGE_SIZE, type PageProgress, pageEventRows } from '../pager.js';
+import { MAX_PAGES, PAGE_SIZE, type PageProgress, pageEventRows } from '../pager.js';
 import type { EventStore, RangeEvents, StoredRange } from './event-store.js';
 import { KeptEvents } from './kept-events.js';
 import { type PlanStep, planWindow, settledPart, type TimeSpan } from './plan.js';
@@ -143,7 +143,13 @@ class RangeCollector {
     const result = await pageEventRows({
       concurrency: options.source.concurrency,
       maxPages: options.source.maxPages,
-      onProgress: (progress) => options.onProgress?.(progress, at),
+      onProgress: (progress) => {
+        // Room for every event reported, up to what `cost`'s page cap allows (a count is only a claim).
+        if (progress.page === 1 && progress.expected !== null) {
+          kept?.reserve(Math.min(progress.expected, MAX_PAGES * PAGE_SIZE));
+        }
+        options.onProgress?.(progress, at);
+      },
       signal: options.signal,
       onRows: (rows, from, to) => {
         options.addRows(rows, from, to);
