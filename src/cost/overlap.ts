@@ -3,46 +3,15 @@
  * boundary are recognised by comparing every decoded field.
  */
 import { type EventRows, HAS_TOKENS } from '../api/schemas/event-rows.js';
-import type { TokenUsage, UsageEvent } from '../api/schemas/events.js';
-
-function tokenUsageEqual(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return (
-    a.inputTokens === b.inputTokens &&
-    a.outputTokens === b.outputTokens &&
-    a.cacheWriteTokens === b.cacheWriteTokens &&
-    a.cacheReadTokens === b.cacheReadTokens &&
-    a.totalCents === b.totalCents &&
-    a.totalCentsInvalid === b.totalCentsInvalid
-  );
-}
-
-/** docs/behaviour.md §18.6: two rows that differ in any decoded field (even only totalCents or chargedCents) are distinct. */
-function eventsEqual(a: UsageEvent, b: UsageEvent): boolean {
-  return (
-    a.timestamp === b.timestamp &&
-    a.model === b.model &&
-    a.chargedCents === b.chargedCents &&
-    a.kind === b.kind &&
-    a.requestsCosts === b.requestsCosts &&
-    a.usageBasedCosts === b.usageBasedCosts &&
-    a.isTokenBasedCall === b.isTokenBasedCall &&
-    a.owningUser === b.owningUser &&
-    a.owningTeam === b.owningTeam &&
-    a.cursorTokenFee === b.cursorTokenFee &&
-    a.isChargeable === b.isChargeable &&
-    a.isHeadless === b.isHeadless &&
-    a.userEmail === b.userEmail &&
-    tokenUsageEqual(a.tokenUsage, b.tokenUsage)
-  );
-}
 
 /** SameValueZero: an absent number is NaN in the columns, and equals itself as undefined does. */
 const same = (x: number, y: number) => x === y || (Number.isNaN(x) && Number.isNaN(y));
 
 /**
- * Row `i` of `a` and row `j` of `b` are the same event: every column equal. Flags hold the booleans and the
- * presence of token usage; without token usage the token columns hold the same fillers, so they compare equal.
+ * Row `i` of `a` and row `j` of `b` are the same event: every column equal (docs/behaviour.md §18.6: rows
+ * that differ in any decoded field, even only totalCents or chargedCents, are distinct). Flags hold the
+ * booleans and the presence of token usage; without token usage the token columns hold the same fillers, so
+ * they compare equal.
  */
 function rowsEqual(a: EventRows, i: number, b: EventRows, j: number): boolean {
   return (
@@ -99,17 +68,7 @@ function overlapOf(
   return matched;
 }
 
-/** docs/behaviour.md §18.6's overlap of two pages of event objects. */
-export function boundaryOverlap(previous: readonly UsageEvent[], current: readonly UsageEvent[]): number {
-  return overlapOf(
-    previous.length,
-    current.length,
-    (i, j) => eventsEqual(previous[i]!, current[j]!),
-    (i, j) => eventsEqual(current[i]!, current[j]!),
-  );
-}
-
-/** The same over two pages of rows. */
+/** docs/behaviour.md §18.6's overlap of two pages of rows. */
 export function rowsOverlap(previous: EventRows, current: EventRows): number {
   return overlapOf(
     previous.length,
@@ -156,25 +115,6 @@ class Signature {
   }
 }
 
-const orNaN = (value: number | undefined) => value ?? Number.NaN;
-
-export function pageSignature(events: readonly UsageEvent[]): string {
-  const signature = new Signature();
-  for (const event of events) {
-    const usage = event.tokenUsage;
-    signature.mix(orNaN(event.timestamp));
-    signature.mix(stringHash(event.model));
-    signature.mix(orNaN(event.chargedCents));
-    signature.mix(orNaN(usage?.inputTokens));
-    signature.mix(orNaN(usage?.outputTokens));
-    signature.mix(orNaN(usage?.cacheWriteTokens));
-    signature.mix(orNaN(usage?.cacheReadTokens));
-    signature.mix(orNaN(usage?.totalCents));
-  }
-  return signature.text(events.length);
-}
-
-/** The same fingerprint over rows: equal to pageSignature of the rows as objects. */
 export function rowsSignature(rows: EventRows): string {
   const signature = new Signature();
   for (let i = 0; i < rows.length; i++) {

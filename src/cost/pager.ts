@@ -4,9 +4,8 @@
  * algorithm would (with concurrency 1 it is the sequential algorithm).
  */
 import type { EventRows, EventRowsPage } from '../api/schemas/event-rows.js';
-import type { EventsPage, UsageEvent } from '../api/schemas/events.js';
 import { PaginationError } from '../errors.js';
-import { boundaryOverlap, pageSignature, rowsOverlap, rowsSignature } from './overlap.js';
+import { rowsOverlap, rowsSignature } from './overlap.js';
 
 export const PAGE_SIZE = 1000;
 export const MAX_PAGES = 200;
@@ -33,16 +32,13 @@ interface CommonPagerOptions {
   maxPages?: number;
 }
 
-export interface PagerOptions extends CommonPagerOptions {
-  fetchPage: (page: number, signal: AbortSignal) => Promise<EventsPage>;
-  /** Receives every de-duplicated event exactly once, in page order except for held-back overlap rows. */
-  onEvent: (event: UsageEvent) => void;
-}
-
-/** The same walk over pages decoded as rows (src/api/schemas/event-rows.ts), delivered a run at a time. */
+/** The walk over pages decoded as rows (src/api/schemas/event-rows.ts), delivered a run at a time. */
 export interface RowsPagerOptions extends CommonPagerOptions {
   fetchPage: (page: number, signal: AbortSignal) => Promise<EventRowsPage>;
-  /** Rows `from` to `to` (exclusive) of `rows`; every de-duplicated event exactly once, as onEvent. */
+  /**
+   * Rows `from` to `to` (exclusive) of `rows`: every de-duplicated event exactly once, in page order except
+   * for held-back overlap rows.
+   */
   onRows: (rows: EventRows, from: number, to: number) => void;
 }
 
@@ -68,7 +64,7 @@ export interface PagerResult {
   expected: number | null;
   /** Rows received before overlap removal. */
   raw: number;
-  /** Rows handed to `onEvent`. */
+  /** Rows handed to `onRows`. */
   delivered: number;
   pages: number;
 }
@@ -170,22 +166,9 @@ class PageFetcher<P> {
   }
 }
 
-const ARRAYS: RowsAccess<readonly UsageEvent[]> = { signature: pageSignature, overlap: boundaryOverlap };
 const ROWS: RowsAccess<EventRows> = { signature: rowsSignature, overlap: rowsOverlap };
 
-/** Pages of event objects (the Admin API's, and tests'). */
-export function pageUsageEvents(options: PagerOptions): Promise<PagerResult> {
-  const { onEvent } = options;
-  return walkPages({
-    ...options,
-    access: ARRAYS,
-    deliver: (events, from, to) => {
-      for (let i = from; i < to; i++) onEvent(events[i]!);
-    },
-  });
-}
-
-/** Pages of rows: the dashboard's events endpoint (src/api/events-endpoint.ts). */
+/** Pages of rows: the dashboard's events endpoint (src/api/events-endpoint.ts) and the Admin API's. */
 export function pageEventRows(options: RowsPagerOptions): Promise<PagerResult> {
   return walkPages({ ...options, access: ROWS, deliver: options.onRows });
 }
