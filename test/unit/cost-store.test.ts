@@ -64,7 +64,7 @@ function kept(event: DecodedUsageEvent): DecodedUsageEvent {
 function columnsOf(events: readonly DecodedUsageEvent[]): KeptEvents {
   const rows = EventRows.fromEvents(events);
   const kept = new KeptEvents();
-  for (let i = 0; i < rows.length; i++) kept.append(rows, i);
+  kept.appendRange(rows, 0, rows.length);
   return kept;
 }
 

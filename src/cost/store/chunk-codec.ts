@@ -52,9 +52,11 @@ function fitsI32(value: number): boolean {
   );
 }
 
-/** `values[rows[k]]` for k < `count`, or `values[k]` without rows. */
-const valueAt = (values: Float64Array, rows: readonly number[] | undefined, k: number) =>
-  values[rows === undefined ? k : rows[k]!]!;
+/** `values[rows[k]]` for k < `count`, or `values[k]` without rows; an absent value (NaN) is written as 0. */
+function valueAt(values: Float64Array, rows: readonly number[] | undefined, k: number): number {
+  const value = values[rows === undefined ? k : rows[k]!]!;
+  return Number.isNaN(value) ? 0 : value;
+}
 
 /** A numeric column fits an i32 section: every value a 32-bit integer (and no −0). */
 function fitsI32Section(values: Float64Array, rows: readonly number[] | undefined, count: number): boolean {

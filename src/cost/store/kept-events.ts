@@ -1,8 +1,9 @@
 /**
  * The events a run keeps for the event store (docs/behaviour.md §28.2), held as the chunk format writes them:
- * the fields aggregation reads (and, for a team's store, the member's email and the token fee), numbers in typed arrays (an absent one as 0 with its flag clear), text as ids
- * into this set's own list of texts. No string or object per event: keeping a 150,000-event month costs the
- * garbage collector nothing, and writing it is a copy per column.
+ * the fields aggregation reads (and, for a team's store, the member's email and the token fee), numbers in
+ * typed arrays (an absent one as NaN, as the page's rows have it, with its flag clear; the chunk writes 0),
+ * text as ids into this set's own list of texts. No string or object per event: keeping a 150,000-event
+ * month costs the garbage collector nothing, and a page's numbers are kept with one copy per column.
  */
 import {
   type EventRows,
@@ -33,7 +34,23 @@ export type NumberColumn = (typeof NUMBER_COLUMNS)[number];
 /** A text column: ids into `texts`, −1 for none. */
 export const NO_TEXT = -1;
 
-const zeroOrValue = (value: number) => (Number.isNaN(value) ? 0 : value);
+/** The chunk flags of an event: which of its numbers are present. */
+function chunkFlags(
+  tokens: boolean,
+  totalCentsInvalid: boolean,
+  chargedCents: number,
+  tokenFee: number,
+  totalCents: number,
+): number {
+  let flags = Number.isNaN(chargedCents) ? 0 : CHUNK_CHARGED_CENTS;
+  if (!Number.isNaN(tokenFee)) flags |= CHUNK_TOKEN_FEE;
+  if (tokens) {
+    flags |= CHUNK_TOKENS;
+    if (!Number.isNaN(totalCents)) flags |= CHUNK_TOTAL_CENTS;
+    if (totalCentsInvalid) flags |= CHUNK_TOTAL_CENTS_INVALID;
+  }
+  return flags;
+}
 
 /** A text column and the last text put in it, which the next event usually repeats. */
 class TextColumn {
@@ -55,6 +72,11 @@ class TextColumn {
     }
     this.ids[i] = this.lastId;
   }
+
+  /** `texts[from]` to `texts[to - 1]` at `at` onwards. */
+  setRange(at: number, texts: readonly (string | undefined)[], from: number, to: number): void {
+    for (let k = from; k < to; k++) this.set(at + k - from, texts[k]);
+  }
 }
 
 export class KeptEvents {
@@ -62,7 +84,7 @@ export class KeptEvents {
   timestamp: Float64Array;
   flags: Uint8Array;
   readonly numbers: Record<NumberColumn, Float64Array>;
-  /** `cursorTokenFee`, where CHUNK_TOKEN_FEE is set (else 0). */
+  /** `cursorTokenFee`, where CHUNK_TOKEN_FEE is set (else NaN). */
   tokenFee: Float64Array;
   /** The distinct texts, each id its index. */
   readonly texts: string[] = [];
@@ -158,87 +180,63 @@ export class KeptEvents {
     for (const column of Object.values(this.text)) column.ids = grown(column.ids);
   }
 
-  /** Keeps row `at` of `rows` (its timestamp must be set), column by column. */
-  append(rows: EventRows, at: number): void {
-    const i = this.next();
-    const bits = rows.flags[at]!;
-    this.timestamp[i] = rows.timestamp[at]!;
-    this.text.model.set(i, rows.model[at]);
-    this.text.kind.set(i, rows.kind[at]);
-    this.text.owningUser.set(i, rows.owningUser[at]);
-    this.text.userEmail.set(i, rows.userEmail[at]);
-    this.flags[i] = this.setNumbers(
-      i,
-      rows.chargedCents[at]!,
-      rows.cursorTokenFee[at]!,
-      (bits & HAS_TOKENS) !== 0,
-      rows.inputTokens[at]!,
-      rows.outputTokens[at]!,
-      rows.cacheWriteTokens[at]!,
-      rows.cacheReadTokens[at]!,
-      rows.totalCents[at]!,
-      (bits & TOTAL_CENTS_INVALID) !== 0,
-    );
+  /** Keeps rows `from` to `to` (exclusive) of `rows`, whose timestamps must be set: a copy per column. */
+  appendRange(rows: EventRows, from: number, to: number): void {
+    const at = this.length;
+    const count = to - from;
+    if (at + count > this.flags.length) this.grow(Math.max(at + count, this.flags.length * 2));
+    this.length += count;
+    const n = this.numbers;
+    const copy = (into: Float64Array, source: Float64Array) => into.set(source.subarray(from, to), at);
+    copy(this.timestamp, rows.timestamp);
+    copy(n.inputTokens, rows.inputTokens);
+    copy(n.outputTokens, rows.outputTokens);
+    copy(n.cacheWriteTokens, rows.cacheWriteTokens);
+    copy(n.cacheReadTokens, rows.cacheReadTokens);
+    copy(n.totalCents, rows.totalCents);
+    copy(n.chargedCents, rows.chargedCents);
+    copy(this.tokenFee, rows.cursorTokenFee);
+    for (let k = 0; k < count; k++) {
+      const bits = rows.flags[from + k]!;
+      const i = at + k;
+      this.flags[i] = chunkFlags(
+        (bits & HAS_TOKENS) !== 0,
+        (bits & TOTAL_CENTS_INVALID) !== 0,
+        n.chargedCents[i]!,
+        this.tokenFee[i]!,
+        n.totalCents[i]!,
+      );
+    }
+    const text = this.text;
+    text.model.setRange(at, rows.model, from, to);
+    text.kind.setRange(at, rows.kind, from, to);
+    text.owningUser.setRange(at, rows.owningUser, from, to);
+    text.userEmail.setRange(at, rows.userEmail, from, to);
   }
 
   /** Keeps an event given field by field (as decodeChunk hands them over). */
   appendStored(event: StoredEvent): void {
     const i = this.next();
+    const n = this.numbers;
     this.timestamp[i] = event.timestamp;
     this.text.model.set(i, event.model);
     this.text.kind.set(i, event.kind);
     this.text.owningUser.set(i, event.owningUser);
     this.text.userEmail.set(i, event.userEmail);
-    this.flags[i] = this.setNumbers(
-      i,
+    n.inputTokens[i] = event.inputTokens;
+    n.outputTokens[i] = event.outputTokens;
+    n.cacheWriteTokens[i] = event.cacheWriteTokens;
+    n.cacheReadTokens[i] = event.cacheReadTokens;
+    n.totalCents[i] = event.totalCents;
+    n.chargedCents[i] = event.chargedCents;
+    this.tokenFee[i] = event.cursorTokenFee;
+    this.flags[i] = chunkFlags(
+      event.tokens,
+      event.totalCentsInvalid,
       event.chargedCents,
       event.cursorTokenFee,
-      event.tokens,
-      event.inputTokens,
-      event.outputTokens,
-      event.cacheWriteTokens,
-      event.cacheReadTokens,
       event.totalCents,
-      event.totalCentsInvalid,
     );
-  }
-
-  /** Row `i`'s numbers (absent ones NaN); returns its chunk flags. */
-  private setNumbers(
-    i: number,
-    chargedCents: number,
-    tokenFee: number,
-    tokens: boolean,
-    inputTokens: number,
-    outputTokens: number,
-    cacheWriteTokens: number,
-    cacheReadTokens: number,
-    totalCents: number,
-    totalCentsInvalid: boolean,
-  ): number {
-    const n = this.numbers;
-    let flags = Number.isNaN(chargedCents) ? 0 : CHUNK_CHARGED_CENTS;
-    if (!Number.isNaN(tokenFee)) flags |= CHUNK_TOKEN_FEE;
-    this.tokenFee[i] = zeroOrValue(tokenFee);
-    n.chargedCents[i] = zeroOrValue(chargedCents);
-    if (tokens) {
-      flags |= CHUNK_TOKENS;
-      if (!Number.isNaN(totalCents)) flags |= CHUNK_TOTAL_CENTS;
-      if (totalCentsInvalid) flags |= CHUNK_TOTAL_CENTS_INVALID;
-      n.inputTokens[i] = inputTokens;
-      n.outputTokens[i] = outputTokens;
-      n.cacheWriteTokens[i] = cacheWriteTokens;
-      n.cacheReadTokens[i] = cacheReadTokens;
-      n.totalCents[i] = zeroOrValue(totalCents);
-    } else {
-      n.inputTokens[i] =
-        n.outputTokens[i] =
-        n.cacheWriteTokens[i] =
-        n.cacheReadTokens[i] =
-        n.totalCents[i] =
-          0;
-    }
-    return flags;
   }
 
   /**

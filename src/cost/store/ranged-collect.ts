@@ -94,6 +94,35 @@ function splitStep(step: PlanStep, maxSpanMs: number | undefined): PlanStep[] {
   return pieces;
 }
 
+/**
+ * Keeps the rows `from` to `to` of `rows` older than `settledBefore`, a run at a time. False when a row lies
+ * outside `span` (no timestamp, or outside what was asked): the span cannot be stored then.
+ */
+function keepSettled(
+  kept: KeptEvents,
+  rows: EventRows,
+  from: number,
+  to: number,
+  span: TimeSpan,
+  settledBefore: number,
+): boolean {
+  let placed = true;
+  let run = -1;
+  for (let i = from; i < to; i++) {
+    const t = rows.timestamp[i]!;
+    const inSpan = t >= span.start && t < span.end;
+    if (!inSpan) placed = false;
+    if (inSpan && t < settledBefore) {
+      if (run < 0) run = i;
+    } else if (run >= 0) {
+      kept.appendRange(rows, run, i);
+      run = -1;
+    }
+  }
+  if (run >= 0) kept.appendRange(rows, run, to);
+  return placed;
+}
+
 /** Spans in messages, half-open as they are kept: `2026-09-01T00:00:00Z – 2026-11-28T14:00:00Z`. */
 function spanText(span: TimeSpan): string {
   return `${isoSeconds(new Date(span.start))} – ${isoSeconds(new Date(span.end))}`;
@@ -153,13 +182,7 @@ class RangeCollector {
       signal: options.signal,
       onRows: (rows, from, to) => {
         options.addRows(rows, from, to);
-        if (!kept) return;
-        for (let i = from; i < to; i++) {
-          const t = rows.timestamp[i]!;
-          // An event the span cannot place (no timestamp, or outside what was asked) makes it unstorable.
-          if (!(t >= span.start && t < span.end)) storable = false;
-          else if (t < this.settledBefore) kept.append(rows, i);
-        }
+        if (kept && !keepSettled(kept, rows, from, to, span, this.settledBefore)) storable = false;
       },
       fetchPage: (page, signal) =>
         page === 1 && firstPage ? Promise.resolve(firstPage) : this.page(span, page, signal),
