@@ -159,7 +159,7 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
     return elapsed;
   });
   console.log(
-    `  aggregator alone over ${decoded.length} decoded events: ${ms(aggregation.median)} (${spread(aggregation.samples)})`,
+    `  aggregator alone over the ${EVENT_COUNT} decoded events of ${decoded.length} pages: ${ms(aggregation.median)} (${spread(aggregation.samples)})`,
   );
 
   const peak = Math.max(peakOf(slowRuns), peakOf(zeroRunner.samples), peakOf(warmDays.samples));

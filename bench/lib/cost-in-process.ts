@@ -1,10 +1,10 @@
 /**
  * In-process timings of the cost pipeline's pieces (src/cost/, run through tsx): collectCost against the
- * fake cursor.com, the JSON decode of every page, and the aggregator alone over already-decoded events.
+ * fake cursor.com, the JSON decode of every page, and the aggregator alone over already-decoded rows.
  */
 import { Agent } from 'undici';
 import { CursorClient } from '../../src/api/client.js';
-import { eventsPageSchema, type UsageEvent } from '../../src/api/schemas/events.js';
+import { type EventRows, eventRowsPageSchema } from '../../src/api/schemas/event-rows.js';
 import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
 import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { collectCost } from '../../src/cost/collect.js';
@@ -43,21 +43,23 @@ export async function timeCollectCost(
 
 /**
  * The page bytes through the byte decoder, as the client does per page (src/api/schemas/events-bytes.ts);
- * the schema path (JSON.parse, then eventsPageSchema) only if the byte decoder gives up.
+ * the schema path (JSON.parse, then the rows page schema) only if the byte decoder gives up.
  */
-export function decodePages(texts: readonly string[]): UsageEvent[] {
-  const decoded: UsageEvent[] = [];
-  for (const text of texts) {
-    const bytes = Buffer.from(text, 'latin1');
-    const page = decodeEventsPageBytes(bytes) ?? eventsPageSchema.parse(JSON.parse(text));
-    for (const event of page.usageEventsDisplay) decoded.push(event);
-  }
-  return decoded;
+export function decodePages(texts: readonly string[]): EventRows[] {
+  return texts.map(
+    (text) =>
+      (decodeEventsPageBytes(Buffer.from(text, 'latin1')) ?? eventRowsPageSchema.parse(JSON.parse(text)))
+        .usageEventsDisplay,
+  );
 }
 
-/** The aggregator alone: add every decoded event, then finish. */
-export function aggregate(events: readonly UsageEvent[], now: Date): CostReport {
+/** The aggregator alone: add every decoded page's rows, then finish. */
+export function aggregate(pages: readonly EventRows[], now: Date): CostReport {
   const aggregator = createCostAggregator({ timeZone: 'UTC', pricing: createListPricer(), today: now });
-  for (const event of events) aggregator.add(event);
-  return aggregator.finish(allHistoryWindow(now), { generatedAt: now, reportedEventCount: events.length });
+  let events = 0;
+  for (const rows of pages) {
+    aggregator.addRows(rows, 0, rows.length);
+    events += rows.length;
+  }
+  return aggregator.finish(allHistoryWindow(now), { generatedAt: now, reportedEventCount: events });
 }

@@ -5,7 +5,13 @@ import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../errors.
 import { redact } from '../redact.js';
 import { CURSOR_ORIGIN } from './base-url.js';
 import { cookieHeaderProblem } from './header-value.js';
-import { createDispatcher, type ProxySettings, proxySettings, sendRequest } from './transport.js';
+import {
+  BodyTooLargeError,
+  createDispatcher,
+  type ProxySettings,
+  proxySettings,
+  requestBuffered,
+} from './transport.js';
 
 export interface CursorRequest<T> {
   method: 'GET' | 'POST';
@@ -72,30 +78,34 @@ export class CursorClient {
     let status: number;
     let responseHeaders: Record<string, string | string[] | undefined>;
     let bytes: Buffer;
+    const maxBytes = req.maxBytes ?? SMALL_RESPONSE_LIMIT;
     try {
       let url = new URL(this.baseUrl + req.path);
       for (let redirects = 0; ; redirects++) {
-        const response = await sendRequest(this.dispatcher, {
+        // docs/behaviour.md §10.5: read while it streams and abandoned at the limit (a redirect's body too).
+        const response = await requestBuffered(this.dispatcher, {
           origin: url.origin,
           path: url.pathname + url.search,
           method: req.method,
           headers,
           body,
           signal,
+          maxBytes,
         });
         const next = followableRedirect(url, response.statusCode, response.headers.location);
         if (next && redirects < MAX_REDIRECTS) {
-          await response.body.dump();
           url = next;
           continue;
         }
         status = response.statusCode;
         responseHeaders = response.headers;
-        bytes = await readCapped(response, req.maxBytes ?? SMALL_RESPONSE_LIMIT, req.endpoint);
+        bytes = response.body;
         break;
       }
     } catch (error) {
-      if (error instanceof ApiError) throw error;
+      if (error instanceof BodyTooLargeError) {
+        throw new ApiError(req.endpoint, `response larger than ${describeBytes(maxBytes)}`);
+      }
       if (timeout.aborted) throw new TimeoutError(req.endpoint, req.timeoutMs);
       if (req.signal?.aborted) throw req.signal.reason ?? error;
       throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
@@ -117,34 +127,6 @@ export class CursorClient {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
-}
-
-/**
- * The body, read while it streams and abandoned at `limit` bytes, so an endless or huge answer costs at
- * most the limit in memory (docs/behaviour.md §10.5).
- */
-async function readCapped(
-  response: Dispatcher.ResponseData,
-  limit: number,
-  endpoint: string,
-): Promise<Buffer> {
-  const tooLarge = () => new ApiError(endpoint, `response larger than ${describeBytes(limit)}`);
-  const declared = Number(headerValue(response.headers['content-length']));
-  if (Number.isFinite(declared) && declared > limit) {
-    response.body.destroy();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of response.body) {
-    length += (chunk as Buffer).length;
-    if (length > limit) {
-      response.body.destroy();
-      throw tooLarge();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
 }
 
 function describeBytes(bytes: number): string {

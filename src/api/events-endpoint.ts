@@ -1,5 +1,5 @@
 import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
-import { type EventsPage, eventsPageSchema } from './schemas/events.js';
+import { type EventRowsPage, eventRowsPageSchema } from './schemas/event-rows.js';
 import { decodeEventsPageBytes } from './schemas/events-bytes.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
@@ -27,13 +27,13 @@ function msString(date: Date): string {
 }
 
 /**
- * One page of usage events. Only 401 means "not logged in" here: a 403 on this endpoint is a final API
+ * One page of usage events, as rows (docs/behaviour.md §28.6). Only 401 means "not logged in" here: a 403 on this endpoint is a final API
  * error (docs/behaviour.md §7.4, §11.1).
  */
 export function fetchEventsPage(
   client: EventsRequester,
   options: FetchEventsPageOptions,
-): Promise<EventsPage> {
+): Promise<EventRowsPage> {
   return client.request({
     method: 'POST',
     path: '/api/dashboard/get-filtered-usage-events',
@@ -47,7 +47,7 @@ export function fetchEventsPage(
     },
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
-    schema: eventsPageSchema,
+    schema: eventRowsPageSchema,
     decodeBytes: decodeEventsPageBytes,
     maxBytes: EVENTS_PAGE_LIMIT,
     notLoggedInStatuses: [401],

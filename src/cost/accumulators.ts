@@ -41,6 +41,15 @@ class CostSum {
     this.invalid = true;
   }
 
+  /** Takes in another sum's values, as if they had been added here. */
+  absorb(other: CostSum): void {
+    if (other.known) this.known = true;
+    if (other.invalid) this.invalid = true;
+    if (this.invalid) return;
+    this.total.addAll(other.total);
+    if (!this.total.finite) this.invalid = true;
+  }
+
   /** A bad reported value (not an overflow or a missing price) made the sum unknown. */
   get poisoned(): boolean {
     return this.invalid;
@@ -71,12 +80,21 @@ export class MeteredSum {
     if (!this.total.finite) this.lost = true;
   }
 
+  /** Takes in another sum's events, as if they had been added here. */
+  absorb(other: MeteredSum): void {
+    this.events += other.events;
+    if (other.lost) this.lost = true;
+    if (this.lost) return;
+    this.total.addAll(other.total);
+    if (!this.total.finite) this.lost = true;
+  }
+
   get usd(): number | null {
     return this.lost || this.events === 0 ? null : this.total.value;
   }
 }
 
-export function emptyRequestCounts(): RequestCounts {
+function emptyRequestCounts(): RequestCounts {
   return { reported: 0, estimated: 0, unpriced: 0 };
 }
 
@@ -99,6 +117,23 @@ export class ModelAccumulator {
   readonly requestCounts = emptyRequestCounts();
 
   constructor(readonly modelName: string) {}
+
+  /**
+   * Takes in another accumulator's events, as if they had been added here: the token sums never take a
+   * negative count (docs/behaviour.md §19.1), so a sum of sums overflows exactly when the sum would.
+   */
+  absorb(other: ModelAccumulator): void {
+    this.inputTokens = checkedAdd(this.inputTokens, other.inputTokens);
+    this.outputTokens = checkedAdd(this.outputTokens, other.outputTokens);
+    this.cacheReadTokens = checkedAdd(this.cacheReadTokens, other.cacheReadTokens);
+    this.cacheCreationTokens = checkedAdd(this.cacheCreationTokens, other.cacheCreationTokens);
+    this.requestCount += other.requestCount;
+    this.requestCounts.reported += other.requestCounts.reported;
+    this.requestCounts.estimated += other.requestCounts.estimated;
+    this.requestCounts.unpriced += other.requestCounts.unpriced;
+    this.cost.absorb(other.cost);
+    this.metered.absorb(other.metered);
+  }
 
   get totalTokens(): number | null {
     return checkedSum([this.inputTokens, this.outputTokens, this.cacheReadTokens, this.cacheCreationTokens]);

@@ -56,7 +56,7 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
       window: { start: options.window.start.getTime(), end: options.window.end.getTime() + 1 },
       source: dashboardSource(options),
       store: options.store,
-      add: aggregator.add.bind(aggregator),
+      addRows: aggregator.addRows.bind(aggregator),
       runAt: now().getTime(),
       signal,
       onProgress: (progress) => {

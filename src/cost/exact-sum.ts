@@ -43,6 +43,12 @@ export class ExactSum {
     if (!Number.isFinite(x)) this.overflowed = true;
   }
 
+  /** Adds every value `other` was given: exactly, as if they had been added here one by one. */
+  addAll(other: ExactSum): void {
+    for (let i = 0; i < other.count; i++) this.add(other.partials[i]!);
+    if (other.overflowed) this.overflowed = true;
+  }
+
   /** True once a value or a partial sum left the finite range: the sum is unusable. */
   get finite(): boolean {
     return !this.overflowed;

@@ -2,69 +2,80 @@
  * Page-boundary overlap (docs/behaviour.md §18.6). Events have no stable id, so rows repeated at a page
  * boundary are recognised by comparing every decoded field.
  */
-import type { TokenUsage, UsageEvent } from '../api/schemas/events.js';
+import { type EventRows, HAS_TOKENS } from '../api/schemas/event-rows.js';
 
-function tokenUsageEqual(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return (
-    a.inputTokens === b.inputTokens &&
-    a.outputTokens === b.outputTokens &&
-    a.cacheWriteTokens === b.cacheWriteTokens &&
-    a.cacheReadTokens === b.cacheReadTokens &&
-    a.totalCents === b.totalCents &&
-    a.totalCentsInvalid === b.totalCentsInvalid
-  );
-}
+/** SameValueZero: an absent number is NaN in the columns, and equals itself as undefined does. */
+const same = (x: number, y: number) => x === y || (Number.isNaN(x) && Number.isNaN(y));
 
-/** docs/behaviour.md §18.6: two rows that differ in any decoded field (even only totalCents or chargedCents) are distinct. */
-function eventsEqual(a: UsageEvent, b: UsageEvent): boolean {
+/**
+ * Row `i` of `a` and row `j` of `b` are the same event: every column equal (docs/behaviour.md §18.6: rows
+ * that differ in any decoded field, even only totalCents or chargedCents, are distinct). Flags hold the
+ * booleans and the presence of token usage; without token usage the token columns hold the same fillers, so
+ * they compare equal.
+ */
+function rowsEqual(a: EventRows, i: number, b: EventRows, j: number): boolean {
   return (
-    a.timestamp === b.timestamp &&
-    a.model === b.model &&
-    a.chargedCents === b.chargedCents &&
-    a.kind === b.kind &&
-    a.requestsCosts === b.requestsCosts &&
-    a.usageBasedCosts === b.usageBasedCosts &&
-    a.isTokenBasedCall === b.isTokenBasedCall &&
-    a.owningUser === b.owningUser &&
-    a.owningTeam === b.owningTeam &&
-    a.cursorTokenFee === b.cursorTokenFee &&
-    a.isChargeable === b.isChargeable &&
-    a.isHeadless === b.isHeadless &&
-    a.userEmail === b.userEmail &&
-    tokenUsageEqual(a.tokenUsage, b.tokenUsage)
+    same(a.timestamp[i]!, b.timestamp[j]!) &&
+    a.model[i] === b.model[j] &&
+    same(a.chargedCents[i]!, b.chargedCents[j]!) &&
+    a.kind[i] === b.kind[j] &&
+    a.flags[i] === b.flags[j] &&
+    same(a.requestsCosts[i]!, b.requestsCosts[j]!) &&
+    a.usageBasedCosts[i] === b.usageBasedCosts[j] &&
+    a.owningUser[i] === b.owningUser[j] &&
+    a.owningTeam[i] === b.owningTeam[j] &&
+    a.userEmail[i] === b.userEmail[j] &&
+    same(a.cursorTokenFee[i]!, b.cursorTokenFee[j]!) &&
+    same(a.inputTokens[i]!, b.inputTokens[j]!) &&
+    same(a.outputTokens[i]!, b.outputTokens[j]!) &&
+    same(a.cacheWriteTokens[i]!, b.cacheWriteTokens[j]!) &&
+    same(a.cacheReadTokens[i]!, b.cacheReadTokens[j]!) &&
+    same(a.totalCents[i]!, b.totalCents[j]!)
   );
 }
 
 /**
- * The largest n ≤ min(|previous|, |current|) such that the last n rows of `previous` equal the first n
- * rows of `current`. Knuth–Morris–Pratt over the rows, so even a page of identical rows costs O(n)
- * comparisons rather than O(n²).
+ * The largest n ≤ min(previousLength, currentLength) such that the last n rows of the previous page equal the
+ * first n rows of the current one (`across(i, j)`: previous row i equals current row j; `within(i, j)`:
+ * current rows i and j are equal). Knuth–Morris–Pratt over the rows, so even a page of identical rows costs
+ * O(n) comparisons rather than O(n²).
  */
-export function boundaryOverlap(previous: readonly UsageEvent[], current: readonly UsageEvent[]): number {
-  const limit = Math.min(previous.length, current.length);
+function overlapOf(
+  previousLength: number,
+  currentLength: number,
+  across: (i: number, j: number) => boolean,
+  within: (i: number, j: number) => boolean,
+): number {
+  const limit = Math.min(previousLength, currentLength);
   if (limit === 0) return 0;
   // Fast exit for the usual case: the first row of the page appears nowhere in the compared tail.
-  const tailStart = previous.length - limit;
-  const first = current[0]!;
+  const tailStart = previousLength - limit;
   let seen = false;
-  for (let i = tailStart; i < previous.length && !seen; i++) seen = eventsEqual(previous[i]!, first);
+  for (let i = tailStart; i < previousLength && !seen; i++) seen = across(i, 0);
   if (!seen) return 0;
 
   const failure = new Int32Array(limit);
   for (let i = 1, k = 0; i < limit; i++) {
-    while (k > 0 && !eventsEqual(current[i]!, current[k]!)) k = failure[k - 1]!;
-    if (eventsEqual(current[i]!, current[k]!)) k++;
+    while (k > 0 && !within(i, k)) k = failure[k - 1]!;
+    if (within(i, k)) k++;
     failure[i] = k;
   }
   let matched = 0;
-  for (let i = tailStart; i < previous.length; i++) {
-    while (matched > 0 && (matched === limit || !eventsEqual(previous[i]!, current[matched]!))) {
-      matched = failure[matched - 1]!;
-    }
-    if (eventsEqual(previous[i]!, current[matched]!)) matched++;
+  for (let i = tailStart; i < previousLength; i++) {
+    while (matched > 0 && (matched === limit || !across(i, matched))) matched = failure[matched - 1]!;
+    if (across(i, matched)) matched++;
   }
   return matched;
+}
+
+/** docs/behaviour.md §18.6's overlap of two pages of rows. */
+export function rowsOverlap(previous: EventRows, current: EventRows): number {
+  return overlapOf(
+    previous.length,
+    current.length,
+    (i, j) => rowsEqual(previous, i, current, j),
+    (i, j) => rowsEqual(current, i, current, j),
+  );
 }
 
 const float = new Float64Array(1);
@@ -88,24 +99,34 @@ function stringHash(text: string | undefined): number {
  * token counts and cents, in order, plus the row count. Rows that agree on all of these are the same
  * request in practice; a page with the same signature as another holds the same rows.
  */
-export function pageSignature(events: readonly UsageEvent[]): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  const mix = (value: number | undefined) => {
-    float[0] = value ?? Number.NaN;
-    a = Math.imul(Math.imul(a ^ words[0]!, 0x01000193) ^ words[1]!, 0x01000193);
-    b = Math.imul(Math.imul(b ^ words[1]!, 0x5bd1e995) ^ words[0]!, 0x5bd1e995);
-  };
-  for (const event of events) {
-    const usage = event.tokenUsage;
-    mix(event.timestamp);
-    mix(stringHash(event.model));
-    mix(event.chargedCents);
-    mix(usage?.inputTokens);
-    mix(usage?.outputTokens);
-    mix(usage?.cacheWriteTokens);
-    mix(usage?.cacheReadTokens);
-    mix(usage?.totalCents);
+class Signature {
+  private a = 0x811c9dc5;
+  private b = 0x9747b28c;
+
+  /** One value; an absent one is NaN. */
+  mix(value: number): void {
+    float[0] = value;
+    this.a = Math.imul(Math.imul(this.a ^ words[0]!, 0x01000193) ^ words[1]!, 0x01000193);
+    this.b = Math.imul(Math.imul(this.b ^ words[1]!, 0x5bd1e995) ^ words[0]!, 0x5bd1e995);
   }
-  return `${events.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
+
+  text(rows: number): string {
+    return `${rows}:${(this.a >>> 0).toString(16)}:${(this.b >>> 0).toString(16)}`;
+  }
+}
+
+export function rowsSignature(rows: EventRows): string {
+  const signature = new Signature();
+  for (let i = 0; i < rows.length; i++) {
+    const tokens = (rows.flags[i]! & HAS_TOKENS) !== 0;
+    signature.mix(rows.timestamp[i]!);
+    signature.mix(stringHash(rows.model[i]));
+    signature.mix(rows.chargedCents[i]!);
+    signature.mix(tokens ? rows.inputTokens[i]! : Number.NaN);
+    signature.mix(tokens ? rows.outputTokens[i]! : Number.NaN);
+    signature.mix(tokens ? rows.cacheWriteTokens[i]! : Number.NaN);
+    signature.mix(tokens ? rows.cacheReadTokens[i]! : Number.NaN);
+    signature.mix(rows.totalCents[i]!);
+  }
+  return signature.text(rows.length);
 }

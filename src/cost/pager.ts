@@ -3,9 +3,9 @@
  * ahead concurrently but deciding strictly in page order, so every run ends exactly as the sequential
  * algorithm would (with concurrency 1 it is the sequential algorithm).
  */
-import type { EventsPage, UsageEvent } from '../api/schemas/events.js';
+import type { EventRows, EventRowsPage } from '../api/schemas/event-rows.js';
 import { PaginationError } from '../errors.js';
-import { boundaryOverlap, pageSignature } from './overlap.js';
+import { rowsOverlap, rowsSignature } from './overlap.js';
 
 export const PAGE_SIZE = 1000;
 export const MAX_PAGES = 200;
@@ -24,10 +24,7 @@ export interface PageProgress {
   expected: number | null;
 }
 
-export interface PagerOptions {
-  fetchPage: (page: number, signal: AbortSignal) => Promise<EventsPage>;
-  /** Receives every de-duplicated event exactly once, in page order except for held-back overlap rows. */
-  onEvent: (event: UsageEvent) => void;
+interface CommonPagerOptions {
   concurrency?: number;
   onProgress?: (progress: PageProgress) => void;
   signal?: AbortSignal;
@@ -35,12 +32,39 @@ export interface PagerOptions {
   maxPages?: number;
 }
 
+/** The walk over pages decoded as rows (src/api/schemas/event-rows.ts), delivered a run at a time. */
+export interface RowsPagerOptions extends CommonPagerOptions {
+  fetchPage: (page: number, signal: AbortSignal) => Promise<EventRowsPage>;
+  /**
+   * Rows `from` to `to` (exclusive) of `rows`: every de-duplicated event exactly once, in page order except
+   * for held-back overlap rows.
+   */
+  onRows: (rows: EventRows, from: number, to: number) => void;
+}
+
+/** What the walk needs of a page's rows, whichever way they are held. */
+interface RowsAccess<R> {
+  signature(rows: R): string;
+  overlap(previous: R, current: R): number;
+}
+
+interface Page<R> {
+  totalUsageEventsCount: number | undefined;
+  usageEventsDisplay: R;
+}
+
+interface WalkOptions<R extends { readonly length: number }> extends CommonPagerOptions {
+  fetchPage: (page: number, signal: AbortSignal) => Promise<Page<R>>;
+  deliver: (rows: R, from: number, to: number) => void;
+  access: RowsAccess<R>;
+}
+
 export interface PagerResult {
   /** `totalUsageEventsCount`, or null when no page carried one. */
   expected: number | null;
   /** Rows received before overlap removal. */
   raw: number;
-  /** Rows handed to `onEvent`. */
+  /** Rows handed to `onRows`. */
   delivered: number;
   pages: number;
 }
@@ -82,15 +106,15 @@ function lastPageFor(expected: number, maxPages: number): number {
  * that many pages requested but not yet consumed, so a slow parse cannot pile pages up in memory. With
  * concurrency 1 nothing is requested before the previous page is consumed: the sequential algorithm.
  */
-class PageFetcher {
-  private readonly pending = new Map<number, Promise<EventsPage>>();
+class PageFetcher<P> {
+  private readonly pending = new Map<number, Promise<P>>();
   private nextToStart = 1;
   private inFlight = 0;
   private lastAllowed = 0;
   private readonly maxBuffered: number;
 
   constructor(
-    private readonly fetchPage: PagerOptions['fetchPage'],
+    private readonly fetchPage: (page: number, signal: AbortSignal) => Promise<P>,
     private readonly signal: AbortSignal,
     private readonly concurrency: number,
     private readonly maxPages: number,
@@ -108,7 +132,7 @@ class PageFetcher {
     this.pump();
   }
 
-  take(page: number): Promise<EventsPage> {
+  take(page: number): Promise<P> {
     const promise = this.pending.get(page);
     if (!promise) throw new Error(`page ${page} was never requested`);
     this.pending.delete(page);
@@ -142,7 +166,16 @@ class PageFetcher {
   }
 }
 
-export async function pageUsageEvents(options: PagerOptions): Promise<PagerResult> {
+const ROWS: RowsAccess<EventRows> = { signature: rowsSignature, overlap: rowsOverlap };
+
+/** Pages of rows: the dashboard's events endpoint (src/api/events-endpoint.ts) and the Admin API's. */
+export function pageEventRows(options: RowsPagerOptions): Promise<PagerResult> {
+  return walkPages({ ...options, access: ROWS, deliver: options.onRows });
+}
+
+async function walkPages<R extends { readonly length: number }>(
+  options: WalkOptions<R>,
+): Promise<PagerResult> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal?.reason);
@@ -150,7 +183,7 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const maxPages = options.maxPages ?? MAX_PAGES;
   const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency, maxPages);
-  const walk = new PageWalk(options);
+  const walk = new PageWalk(options, options.access);
   try {
     let completed = false;
     for (let page = 1; page <= maxPages && !completed; page++) {
@@ -183,26 +216,29 @@ export async function pageUsageEvents(options: PagerOptions): Promise<PagerResul
 const MAX_BOUNDARY_OVERLAP = PAGE_SIZE / 2;
 
 /** The in-order walk over the pages: count checks, overlap held back, events delivered once. */
-class PageWalk {
+class PageWalk<R extends { readonly length: number }> {
   expected: number | null = null;
   raw = 0;
   private delivered = 0;
   private lastPageWithEvents = 0;
-  private previous: UsageEvent[] | undefined;
+  private previous: R | undefined;
   /** The signature of every page with events so far, and its page number. */
   private readonly signatures = new Map<string, number>();
   /** The rows repeatOf last looked at, and their signature and overlap, so accept does not work them out again. */
-  private looked: { events: UsageEvent[]; signature: string; overlap: number } | undefined;
-  /** Per page, the leading rows that equal the previous page's tail: overlap only if the count proves it. */
-  private readonly held: UsageEvent[][] = [];
+  private looked: { events: R; signature: string; overlap: number } | undefined;
+  /** Per page, its leading rows that equal the previous page's tail: overlap only if the count proves it. */
+  private readonly held: { events: R; count: number }[] = [];
 
-  constructor(private readonly options: Pick<PagerOptions, 'onEvent' | 'onProgress'>) {}
+  constructor(
+    private readonly options: Pick<WalkOptions<R>, 'deliver' | 'onProgress'>,
+    private readonly access: RowsAccess<R>,
+  ) {}
 
   /**
    * The earlier page that `response` repeats, if any: the same rows as a page already taken, or an overlap
    * with the previous page longer than a boundary shift can explain. Changes nothing.
    */
-  repeatOf(response: EventsPage): number | undefined {
+  repeatOf(response: Page<R>): number | undefined {
     const events = response.usageEventsDisplay;
     if (events.length === 0) return undefined;
     const { signature, overlap } = this.lookAt(events);
@@ -213,16 +249,16 @@ class PageWalk {
   }
 
   /** The page's signature and its overlap with the previous page, worked out once per page. */
-  private lookAt(events: UsageEvent[]): { signature: string; overlap: number } {
+  private lookAt(events: R): { signature: string; overlap: number } {
     if (this.looked?.events !== events) {
-      const overlap = this.previous ? boundaryOverlap(this.previous, events) : 0;
-      this.looked = { events, signature: pageSignature(events), overlap };
+      const overlap = this.previous ? this.access.overlap(this.previous, events) : 0;
+      this.looked = { events, signature: this.access.signature(events), overlap };
     }
     return this.looked;
   }
 
   /** Takes page `page`; true when it proves the walk complete (a short or empty page). */
-  accept(page: number, response: EventsPage): boolean {
+  accept(page: number, response: Page<R>): boolean {
     this.checkCount(response.totalUsageEventsCount);
     const events = response.usageEventsDisplay;
     this.raw += events.length;
@@ -230,8 +266,8 @@ class PageWalk {
       const { signature, overlap } = this.lookAt(events);
       this.signatures.set(signature, page);
       this.lastPageWithEvents = page;
-      this.held.push(events.slice(0, overlap));
-      for (let i = overlap; i < events.length; i++) this.deliver(events[i]!);
+      if (overlap > 0) this.held.push({ events, count: overlap });
+      this.deliver(events, overlap, events.length);
       this.previous = events;
     }
     this.options.onProgress?.({
@@ -260,17 +296,18 @@ class PageWalk {
     if (expected !== null && raw < expected) throw incomplete(expected, raw);
     // docs/behaviour.md §18.6: without a count nothing proves a repeat, and an exact count keeps identical rows.
     let remove = expected === null ? 0 : raw - expected;
-    for (const rows of this.held) {
-      const dropped = Math.min(rows.length, remove);
+    for (const { events, count } of this.held) {
+      const dropped = Math.min(count, remove);
       remove -= dropped;
-      for (let i = dropped; i < rows.length; i++) this.deliver(rows[i]!);
+      this.deliver(events, dropped, count);
     }
     if (expected !== null && remove !== 0) throw inconsistent(expected, raw);
     return { expected, raw, delivered: this.delivered, pages: this.lastPageWithEvents };
   }
 
-  private deliver(event: UsageEvent): void {
-    this.delivered++;
-    this.options.onEvent(event);
+  private deliver(events: R, from: number, to: number): void {
+    if (from >= to) return;
+    this.delivered += to - from;
+    this.options.deliver(events, from, to);
   }
 }

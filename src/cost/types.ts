@@ -15,12 +15,6 @@ export type CostEvent = Pick<
   'timestamp' | 'model' | 'kind' | 'chargedCents' | 'tokenUsage' | 'owningUser'
 >;
 
-/**
- * What the event store keeps of an event (docs/behaviour.md §28.2): a CostEvent, and the token fee and the
- * member's email when the event carries them (Admin API events, read by `team cost`; docs/behaviour.md §30).
- */
-export type StoredEvent = CostEvent & Partial<Pick<UsageEvent, 'userEmail' | 'cursorTokenFee'>>;
-
 export interface CostWindow {
   start: Date;
   end: Date;

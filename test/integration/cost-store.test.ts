@@ -167,6 +167,23 @@ describe('stored ranges are verified before use', () => {
     store.serve(current);
   });
 
+  it('a count no page cap could reach (10^12) fails as incomplete, with a store in use and nothing stored', async () => {
+    const current = newestFirst(base);
+    store.serve(current);
+    await store.cost(['--days', '30', '--json', '--refresh']);
+    store.account.events = { events: current, count: 1e12 };
+    const run = await store.cost(['--days', '30', '--refresh']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      'Error: Cursor cost refresh was incomplete (received 3000 of 1000000000000 events).',
+    );
+    store.serve(current);
+    const next = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(next.stderr).toContain('(verified)');
+    expect(next.stdout).toBe(await truth());
+  });
+
   it('--no-cache and --refresh together are an argument error', async () => {
     const run = await store.cost(['--no-cache', '--refresh']);
     expect(run.code).toBe(1);

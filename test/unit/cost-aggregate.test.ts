@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EventRows } from '../../src/api/schemas/event-rows.js';
 import type { UsageEvent } from '../../src/api/schemas/events.js';
 import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { createListPricer, type ListPricer } from '../../src/cost/pricing.js';
@@ -18,13 +19,24 @@ function report(
   events: UsageEvent[],
   options: { timeZone?: string; pricing?: ListPricer | null; today?: Date | string } = {},
 ): CostReport {
-  const aggregator = createCostAggregator({
+  const settings = {
     timeZone: options.timeZone ?? 'UTC',
     pricing: options.pricing === undefined ? null : options.pricing,
     today: options.today ?? NOW,
-  });
+  };
+  const aggregator = createCostAggregator(settings);
   for (const e of events) aggregator.add(e);
-  return aggregator.finish(WINDOW, { generatedAt: NOW, reportedEventCount: events.length });
+  const meta = { generatedAt: NOW, reportedEventCount: events.length };
+  const result = aggregator.finish(WINDOW, meta);
+  // The same events as rows (how the dashboard's pages and the event store hand them over), added in two
+  // runs of rows, give the same report.
+  const rows = EventRows.fromEvents(events);
+  const half = Math.floor(rows.length / 2);
+  const fromRows = createCostAggregator(settings);
+  fromRows.addRows(rows, 0, half);
+  fromRows.addRows(rows, half, rows.length);
+  expect(fromRows.finish(WINDOW, meta), 'the report from rows').toStrictEqual(result);
+  return result;
 }
 
 const usage = (input: number, cents?: unknown, extra: Record<string, unknown> = {}) =>

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { EventsPage, UsageEvent } from '../../src/api/schemas/events.js';
-import { MAX_PAGES, type PageProgress, pageUsageEvents, verbosePageLine } from '../../src/cost/pager.js';
+import { EventRows, type EventRowsPage } from '../../src/api/schemas/event-rows.js';
+import type { DecodedUsageEvent, EventsPage } from '../../src/api/schemas/events.js';
+import {
+  MAX_PAGES,
+  type PageProgress,
+  type PagerResult,
+  pageEventRows,
+  type RowsPagerOptions,
+  verbosePageLine,
+} from '../../src/cost/pager.js';
 import { ApiError, NotLoggedInError, PaginationError } from '../../src/errors.js';
 import { page, rows } from './cost-helpers.js';
 
@@ -18,6 +26,37 @@ async function turns(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/** Each scripted page as rows, made once per page (the 200-page cases ask for the same pages many times). */
+const asRows = new WeakMap<EventsPage, EventRowsPage>();
+function rowsPage(page: EventsPage): EventRowsPage {
+  let rows = asRows.get(page);
+  if (!rows) {
+    rows = {
+      totalUsageEventsCount: page.totalUsageEventsCount,
+      usageEventsDisplay: EventRows.fromEvents(page.usageEventsDisplay),
+    };
+    asRows.set(page, rows);
+  }
+  return rows;
+}
+
+/** The pager over scripted pages of events, each turned into rows as the decoders give them. */
+function pageEvents(
+  options: Omit<RowsPagerOptions, 'fetchPage' | 'onRows'> & {
+    fetchPage: (page: number, signal: AbortSignal) => Promise<EventsPage>;
+    onEvent: (event: DecodedUsageEvent) => void;
+  },
+): Promise<PagerResult> {
+  const { fetchPage, onEvent, ...rest } = options;
+  return pageEventRows({
+    ...rest,
+    fetchPage: async (n, signal) => rowsPage(await fetchPage(n, signal)),
+    onRows: (rows, from, to) => {
+      for (let i = from; i < to; i++) onEvent(rows.get(i));
+    },
+  });
+}
+
 /**
  * Runs the pager over scripted pages; pages answer after a pseudo-random number of event-loop turns so they
  * finish out of order.
@@ -26,21 +65,22 @@ async function run(
   answer: (n: number) => PageAnswer,
   concurrency: number,
 ): Promise<Outcome & { requested: number[] }> {
-  const events: UsageEvent[] = [];
+  const events: (number | undefined)[] = [];
   const requested: number[] = [];
+  const scripted = async (n: number) => {
+    requested.push(n);
+    await turns((n * 7) % 5);
+    const value = answer(n);
+    if (value instanceof Error) throw value;
+    return value;
+  };
   try {
-    const result = await pageUsageEvents({
+    const result = await pageEvents({
       concurrency,
-      onEvent: (e) => events.push(e),
-      fetchPage: async (n) => {
-        requested.push(n);
-        await turns((n * 7) % 5);
-        const value = answer(n);
-        if (value instanceof Error) throw value;
-        return value;
-      },
+      onEvent: (e) => events.push(e.timestamp),
+      fetchPage: scripted,
     });
-    return { events: events.map((e) => e.timestamp), expected: result.expected, requested };
+    return { events, expected: result.expected, requested };
   } catch (error) {
     const e = error as Error;
     return { events: [], error: e.message, errorType: e.constructor.name, requested };
@@ -49,12 +89,10 @@ async function run(
 
 /** Every case runs sequentially and with read-ahead; both must end the same way. */
 async function both(answer: (n: number) => PageAnswer): Promise<Outcome> {
-  const sequential = await run(answer, 1);
-  const concurrent = await run(answer, 6);
-  const { requested: _a, ...seq } = sequential;
-  const { requested: _b, ...conc } = concurrent;
-  expect(conc).toEqual(seq);
-  return seq;
+  const runs = [await run(answer, 1), await run(answer, 6)];
+  const [seq, ...others] = runs.map(({ requested: _, ...outcome }) => outcome);
+  for (const other of others) expect(other).toEqual(seq);
+  return seq!;
 }
 
 const stamps = (raw: Record<string, unknown>[]) => raw.map((r) => Number(r.timestamp));
@@ -102,6 +140,26 @@ describe('cost pagination (docs/behaviour.md §18), sequential and concurrent al
     const outcome = await both(pagesOf(served, 2501));
     expect(outcome.events).toHaveLength(2501);
     expect(new Set(outcome.events).size).toBe(2500);
+  });
+
+  it("rows that differ only in the member's email (Admin API events) are never a boundary repeat", async () => {
+    const withEmail = (events: EventsPage, email: string): EventsPage => ({
+      ...events,
+      usageEventsDisplay: events.usageEventsDisplay.map((event) => ({ ...event, userEmail: email })),
+    });
+    const all = rows(1499);
+    // Page 2 starts with page 1's last row, made by another member: a real event, so 1,500 rows arrive.
+    const pages = [
+      withEmail(page(all.slice(0, 1000), 1499), 'ana@example.test'),
+      withEmail(page(all.slice(999), 1499), 'bo@example.test'),
+    ];
+    const outcome = await both((n) => pages[n - 1] ?? page(undefined, 1499));
+    expect(outcome.error).toBe(
+      'Cursor cost pagination was inconsistent (expected 1499, received 1500 events).',
+    );
+    // The same rows by the same member are the repeat the count proves.
+    pages[1] = withEmail(pages[1]!, 'ana@example.test');
+    expect((await both((n) => pages[n - 1] ?? page(undefined, 1499))).events).toHaveLength(1499);
   });
 
   it('identical rows at a boundary are kept when the count says they are real', async () => {
@@ -179,8 +237,8 @@ describe('cost pagination (docs/behaviour.md §18), sequential and concurrent al
 
   it('a higher page cap lets 200 full pages end on the empty page 201; a lower one fails at its cap', async () => {
     const answer = (n: number) => page(rows(n <= 200 ? 1000 : 0, (n - 1) * 1000), 200_000);
-    const delivered: UsageEvent[] = [];
-    const result = await pageUsageEvents({
+    const delivered: DecodedUsageEvent[] = [];
+    const result = await pageEvents({
       concurrency: 4,
       maxPages: 1000,
       onEvent: (e) => delivered.push(e),
@@ -189,7 +247,7 @@ describe('cost pagination (docs/behaviour.md §18), sequential and concurrent al
     expect(result).toMatchObject({ expected: 200_000, pages: 200 });
     expect(delivered).toHaveLength(200_000);
     await expect(
-      pageUsageEvents({ maxPages: 3, onEvent: () => {}, fetchPage: async (n) => answer(n) }),
+      pageEvents({ maxPages: 3, onEvent: () => {}, fetchPage: async (n) => answer(n) }),
     ).rejects.toThrow('Cursor cost refresh reached its pagination safety limit after 3000 events.');
   });
 
@@ -241,7 +299,7 @@ describe('cost pagination: read-ahead', () => {
     let inFlight = 0;
     let maxInFlight = 0;
     const requested: number[] = [];
-    await pageUsageEvents({
+    await pageEvents({
       concurrency: 4,
       onEvent: () => {},
       fetchPage: async (n) => {
@@ -270,7 +328,7 @@ describe('cost pagination: read-ahead', () => {
 
   it('in-flight requests are aborted when the run fails', async () => {
     const aborted: number[] = [];
-    const attempt = pageUsageEvents({
+    const attempt = pageEvents({
       concurrency: 6,
       onEvent: () => {},
       fetchPage: (n, signal) =>
@@ -289,7 +347,7 @@ describe('cost pagination: read-ahead', () => {
 
   it('reports progress per accepted page, in order, with the verbose line format', async () => {
     const progress: PageProgress[] = [];
-    await pageUsageEvents({
+    await pageEvents({
       concurrency: 6,
       onEvent: () => {},
       onProgress: (p) => progress.push(p),
@@ -306,7 +364,7 @@ describe('cost pagination: read-ahead', () => {
   it('the empty page that proves completion is reported too', async () => {
     const progress: PageProgress[] = [];
     const all = rows(2000);
-    await pageUsageEvents({
+    await pageEvents({
       onEvent: () => {},
       onProgress: (p) => progress.push(p),
       fetchPage: async (n) =>

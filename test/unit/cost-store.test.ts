@@ -7,17 +7,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminEventsPageSchema } from '../../src/api/admin/schemas/usage-events.js';
-import { eventsPageSchema } from '../../src/api/schemas/events.js';
+import { EventRows } from '../../src/api/schemas/event-rows.js';
+import { type DecodedUsageEvent, eventsPageSchema } from '../../src/api/schemas/events.js';
 import { ChunkFormatError, decodeChunk, encodeChunk, type Labels } from '../../src/cost/store/chunk-codec.js';
-import { EventColumns } from '../../src/cost/store/event-columns.js';
 import {
   type EventStore,
   MAX_MERGED_RANGE_EVENTS,
   openEventStore,
 } from '../../src/cost/store/event-store.js';
+import { KeptEvents } from '../../src/cost/store/kept-events.js';
 import { planWindow } from '../../src/cost/store/plan.js';
 import { clearCostStores, costStorePath } from '../../src/cost/store/store-files.js';
-import type { CostEvent, StoredEvent } from '../../src/cost/types.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
 
 const KEY = 'a'.repeat(32);
@@ -31,29 +31,48 @@ function memoryLabels(): Labels {
   };
 }
 
-/** Events as the schema decodes them (every field a CostEvent has). */
-function decoded(raw: Record<string, unknown>[]): CostEvent[] {
-  return eventsPageSchema.parse({ usageEventsDisplay: raw }).usageEventsDisplay.map((event) => ({
+/** Events as the schema decodes them. */
+function decoded(raw: Record<string, unknown>[]): DecodedUsageEvent[] {
+  return eventsPageSchema.parse({ usageEventsDisplay: raw }).usageEventsDisplay;
+}
+
+/**
+ * An event as the store gives it back: every field aggregation reads, the token fee and the member's email
+ * (a team's store), and nothing else.
+ */
+function kept(event: DecodedUsageEvent): DecodedUsageEvent {
+  const back: DecodedUsageEvent = {
     timestamp: event.timestamp,
     model: event.model,
     kind: event.kind,
+    requestsCosts: undefined,
+    usageBasedCosts: undefined,
+    isTokenBasedCall: undefined,
+    owningUser: event.owningUser,
+    owningTeam: undefined,
+    cursorTokenFee: event.cursorTokenFee,
+    isChargeable: undefined,
+    isHeadless: undefined,
     chargedCents: event.chargedCents,
     tokenUsage: event.tokenUsage,
-    owningUser: event.owningUser,
-  }));
+  };
+  if (event.userEmail !== undefined) back.userEmail = event.userEmail;
+  return back;
 }
 
-function columnsOf(events: readonly StoredEvent[]): EventColumns {
-  const columns = new EventColumns();
-  for (const event of events) columns.push(event);
-  return columns;
+/** Events as a run keeps them for the store. */
+function columnsOf(events: readonly DecodedUsageEvent[]): KeptEvents {
+  const rows = EventRows.fromEvents(events);
+  const kept = new KeptEvents();
+  kept.appendRange(rows, 0, rows.length);
+  return kept;
 }
+
+const all = (columns: EventRows) => Array.from({ length: columns.length }, (_, i) => columns.get(i));
 
 /** The chunk's first u32, in the machine's byte order as the format is. */
 const chunkVersion = (blob: Buffer) =>
   os.endianness() === 'LE' ? blob.readUInt32LE(0) : blob.readUInt32BE(0);
-
-const all = (columns: EventColumns) => Array.from({ length: columns.length }, (_, i) => columns.get(i));
 
 const EDGE_EVENTS = decoded([
   {
@@ -61,6 +80,14 @@ const EDGE_EVENTS = decoded([
     model: 'gpt-5',
     kind: 'USAGE_EVENT_KIND_USAGE_BASED',
     owningUser: 184467,
+    // The store keeps a token fee (a team's events need it, docs/behaviour.md §30)...
+    cursorTokenFee: 0.5,
+    // ...and drops the fields aggregation does not read.
+    owningTeam: 9,
+    requestsCosts: 2,
+    usageBasedCosts: '$0.07',
+    isChargeable: true,
+    isHeadless: false,
     chargedCents: 6.75,
     tokenUsage: {
       inputTokens: 1532,
@@ -86,53 +113,62 @@ const EDGE_EVENTS = decoded([
   },
 ]);
 
-/** Admin API events as its schema decodes them, with what a team's store keeps of them. */
-const ADMIN_EVENTS: StoredEvent[] = adminEventsPageSchema
-  .parse({
-    totalUsageEventsCount: 4,
-    usageEvents: [
-      {
-        timestamp: '1781519582153',
-        userEmail: 'ana@example.test',
-        model: 'gpt-5',
-        kind: 'Usage-based',
-        tokenUsage: { inputTokens: 10, totalCents: 1.5 },
-        chargedCents: 2.25,
-        cursorTokenFee: 0.75,
-      },
-      { timestamp: '1781519582154', userEmail: 'bö@example.test', cursorTokenFee: 1e-300 },
-      { timestamp: '1781519582155', model: 'default', cursorTokenFee: -0 },
-      { timestamp: '1781519582156', userEmail: 'ana@example.test', kind: 'Included in Business' },
-    ],
-  })
-  .usageEventsDisplay.map((event) => {
-    const stored: StoredEvent = {
-      timestamp: event.timestamp,
-      model: event.model,
-      kind: event.kind,
-      chargedCents: event.chargedCents,
-      tokenUsage: event.tokenUsage,
-      owningUser: event.owningUser,
-    };
-    if (event.userEmail !== undefined) stored.userEmail = event.userEmail;
-    if (event.cursorTokenFee !== undefined) stored.cursorTokenFee = event.cursorTokenFee;
-    return stored;
+/** Admin API events as its schema decodes them. */
+const ADMIN_EVENTS: DecodedUsageEvent[] = adminEventsPageSchema.parse({
+  totalUsageEventsCount: 4,
+  usageEvents: [
+    {
+      timestamp: '1781519582153',
+      userEmail: 'ana@example.test',
+      model: 'gpt-5',
+      kind: 'Usage-based',
+      tokenUsage: { inputTokens: 10, totalCents: 1.5 },
+      chargedCents: 2.25,
+      cursorTokenFee: 0.75,
+    },
+    { timestamp: '1781519582154', userEmail: 'bö@example.test', cursorTokenFee: 1e-300 },
+    { timestamp: '1781519582155', model: 'default', cursorTokenFee: -0 },
+    { timestamp: '1781519582156', userEmail: 'ana@example.test', kind: 'Included in Business' },
+  ],
+}).usageEventsDisplay;
+
+describe('the events a run keeps for the store', () => {
+  const at = (stamps: number[]) =>
+    columnsOf(decoded(stamps.map((t, i) => ({ timestamp: String(t), model: `m${i % 2}` }))));
+
+  it.each([
+    ['oldest first', [1000, 2000, 2000, 3000]],
+    ['newest first, as cursor.com sends them', [4000, 3000, 2000, 1000]],
+    ['newest first with a tie', [4000, 3000, 3000, 1000]],
+    ['in no order', [3000, 1000, 4000, 1000, 2000]],
+  ])('come out in time order (ties in the order they came) from %s', (_label, stamps) => {
+    const kept = at(stamps);
+    const rows = kept.rowsInTimeOrder(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+    const expected = stamps.map((t, i) => [t, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    expect(rows).toEqual(expected.map(([, i]) => i));
   });
+
+  it('inside a span, or outside it', () => {
+    const kept = at([4000, 3000, 2000, 1000]);
+    expect(kept.rowsInTimeOrder(2000, 4000)).toEqual([2, 1]);
+    expect(kept.rowsInTimeOrder(2000, 4000, true)).toEqual([3, 0]);
+  });
+});
 
 describe('the chunk format keeps every field aggregation reads, exactly', () => {
   it('edge values survive a round trip: -0, 2^52, absent and invalid costs, empty and non-ASCII text', () => {
     const labels = memoryLabels();
     const columns = columnsOf(EDGE_EVENTS);
     const blob = encodeChunk(columns, [0, 1, 2, 3, 4], labels);
-    const back = new EventColumns();
+    const back = new EventRows();
     expect(decodeChunk(blob, labels, back)).toBe(5);
-    expect(all(back)).toStrictEqual(EDGE_EVENTS);
+    expect(all(back)).toStrictEqual(EDGE_EVENTS.map(kept));
     expect(Object.is(back.get(1).tokenUsage?.totalCents, -0)).toBe(true);
   });
 
   it('decoding keeps only the events of the asked range', () => {
     const labels = memoryLabels();
-    const back = new EventColumns();
+    const back = new EventRows();
     decodeChunk(
       encodeChunk(columnsOf(EDGE_EVENTS), [0, 1, 2, 3, 4], labels),
       labels,
@@ -143,8 +179,8 @@ describe('the chunk format keeps every field aggregation reads, exactly', () => 
     expect(all(back).map((e) => e.timestamp)).toEqual([1781519582154, 1781519582155]);
   });
 
-  it("a personal store's events are written as version 1 chunks, exactly as before team stores existed", () => {
-    const blob = encodeChunk(columnsOf(EDGE_EVENTS), [0, 1, 2, 3, 4], memoryLabels());
+  it('events without an email or a token fee are written as version 1 chunks, exactly as before team stores existed', () => {
+    const blob = encodeChunk(columnsOf(EDGE_EVENTS.slice(1)), [0, 1, 2, 3], memoryLabels());
     expect(chunkVersion(blob)).toBe(1);
   });
 
@@ -152,11 +188,11 @@ describe('the chunk format keeps every field aggregation reads, exactly', () => 
     const labels = memoryLabels();
     const blob = encodeChunk(columnsOf(ADMIN_EVENTS), [0, 1, 2, 3], labels);
     expect(chunkVersion(blob)).toBe(2);
-    const back = new EventColumns();
+    const back = new EventRows();
     expect(decodeChunk(blob, labels, back)).toBe(4);
-    expect(all(back)).toStrictEqual(ADMIN_EVENTS);
+    expect(all(back)).toStrictEqual(ADMIN_EVENTS.map(kept));
     expect(Object.is(back.get(2).cursorTokenFee, -0)).toBe(true);
-    expect(() => decodeChunk(blob.subarray(0, blob.length - 8), labels, new EventColumns())).toThrow(
+    expect(() => decodeChunk(blob.subarray(0, blob.length - 8), labels, new EventRows())).toThrow(
       ChunkFormatError,
     );
   });
@@ -168,7 +204,7 @@ describe('the chunk format keeps every field aggregation reads, exactly', () => 
   ])('%s is a ChunkFormatError, never wrong events', (_label, damage) => {
     const labels = memoryLabels();
     const blob = encodeChunk(columnsOf(EDGE_EVENTS), [0, 1, 2, 3, 4], labels);
-    expect(() => decodeChunk(damage(blob), labels, new EventColumns())).toThrow(ChunkFormatError);
+    expect(() => decodeChunk(damage(blob), labels, new EventRows())).toThrow(ChunkFormatError);
   });
 });
 
@@ -261,9 +297,9 @@ describe('the SQLite store', () => {
   it('writes and reads back a range exactly; the file is 0600', async () => {
     store = await open();
     const events = seconds(1_000_000, 4500);
-    store.replace([{ start: 1_000_000, end: 6_000_000, columns: columnsOf(events) }], 42);
+    store.replace([{ start: 1_000_000, end: 6_000_000, events: columnsOf(events) }], 42);
     expect(store.ranges()).toEqual([{ start: 1_000_000, end: 6_000_000, count: 4500 }]);
-    expect(all(store.read(1_000_000, 6_000_000))).toStrictEqual(events);
+    expect(all(store.read(1_000_000, 6_000_000))).toStrictEqual(events.map(kept));
     expect(all(store.read(2_000_000, 2_005_000)).map((e) => e.timestamp)).toEqual([
       2_000_000, 2_001_000, 2_002_000, 2_003_000, 2_004_000,
     ]);
@@ -272,9 +308,9 @@ describe('the SQLite store', () => {
 
   it('replacing the middle of a range keeps what lies on both sides, with their counts', async () => {
     store = await open();
-    store.replace([{ start: 0, end: 10_000_000, columns: columnsOf(seconds(0, 10_000)) }], 1);
+    store.replace([{ start: 0, end: 10_000_000, events: columnsOf(seconds(0, 10_000)) }], 1);
     const middle = seconds(4_000_000, 500).map((e) => ({ ...e, model: 'new' }));
-    store.replace([{ start: 4_000_000, end: 6_000_000, columns: columnsOf(middle) }], 2);
+    store.replace([{ start: 4_000_000, end: 6_000_000, events: columnsOf(middle) }], 2);
     // Adjacent ranges merge again (3,000-odd events is far below the cap).
     expect(store.ranges()).toEqual([{ start: 0, end: 10_000_000, count: 4000 + 500 + 4000 }]);
     const read = all(store.read(0, 10_000_000));
@@ -288,9 +324,9 @@ describe('the SQLite store', () => {
   it('adjacent ranges stop merging at the cap, so a refetch always fits the page cap', async () => {
     store = await open();
     const big = MAX_MERGED_RANGE_EVENTS - 10;
-    store.replace([{ start: 0, end: big * 1000, columns: columnsOf(seconds(0, big)) }], 1);
+    store.replace([{ start: 0, end: big * 1000, events: columnsOf(seconds(0, big)) }], 1);
     store.replace(
-      [{ start: big * 1000, end: (big + 20) * 1000, columns: columnsOf(seconds(big * 1000, 20)) }],
+      [{ start: big * 1000, end: (big + 20) * 1000, events: columnsOf(seconds(big * 1000, 20)) }],
       2,
     );
     expect(store.ranges().map((range) => range.count)).toEqual([big, 20]);
@@ -298,7 +334,7 @@ describe('the SQLite store', () => {
 
   it('labels survive closing and reopening; another key’s store is set aside, not read', async () => {
     store = await open();
-    store.replace([{ start: 0, end: 10_000, columns: columnsOf(seconds(0, 10)) }], 1);
+    store.replace([{ start: 0, end: 10_000, events: columnsOf(seconds(0, 10)) }], 1);
     store.close();
     store = await open();
     expect(all(store.read(0, 10_000)).map((e) => e.model)).toEqual([

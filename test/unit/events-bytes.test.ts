@@ -1,10 +1,13 @@
 /**
  * The byte decoder of events pages (src/api/schemas/events-bytes.ts) against the schema path (JSON.parse, then
  * eventsPageSchema): on every page it either gives exactly the schema's result or gives up, and it does not
- * give up on the pages cursor.com actually sends. docs/behaviour.md §28.6.
+ * give up on the pages cursor.com actually sends. Both hand their events on as rows (src/api/schemas/
+ * event-rows.ts), so every accepted page is also read back from its rows and must be the schema's events,
+ * field for field. docs/behaviour.md §28.6.
  */
 import { describe, expect, it } from 'vitest';
-import { eventsPageSchema } from '../../src/api/schemas/events.js';
+import { type EventRowsPage, eventRowsPageSchema } from '../../src/api/schemas/event-rows.js';
+import { type EventsPage, eventsPageSchema } from '../../src/api/schemas/events.js';
 import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
 import { generateEvents, seededRandom } from '../fake-cursor/generate-events.js';
 import {
@@ -18,15 +21,32 @@ import {
 
 type Outcome = { fast: 'gave up' | unknown; schema: 'rejected' | unknown };
 
+/** A page of rows read back as the schema's page of event objects. */
+function eventsOf(page: EventRowsPage): EventsPage {
+  const rows = page.usageEventsDisplay;
+  return {
+    totalUsageEventsCount: page.totalUsageEventsCount,
+    usageEventsDisplay: Array.from({ length: rows.length }, (_, i) => rows.get(i)),
+  };
+}
+
 function bothPaths(text: string): Outcome {
   const bytes = Buffer.from(text, 'utf8');
-  const fast = decodeEventsPageBytes(bytes) ?? 'gave up';
+  const decoded = decodeEventsPageBytes(bytes);
+  const fast = decoded === undefined ? 'gave up' : eventsOf(decoded);
   let schema: unknown = 'rejected';
+  let json: unknown;
   try {
-    const parsed = eventsPageSchema.safeParse(JSON.parse(text));
-    if (parsed.success) schema = parsed.data;
+    json = JSON.parse(text);
   } catch {
     // Not JSON: the schema path fails too.
+    return { fast, schema };
+  }
+  const parsed = eventsPageSchema.safeParse(json);
+  if (parsed.success) {
+    schema = parsed.data;
+    // The schema path's rows (what the client hands on when the byte decoder gives up) hold the same events.
+    expect(eventsOf(eventRowsPageSchema.parse(json)), 'the schema page as rows').toStrictEqual(schema);
   }
   return { fast, schema };
 }
@@ -124,6 +144,24 @@ describe('byte decoder: the schema tests’ edge cases', () => {
   ])('%s: same result, or left to the schema', (label, text) => {
     expectAgreement(text, label);
   });
+
+  // The byte decoder remembers a field's first few texts on a page and matches later ones by their bytes.
+  it.each([
+    [
+      'texts on one page that extend one another',
+      page(
+        ['gpt-5', 'gpt-5-codex', 'gpt-5', '', 'gpt-5-codex', 'gpt-', 'gpt-5-codex-x', 'g', 'gpt-5'].map(
+          (model, i) => ({ model, kind: i % 2 ? 'K' : 'KK', owningUser: i % 3 ? '1' : 10 }),
+        ),
+      ),
+    ],
+    [
+      'more distinct texts on one page than are remembered',
+      page(Array.from({ length: 30 }, (_, i) => ({ model: `m${i % 12}`, owningTeam: String(i % 10) }))),
+    ],
+  ])('%s: decoded by the byte decoder, exactly as the schema does', (label, text) => {
+    expectFast(text, label);
+  });
 });
 
 describe('byte decoder: numbers convert exactly as JSON.parse converts them', () => {
@@ -168,14 +206,25 @@ describe('byte decoder: numbers convert exactly as JSON.parse converts them', ()
     expect(outcome.fast).toStrictEqual(outcome.schema);
   });
 
-  it('20,000 random decimal literals', () => {
+  it('20,000 random decimal literals, in every numeric field and as digit strings', () => {
     const next = seededRandom(99);
+    const fields = [...NUMBER_FIELDS, ...TOKEN_FIELDS];
     for (let i = 0; i < 20_000; i++) {
       const literal = randomNumberLiteral(next);
-      const text = `{"usageEventsDisplay":[{"chargedCents":${literal}}]}`;
-      const fast = decodeEventsPageBytes(Buffer.from(text))?.usageEventsDisplay[0]?.chargedCents;
-      const expected = eventsPageSchema.parse(JSON.parse(text)).usageEventsDisplay[0]?.chargedCents;
-      if (!Object.is(fast, expected)) expect(`${literal} → ${fast}`).toBe(`${literal} → ${expected}`);
+      // Every third value is sent as text, as cursor.com sends timestamps.
+      const value = i % 3 === 2 ? JSON.stringify(literal) : literal;
+      const field = fields[i % fields.length]!;
+      const member = `"${field}":${value}`;
+      const text = TOKEN_FIELDS.includes(field)
+        ? `{"usageEventsDisplay":[{"tokenUsage":{${member}}}]}`
+        : `{"usageEventsDisplay":[{${member}}]}`;
+      const decoded = decodeEventsPageBytes(Buffer.from(text));
+      const fast = decoded && JSON.stringify(eventsOf(decoded).usageEventsDisplay[0], exactNumbers);
+      const expected = JSON.stringify(
+        eventsPageSchema.parse(JSON.parse(text)).usageEventsDisplay[0],
+        exactNumbers,
+      );
+      if (fast !== expected) expect(`${member} → ${fast}`).toBe(`${member} → ${expected}`);
     }
   });
 });
@@ -209,6 +258,12 @@ describe('byte decoder: generated and fuzzed pages', () => {
     expect(fast).toBeGreaterThan(accepted * 0.6);
   });
 });
+
+/** JSON.stringify replacer that keeps -0, undefined and every digit of a number apart. */
+function exactNumbers(_key: string, value: unknown): unknown {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : `n:${value}`;
+  return value === undefined ? 'undefined' : value;
+}
 
 const pick = <T>(next: () => number, values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
 

@@ -1,25 +1,60 @@
 /**
- * The fast path for `get-filtered-usage-events` pages: a JSON tokenizer over the response bytes that hands
- * the known fields of each event to the schema's own `decodeUsageEvent`, skipping everything else.
+ * The fast path for `get-filtered-usage-events` pages: a JSON tokenizer over the response bytes that decodes
+ * the known fields of each event straight into rows (src/api/schemas/event-rows.ts), skipping everything else.
  *
  * Why: a heavy month is 150 pages of about 340 KB. `JSON.parse` builds every field of every event (most of
- * which nothing reads), after the body has been copied into a string; that was most of the CPU of
- * `codexbar cost` (docs/behaviour.md §28.6). Here no body string and no full event object is made.
+ * which nothing reads), after the body has been copied into a string, and the schema then builds an object
+ * per event; that was most of the CPU of `codexbar cost` (docs/behaviour.md §28.6). Here no body string and
+ * no object per event is made.
  *
  * How it stays exact: it only tokenizes. Each known field's JSON value (a string, number, boolean or null,
- * exactly as JSON.parse would give it; anything else parsed by JSON.parse itself) goes through the same
- * `decodeUsageEvent` as the schema path, so the two cannot disagree on a rule. It gives up (returns
- * undefined) on anything it does not handle — a BOM, non-ASCII or escaped text in a field it keeps, an
- * envelope without the array, a field of the wrong type, invalid JSON — and the caller then decodes the
- * page with JSON.parse and `eventsPageSchema`, which also words every error. test/unit/events-bytes.test.ts
- * compares the two paths on the schema tests' edge cases and on fuzzed pages.
+ * exactly as JSON.parse would give it; anything else parsed by JSON.parse itself) goes through the schema's
+ * own rule for that field (src/api/schemas/events.ts: lenientInteger, decodeModel, optionalString, …), so
+ * the two paths cannot disagree on a rule; a duplicate key replaces the earlier value, as in JSON.parse. It
+ * gives up (returns undefined) on anything it does not handle — a BOM, non-ASCII or escaped text in a field
+ * it keeps, an envelope without the array, a field of the wrong type, invalid JSON — and the caller then
+ * decodes the page with JSON.parse and the schema, which also words every error.
+ * test/unit/events-bytes.test.ts compares the two paths on the schema tests' edge cases and on fuzzed pages.
  */
 import {
-  type DecodedUsageEvent,
+  CACHE_READ_TOKENS,
+  CACHE_WRITE_TOKENS,
+  CHARGED_CENTS,
+  CURSOR_TOKEN_FEE,
+  ENVELOPE_FIELDS,
+  ENVELOPE_KEYS,
+  EVENT_FIELDS,
+  EVENT_KEYS,
+  type Field,
+  INPUT_TOKENS,
+  IS_CHARGEABLE,
+  IS_HEADLESS,
+  IS_TOKEN_BASED_CALL,
+  type KeyTable,
+  KIND,
+  MODEL,
+  OUTPUT_TOKENS,
+  OWNING_TEAM,
+  OWNING_USER,
+  REQUESTS_COSTS,
+  TIMESTAMP,
+  TOKEN_KEYS,
+  TOKEN_USAGE,
+  USAGE_BASED_COSTS,
+} from './event-keys.js';
+import { CHARGEABLE, EventRows, type EventRowsPage, HEADLESS, TOKEN_BASED_CALL } from './event-rows.js';
+import {
   decodeEventCount,
-  decodeUsageEvent,
-  type EventsPage,
+  decodeModel,
   type Issues,
+  lenientInteger,
+  lenientNumber,
+  optionalBoolean,
+  optionalId,
+  optionalString,
+  tokenCount,
+  totalCentsInvalid,
+  totalCentsOf,
 } from './events.js';
 import {
   CLOSE_ARRAY,
@@ -31,73 +66,11 @@ import {
   OPEN_ARRAY,
   OPEN_OBJECT,
   QUOTE,
+  skipWs,
 } from './json-bytes.js';
 
-/**
- * Event fields the schema reads, in the order `decodeUsageEvent` lists them; every other key is skipped. The
- * numeric ones are read by the schema's lenient number rules, under which a string of up to 15 digits and
- * the number it spells decode alike.
- */
-const EVENT_FIELDS = [
-  'timestamp',
-  'model',
-  'kind',
-  'requestsCosts',
-  'usageBasedCosts',
-  'isTokenBasedCall',
-  'owningUser',
-  'owningTeam',
-  'cursorTokenFee',
-  'isChargeable',
-  'isHeadless',
-  'chargedCents',
-  'tokenUsage',
-] as const;
-const TOKEN_FIELDS = [
-  'inputTokens',
-  'outputTokens',
-  'cacheWriteTokens',
-  'cacheReadTokens',
-  'totalCents',
-] as const;
-const NUMERIC_FIELDS = new Set<string>([
-  'timestamp',
-  'requestsCosts',
-  'cursorTokenFee',
-  'chargedCents',
-  ...TOKEN_FIELDS,
-]);
-const TOKEN_USAGE = EVENT_FIELDS.indexOf('tokenUsage');
-
-interface Field {
-  /** Index into the field list. */
-  index: number;
-  bytes: Uint8Array;
-  numeric: boolean;
-}
-
-/** Known keys by their first character, so most keys are recognised without scanning them twice. */
-type KeyTable = Field[][];
-
-function keyTable(names: readonly string[]): KeyTable {
-  const table: KeyTable = Array.from({ length: 128 }, () => []);
-  names.forEach((name, index) => {
-    table[name.charCodeAt(0)]!.push({
-      index,
-      bytes: Buffer.from(name, 'latin1'),
-      numeric: NUMERIC_FIELDS.has(name),
-    });
-  });
-  return table;
-}
-
-const EVENT_KEYS = keyTable(EVENT_FIELDS);
-const TOKEN_KEYS = keyTable(TOKEN_FIELDS);
-const ENVELOPE_FIELDS = ['totalUsageEventsCount', 'usageEventsDisplay'] as const;
-const ENVELOPE_KEYS = keyTable(ENVELOPE_FIELDS);
-
-/** The page, or undefined when the schema path must decode it. */
-export function decodeEventsPageBytes(bytes: Uint8Array): EventsPage | undefined {
+/** The page, its events as rows, or undefined when the schema path must decode it. */
+export function decodeEventsPageBytes(bytes: Uint8Array): EventRowsPage | undefined {
   try {
     return new PageTokenizer(bytes).page();
   } catch (error) {
@@ -106,41 +79,30 @@ export function decodeEventsPageBytes(bytes: Uint8Array): EventsPage | undefined
   }
 }
 
-class PageTokenizer extends JsonBytes {
-  /** The raw values of the event being read and of its tokenUsage, by field index, reused for every event. */
-  private readonly values: unknown[] = new Array(EVENT_FIELDS.length).fill(undefined);
-  private readonly usage: unknown[] = new Array(TOKEN_FIELDS.length).fill(undefined);
-  private readonly issues: Issues = [];
-  private readonly raw: Record<(typeof EVENT_FIELDS)[number], unknown> = {
-    timestamp: undefined,
-    model: undefined,
-    kind: undefined,
-    requestsCosts: undefined,
-    usageBasedCosts: undefined,
-    isTokenBasedCall: undefined,
-    owningUser: undefined,
-    owningTeam: undefined,
-    cursorTokenFee: undefined,
-    isChargeable: undefined,
-    isHeadless: undefined,
-    chargedCents: undefined,
-    tokenUsage: undefined,
-  };
-  private readonly rawUsage: Record<(typeof TOKEN_FIELDS)[number], unknown> = {
-    inputTokens: undefined,
-    outputTokens: undefined,
-    cacheWriteTokens: undefined,
-    cacheReadTokens: undefined,
-    totalCents: undefined,
-  };
+const orNaN = (value: number | undefined) => (value === undefined ? Number.NaN : value);
+/** Distinct values remembered per text field and page. */
+const SEEN_TEXTS = 8;
 
-  page(): EventsPage {
+class PageTokenizer extends JsonBytes {
+  private readonly issues: Issues = [];
+  private readonly view = new DataView(this.b.buffer, this.b.byteOffset, this.b.byteLength);
+  /**
+   * Per text field, the first few distinct values of this page: where each is and its string. Models, kinds,
+   * owners and teams repeat from event to event, and matching a few bytes is cheaper than scanning the value
+   * and hashing it.
+   */
+  private readonly seenCount = new Int32Array(EVENT_FIELDS.length);
+  private readonly seenStart = new Int32Array(EVENT_FIELDS.length * SEEN_TEXTS);
+  private readonly seenLength = new Int32Array(EVENT_FIELDS.length * SEEN_TEXTS);
+  private readonly seenText: string[] = [];
+
+  page(): EventRowsPage {
     const b = this.b;
     this.ws();
     if (b[this.p] !== OPEN_OBJECT) throw GIVE_UP;
     this.p++;
     let count: number | undefined;
-    let events: DecodedUsageEvent[] | undefined;
+    let events: EventRows | undefined;
     this.ws();
     if (b[this.p] === CLOSE_OBJECT) throw GIVE_UP;
     for (;;) {
@@ -161,87 +123,170 @@ class PageTokenizer extends JsonBytes {
     return count;
   }
 
-  private events(): DecodedUsageEvent[] {
+  private events(): EventRows {
     const b = this.b;
     if (b[this.p] !== OPEN_ARRAY) throw GIVE_UP;
     this.p++;
-    const events: DecodedUsageEvent[] = [];
+    const rows = new EventRows();
+    this.seenCount.fill(0);
     this.ws();
     if (b[this.p] === CLOSE_ARRAY) {
       this.p++;
-      return events;
+      return rows;
     }
     for (;;) {
-      events.push(this.event());
+      this.event(rows);
       this.ws();
       const next = b[this.p++];
-      if (next === CLOSE_ARRAY) return events;
+      if (next === CLOSE_ARRAY) return rows;
       if (next !== COMMA) throw GIVE_UP;
       this.ws();
     }
   }
 
-  /** The event's known fields, then the schema's own decoder over them (as over JSON.parse's object). */
-  private event(): DecodedUsageEvent {
-    const v = this.values;
-    v.fill(undefined);
-    this.members(EVENT_KEYS, v, true);
-    // One scratch record of a fixed shape, filled in place: decodeUsageEvent only reads it.
-    const raw = this.raw;
-    raw.timestamp = v[0];
-    raw.model = v[1];
-    raw.kind = v[2];
-    raw.requestsCosts = v[3];
-    raw.usageBasedCosts = v[4];
-    raw.isTokenBasedCall = v[5];
-    raw.owningUser = v[6];
-    raw.owningTeam = v[7];
-    raw.cursorTokenFee = v[8];
-    raw.isChargeable = v[9];
-    raw.isHeadless = v[10];
-    raw.chargedCents = v[11];
-    raw.tokenUsage = v[12];
-    const event = decodeUsageEvent(raw, this.issues);
-    if (this.issues.length > 0) throw GIVE_UP;
-    return event;
+  /** One event into a new row: each known field through the schema's rule for it, the rest skipped. */
+  private event(rows: EventRows): void {
+    // A non-object element fails its page: the schema words that.
+    if (this.b[this.p] !== OPEN_OBJECT) throw GIVE_UP;
+    const i = rows.addEmpty();
+    if (this.emptyObject()) return;
+    do {
+      const field = this.key(EVENT_KEYS);
+      if (field === undefined) this.skipValue(0);
+      else if (field.index === TOKEN_USAGE) this.tokenUsage(rows, i);
+      else this.field(rows, i, field);
+    } while (!this.endOfMembers());
+  }
+
+  /** Past an object's `{`: true (and past its `}`) when it has no members. */
+  private emptyObject(): boolean {
+    this.p = skipWs(this.b, this.p + 1);
+    if (this.b[this.p] !== CLOSE_OBJECT) return false;
+    this.p++;
+    return true;
   }
 
   /**
-   * A record of the known token fields (what JSON.parse would give, less the fields nothing reads; a scratch
-   * record, read once by the schema's decoder), or any other value as JSON.parse gives it. A second
-   * `tokenUsage` replaces the first, as in JSON.parse.
+   * A number field's value: a plain number straight from the bytes, anything else as JSON.parse gives it
+   * (the schema's lenient rules take either).
    */
-  private tokenUsage(): unknown {
-    if (this.b[this.p] !== OPEN_OBJECT) return this.value(false);
-    const u = this.usage;
-    u.fill(undefined);
-    this.members(TOKEN_KEYS, u, false);
-    const usage = this.rawUsage;
-    usage.inputTokens = u[0];
-    usage.outputTokens = u[1];
-    usage.cacheWriteTokens = u[2];
-    usage.cacheReadTokens = u[3];
-    usage.totalCents = u[4];
-    return usage;
+  private numeric(): unknown {
+    const n = this.plainNumber(true);
+    return Number.isNaN(n) ? this.value(true) : n;
   }
 
-  /** `{ "key": value, … }` into `values`: known keys are read (the last one wins), others skipped and validated. */
-  private members(keys: KeyTable, values: unknown[], isEvent: boolean): void {
-    const b = this.b;
-    if (b[this.p] !== OPEN_OBJECT) throw GIVE_UP;
-    this.p++;
-    this.ws();
-    if (b[this.p] === CLOSE_OBJECT) {
-      this.p++;
+  /** A known event field's value into row `i`, by the rule decodeUsageEvent applies to it. */
+  private field(rows: EventRows, i: number, field: Field): void {
+    const issues = this.issues;
+    switch (field.index) {
+      case TIMESTAMP:
+        rows.timestamp[i] = orNaN(lenientInteger(this.numeric()));
+        break;
+      case MODEL:
+        rows.model[i] = decodeModel(this.text(field), issues);
+        break;
+      case KIND:
+        rows.kind[i] = optionalString(this.text(field), 'kind', issues);
+        break;
+      case REQUESTS_COSTS:
+        rows.requestsCosts[i] = orNaN(lenientNumber(this.numeric()));
+        break;
+      case USAGE_BASED_COSTS:
+        rows.usageBasedCosts[i] = optionalString(this.text(field), 'usageBasedCosts', issues);
+        break;
+      case IS_TOKEN_BASED_CALL:
+        rows.setBoolean(i, TOKEN_BASED_CALL, optionalBoolean(this.value(false), 'isTokenBasedCall', issues));
+        break;
+      case OWNING_USER:
+        rows.owningUser[i] = optionalId(this.text(field), 'owningUser', issues);
+        break;
+      case OWNING_TEAM:
+        rows.owningTeam[i] = optionalId(this.text(field), 'owningTeam', issues);
+        break;
+      case CURSOR_TOKEN_FEE:
+        rows.cursorTokenFee[i] = orNaN(lenientNumber(this.numeric()));
+        break;
+      case IS_CHARGEABLE:
+        rows.setBoolean(i, CHARGEABLE, optionalBoolean(this.value(false), 'isChargeable', issues));
+        break;
+      case IS_HEADLESS:
+        rows.setBoolean(i, HEADLESS, optionalBoolean(this.value(false), 'isHeadless', issues));
+        break;
+      case CHARGED_CENTS:
+        rows.chargedCents[i] = orNaN(lenientNumber(this.numeric()));
+    }
+    if (issues.length > 0) throw GIVE_UP;
+  }
+
+  /**
+   * `tokenUsage`: an object's known fields by the schema's token rules (a second `tokenUsage` replaces the
+   * first, as in JSON.parse); null is none; anything else fails its page (the schema words that).
+   */
+  private tokenUsage(rows: EventRows, i: number): void {
+    if (this.b[this.p] !== OPEN_OBJECT) {
+      if (this.value(false) !== null) throw GIVE_UP;
+      rows.resetTokenUsage(i, false);
       return;
     }
-    for (;;) {
-      const field = this.key(keys);
-      if (field === undefined) this.skipValue(0);
-      else if (isEvent && field.index === TOKEN_USAGE) values[field.index] = this.tokenUsage();
-      else values[field.index] = this.value(field.numeric);
-      if (this.endOfMembers()) return;
+    rows.resetTokenUsage(i, true);
+    if (this.emptyObject()) return;
+    do {
+      const field = this.key(TOKEN_KEYS);
+      if (field === undefined) {
+        this.skipValue(0);
+        continue;
+      }
+      const value = this.numeric();
+      switch (field.index) {
+        case INPUT_TOKENS:
+          rows.inputTokens[i] = tokenCount(value);
+          break;
+        case OUTPUT_TOKENS:
+          rows.outputTokens[i] = tokenCount(value);
+          break;
+        case CACHE_WRITE_TOKENS:
+          rows.cacheWriteTokens[i] = tokenCount(value);
+          break;
+        case CACHE_READ_TOKENS:
+          rows.cacheReadTokens[i] = tokenCount(value);
+          break;
+        default:
+          rows.setTotalCents(i, orNaN(totalCentsOf(value)), totalCentsInvalid(value));
+      }
+    } while (!this.endOfMembers());
+  }
+
+  /**
+   * A text field's value as JSON.parse gives it. A string whose bytes match a value this field already had on
+   * this page, up to its closing quote, is that value (it was found plain then): one pass over the bytes.
+   */
+  private text(field: Field): unknown {
+    const b = this.b;
+    if (b[this.p] !== QUOTE) return this.value(false);
+    const start = this.p + 1;
+    const slot = field.index;
+    const first = slot * SEEN_TEXTS;
+    const seen = this.seenCount[slot]!;
+    for (let e = first; e < first + seen; e++) {
+      const at = this.seenStart[e]!;
+      const length = this.seenLength[e]!;
+      let k = 0;
+      while (k < length && b[start + k] === b[at + k]) k++;
+      if (k === length && b[start + length] === QUOTE) {
+        this.p = start + length + 1;
+        return this.seenText[e];
+      }
     }
+    const end = this.plainStringEnd(start);
+    this.p = end + 1;
+    const text = this.plainText(start, end);
+    if (seen < SEEN_TEXTS) {
+      this.seenStart[first + seen] = start;
+      this.seenLength[first + seen] = end - start;
+      this.seenText[first + seen] = text;
+      this.seenCount[slot] = seen + 1;
+    }
+    return text;
   }
 
   /** After a member: `,` (and whitespace) continues, `}` ends. */
@@ -254,31 +299,41 @@ class PageTokenizer extends JsonBytes {
     return false;
   }
 
+  /** The bytes at `start` are the key of `field` and its closing quote; compared four bytes at a time. */
+  private names(start: number, field: Field): boolean {
+    const b = this.b;
+    const words = field.words;
+    const tail = field.tail;
+    if (start + words.length * 4 + tail.length > b.length) return false;
+    let at = start;
+    for (let w = 0; w < words.length; w++, at += 4)
+      if (this.view.getInt32(at, true) !== words[w]) return false;
+    for (let k = 0; k < tail.length; k++) if (b[at + k] !== tail[k]) return false;
+    return true;
+  }
+
   /** `"key" :` — the known field it names, or undefined. Escaped keys are left to JSON.parse. */
   private key(keys: KeyTable): Field | undefined {
     const b = this.b;
-    if (b[this.p] !== QUOTE) throw GIVE_UP;
-    const start = this.p + 1;
+    const p = this.p;
+    if (b[p] !== QUOTE) throw GIVE_UP;
+    const start = p + 1;
     let found: Field | undefined;
     let end = -1;
     const candidates = keys[b[start]!];
     if (candidates !== undefined) {
       for (const candidate of candidates) {
-        const expected = candidate.bytes;
-        let i = 0;
-        while (i < expected.length && b[start + i] === expected[i]) i++;
-        if (i === expected.length && b[start + i] === QUOTE) {
+        if (this.names(start, candidate)) {
           found = candidate;
-          end = start + i;
+          end = start + candidate.bytes.length;
           break;
         }
       }
     }
     if (end < 0) end = this.plainStringEnd(start);
-    this.p = end + 1;
-    this.ws();
-    if (b[this.p++] !== COLON) throw GIVE_UP;
-    this.ws();
+    const colon = skipWs(b, end + 1);
+    if (b[colon] !== COLON) throw GIVE_UP;
+    this.p = skipWs(b, colon + 1);
     return found;
   }
 }

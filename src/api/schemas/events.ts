@@ -15,7 +15,7 @@ const NUMERIC_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INT64_LIMIT = 2 ** 63;
 
 /** A finite number, or text holding one; anything else is undefined (docs/behaviour.md §18.2). */
-function lenientNumber(value: unknown): number | undefined {
+export function lenientNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && NUMERIC_TEXT.test(value)) {
     const parsed = Number(value);
@@ -85,18 +85,44 @@ export function optionalString(value: unknown, key: string, issues: Issues): str
   return undefined;
 }
 
-function optionalBoolean(value: unknown, key: string, issues: Issues): boolean | undefined {
+export function optionalBoolean(value: unknown, key: string, issues: Issues): boolean | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return value;
   issues.push(`${key} is not a boolean`);
   return undefined;
 }
 
-function optionalId(value: unknown, key: string, issues: Issues): string | undefined {
+export function optionalId(value: unknown, key: string, issues: Issues): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' || typeof value === 'number') return String(value);
   issues.push(`${key} is not a string or number`);
   return undefined;
+}
+
+/** docs/behaviour.md §18.2: "" decodes as undefined (reported as "unknown"). */
+export function decodeModel(value: unknown, issues: Issues): string | undefined {
+  const model = optionalString(value, 'model', issues);
+  return model === '' ? undefined : model;
+}
+
+/** docs/behaviour.md §18.2: a token count that is not an integer decodes as 0. */
+export function tokenCount(value: unknown): number {
+  return lenientInteger(value) ?? 0;
+}
+
+/** `tokenUsage.totalCents` when it is a finite number ≥ 0, else undefined (docs/behaviour.md §20.1). */
+export function totalCentsOf(value: unknown): number | undefined {
+  const cents = value === undefined || value === null ? undefined : lenientNumber(value);
+  return cents !== undefined && cents >= 0 ? cents : undefined;
+}
+
+/**
+ * `tokenUsage.totalCents` is present (not missing, not null) but unusable: text, "NaN", non-finite or
+ * negative. docs/behaviour.md §20.1: such a value fails the model's sum closed, while a missing one may be
+ * list-priced.
+ */
+export function totalCentsInvalid(value: unknown): boolean {
+  return value !== undefined && value !== null && totalCentsOf(value) === undefined;
 }
 
 function decodeTokenUsage(value: unknown, issues: Issues): DecodedTokenUsage | undefined {
@@ -105,29 +131,25 @@ function decodeTokenUsage(value: unknown, issues: Issues): DecodedTokenUsage | u
     issues.push('tokenUsage is not an object');
     return undefined;
   }
-  const rawCents = value.totalCents;
-  const cents = rawCents === undefined || rawCents === null ? undefined : lenientNumber(rawCents);
-  const present = rawCents !== undefined && rawCents !== null;
-  const valid = cents !== undefined && cents >= 0;
   return {
-    inputTokens: lenientInteger(value.inputTokens) ?? 0,
-    outputTokens: lenientInteger(value.outputTokens) ?? 0,
-    cacheWriteTokens: lenientInteger(value.cacheWriteTokens) ?? 0,
-    cacheReadTokens: lenientInteger(value.cacheReadTokens) ?? 0,
-    totalCents: valid ? cents : undefined,
-    totalCentsInvalid: present && !valid,
+    inputTokens: tokenCount(value.inputTokens),
+    outputTokens: tokenCount(value.outputTokens),
+    cacheWriteTokens: tokenCount(value.cacheWriteTokens),
+    cacheReadTokens: tokenCount(value.cacheReadTokens),
+    totalCents: totalCentsOf(value.totalCents),
+    totalCentsInvalid: totalCentsInvalid(value.totalCents),
   };
 }
 
 /**
- * One event from its raw JSON fields (docs/behaviour.md §18.2). The one definition of the event shape: the
- * schema below and the byte decoder (`events-bytes.ts`) both end here, so they cannot disagree on a field.
+ * One event from its raw JSON fields (docs/behaviour.md §18.2). With the field rules above, the one
+ * definition of the event shape: the schema below decodes with it, and the byte decoder (`events-bytes.ts`)
+ * applies the same rule to each field, so the two cannot disagree on a field.
  */
-export function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): DecodedUsageEvent {
-  const model = optionalString(raw.model, 'model', issues);
+function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): DecodedUsageEvent {
   return {
     timestamp: lenientInteger(raw.timestamp),
-    model: model === '' ? undefined : model,
+    model: decodeModel(raw.model, issues),
     kind: optionalString(raw.kind, 'kind', issues),
     requestsCosts: lenientNumber(raw.requestsCosts),
     usageBasedCosts: optionalString(raw.usageBasedCosts, 'usageBasedCosts', issues),

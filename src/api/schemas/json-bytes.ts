@@ -48,6 +48,11 @@ export abstract class JsonBytes {
     }
   }
 
+  /** The text of a string without escapes or non-ASCII (plainStringEnd's), one string per distinct text. */
+  protected plainText(start: number, end: number): string {
+    return sharedText(this.buffer, start, end);
+  }
+
   /**
    * A value as JSON.parse would give it; strings, numbers and literals without building a string of the body.
    * For a numeric field a string of digits is handed over as its number (decoded alike, see NUMERIC_FIELDS).
@@ -219,10 +224,72 @@ export abstract class JsonBytes {
   }
 
   protected ws(): void {
-    const b = this.b;
-    let c = b[this.p];
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++this.p];
+    this.p = skipWs(this.b, this.p);
   }
+
+  /**
+   * A plain number as JSON.parse gives it, read from a JSON number of up to 15 digits without an exponent
+   * or (`numeric`) a string of up to 15 digits (see value()); NaN, with nothing read, for anything else, which
+   * value() then reads. The hot path of a numeric field: no string and no boxed number is made.
+   */
+  protected plainNumber(numeric: boolean): number {
+    const b = this.b;
+    let p = this.p;
+    let c = b[p];
+    if (c === QUOTE) {
+      if (!numeric) return Number.NaN;
+      let n = 0;
+      c = b[++p];
+      while (c !== undefined && c >= ZERO && c <= NINE) {
+        n = n * 10 + (c - ZERO);
+        c = b[++p];
+      }
+      if (c !== QUOTE || p === this.p + 1 || p - this.p - 1 > 15) return Number.NaN;
+      this.p = p + 1;
+      return n;
+    }
+    const negative = c === MINUS;
+    if (negative) c = b[++p];
+    if (c === undefined || c < ZERO || c > NINE) return Number.NaN;
+    let mantissa = 0;
+    let digits = 0;
+    let scale = 0;
+    if (c === ZERO) {
+      // A leading zero is a whole integer part: a digit after it is invalid JSON, which the caller finds.
+      c = b[++p];
+      digits = 1;
+    } else {
+      while (c !== undefined && c >= ZERO && c <= NINE) {
+        mantissa = mantissa * 10 + (c - ZERO);
+        digits++;
+        c = b[++p];
+      }
+    }
+    if (c === DOT) {
+      c = b[++p];
+      if (c === undefined || c < ZERO || c > NINE) return Number.NaN;
+      while (c !== undefined && c >= ZERO && c <= NINE) {
+        mantissa = mantissa * 10 + (c - ZERO);
+        digits++;
+        scale++;
+        c = b[++p];
+      }
+    }
+    if (c === LOWER_E || c === UPPER_E || digits > 15) return Number.NaN;
+    this.p = p;
+    // Both operands are exact doubles (at most 15 digits), so the one division rounds correctly (Clinger).
+    const magnitude = scale === 0 ? mantissa : mantissa / POWERS_OF_TEN[scale]!;
+    return negative ? -magnitude : magnitude;
+  }
+}
+
+/** The index of the first byte at or after `p` that is not JSON whitespace. */
+export function skipWs(b: Uint8Array, p: number): number {
+  let c = b[p];
+  // Compact JSON (cursor.com's) has no whitespace: every token starts above the space character.
+  if (c === undefined || c > 0x20) return p;
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++p];
+  return p;
 }
 
 /** `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`. */

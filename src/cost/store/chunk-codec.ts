@@ -11,18 +11,20 @@
  * of padding and its values.
  *
  * Version 2 adds what Admin API events carry (a team's store, docs/behaviour.md §30): the userEmail label
- * ids after the owningUser ids, and the cursorTokenFee values last (flag HAS_TOKEN_FEE). A chunk is written
+ * ids after the owningUser ids, and the cursorTokenFee values last (flag CHUNK_TOKEN_FEE). A chunk is written
  * as version 1 when none of its events has either, so a personal store's chunks stay version 1.
  */
+import { type StoredEvent, storedEventScratch } from '../../api/schemas/event-rows.js';
 import {
-  type EventColumns,
-  HAS_CHARGED_CENTS,
-  HAS_TOKEN_FEE,
-  HAS_TOKENS,
-  HAS_TOTAL_CENTS,
+  CHUNK_CHARGED_CENTS,
+  CHUNK_TOKEN_FEE,
+  CHUNK_TOKENS,
+  CHUNK_TOTAL_CENTS,
+  CHUNK_TOTAL_CENTS_INVALID,
+  type KeptEvents,
+  NO_TEXT,
   NUMBER_COLUMNS,
-  TOTAL_CENTS_INVALID,
-} from './event-columns.js';
+} from './kept-events.js';
 
 const VERSION = 1;
 /** Version 1 plus the member's email and the token fee. */
@@ -30,8 +32,8 @@ const MEMBER_VERSION = 2;
 const I32 = 1;
 const F64 = 2;
 const ABSENT = -1;
-const V1_FLAGS = HAS_TOKENS | HAS_TOTAL_CENTS | TOTAL_CENTS_INVALID | HAS_CHARGED_CENTS;
-const V2_FLAGS = V1_FLAGS | HAS_TOKEN_FEE;
+const V1_FLAGS = CHUNK_TOKENS | CHUNK_TOTAL_CENTS | CHUNK_TOTAL_CENTS_INVALID | CHUNK_CHARGED_CENTS;
+const V2_FLAGS = V1_FLAGS | CHUNK_TOKEN_FEE;
 
 /** Label ids for text (model, kind, owner, member), kept in the store's labels table. */
 export interface Labels {
@@ -44,69 +46,168 @@ export class ChunkFormatError extends Error {}
 const aligned = (size: number) => Math.ceil(size / 8) * 8;
 
 function fitsI32(value: number): boolean {
-  return (value | 0) === value && !Object.is(value, -0);
+  // Compared, not truncated with `| 0`: V8 would first assume whole numbers and then throw that code away.
+  return (
+    Number.isInteger(value) && value >= -2_147_483_648 && value <= 2_147_483_647 && !Object.is(value, -0)
+  );
 }
 
-type Section = Int32Array | Float64Array | Uint8Array | Uint32Array;
-
-/** A numeric column as its smallest exact section: a tag, then i32 or f64 values. */
-function numberSections(values: Float64Array): Section[] {
-  let small = true;
-  for (let i = 0; i < values.length && small; i++) small = fitsI32(values[i]!);
-  if (!small) return [Uint32Array.of(F64, 0), values];
-  const narrow = new Int32Array(values.length);
-  for (let i = 0; i < values.length; i++) narrow[i] = values[i]!;
-  return [Uint32Array.of(I32, 0), narrow];
+/** `values[rows[k]]` for k < `count`, or `values[k]` without rows; an absent value (NaN) is written as 0. */
+function valueAt(values: Float64Array, rows: readonly number[] | undefined, k: number): number {
+  const value = values[rows === undefined ? k : rows[k]!]!;
+  return Number.isNaN(value) ? 0 : value;
 }
 
-/** Encodes rows `rows` of `columns`, whose timestamps are all set. */
-export function encodeChunk(columns: EventColumns, rows: readonly number[], labels: Labels): Buffer {
-  const count = rows.length;
-  const members = columns.hasMemberFields(rows);
-  let base = count === 0 ? 0 : Number.POSITIVE_INFINITY;
-  for (let k = 0; k < count; k++) base = Math.min(base, columns.timestamp[rows[k]!]!);
-  const stamps = new Float64Array(count);
-  const flags = new Uint8Array(count);
-  const ids = (text: (string | undefined)[]) => {
-    const out = new Int32Array(count);
-    rows.forEach((row, k) => {
-      const value = text[row];
-      out[k] = value === undefined ? ABSENT : labels.idOf(value);
-    });
-    return out;
-  };
-  rows.forEach((row, k) => {
-    const stamp = columns.timestamp[row]!;
-    stamps[k] = stamp - base;
-    // Only exact integers survive the round trip; the store only keeps timestamps of settled ranges.
-    if (base + stamps[k]! !== stamp)
-      throw new ChunkFormatError('a timestamp this large cannot be stored exactly');
-    flags[k] = columns.flags[row]!;
-  });
-  const sections: Section[] = [
-    Uint32Array.of(members ? MEMBER_VERSION : VERSION, count),
-    Float64Array.of(base),
-    ...numberSections(stamps),
-    ids(columns.model),
-    ids(columns.kind),
-    ids(columns.owningUser),
-    ...(members ? [ids(columns.userEmail)] : []),
-    flags,
-  ];
-  const numbers = NUMBER_COLUMNS.map((name) => columns.numbers[name]);
-  if (members) numbers.push(columns.tokenFee);
-  for (const source of numbers) {
-    const values = new Float64Array(count);
-    for (let k = 0; k < count; k++) values[k] = source[rows[k]!]!;
-    sections.push(...numberSections(values));
+/** A numeric column fits an i32 section: every value a 32-bit integer (and no −0). */
+function fitsI32Section(values: Float64Array, rows: readonly number[] | undefined, count: number): boolean {
+  for (let k = 0; k < count; k++) if (!fitsI32(valueAt(values, rows, k))) return false;
+  return true;
+}
+
+/** The bytes of a numeric section: its tag and padding, then i32 or f64 values. */
+const numberSectionSize = (count: number, small: boolean) => 8 + aligned(count * (small ? 4 : 8));
+
+/** Writes one chunk's sections into a single buffer, each starting 8-byte aligned. */
+class ChunkWriter {
+  readonly out: Buffer;
+  private at = 0;
+
+  constructor(size: number) {
+    // Its own zeroed ArrayBuffer (Buffer.alloc never uses the shared pool), so views are aligned.
+    this.out = Buffer.alloc(size);
   }
-  const out = Buffer.alloc(sections.reduce((size, section) => size + aligned(section.byteLength), 0));
-  let at = 0;
-  for (const section of sections) {
-    out.set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength), at);
-    at += aligned(section.byteLength);
+
+  private view<T>(
+    make: new (buffer: ArrayBuffer, offset: number, length: number) => T,
+    count: number,
+    size: number,
+  ): T {
+    const view = new make(this.out.buffer as ArrayBuffer, this.out.byteOffset + this.at, count);
+    this.at += aligned(count * size);
+    return view;
+  }
+
+  u32(values: readonly number[]): void {
+    this.view(Uint32Array, values.length, 4).set(values);
+  }
+
+  f64(values: readonly number[]): void {
+    this.view(Float64Array, values.length, 8).set(values);
+  }
+
+  i32(count: number): Int32Array {
+    return this.view(Int32Array, count, 4);
+  }
+
+  u8(count: number): Uint8Array {
+    return this.view(Uint8Array, count, 1);
+  }
+
+  numbers(values: Float64Array, rows: readonly number[] | undefined, count: number, small: boolean): void {
+    this.u32([small ? I32 : F64, 0]);
+    const out = small ? this.view(Int32Array, count, 4) : this.view(Float64Array, count, 8);
+    for (let k = 0; k < count; k++) out[k] = valueAt(values, rows, k);
+  }
+}
+
+/**
+ * The store's label ids of a text column at `rows` into `out`, −1 for none; `storeIds` caches the store id
+ * of each of the events' own text ids (labels are added in the order they are first met, row by row, column
+ * by column).
+ */
+function writeLabelIds(
+  out: Int32Array,
+  ids: Int32Array,
+  rows: readonly number[],
+  events: KeptEvents,
+  storeIds: Map<number, number>,
+  labels: Labels,
+): void {
+  for (let k = 0; k < rows.length; k++) {
+    const id = ids[rows[k]!]!;
+    if (id === NO_TEXT) {
+      out[k] = ABSENT;
+      continue;
+    }
+    let stored = storeIds.get(id);
+    if (stored === undefined) {
+      stored = labels.idOf(events.texts[id]!);
+      storeIds.set(id, stored);
+    }
+    out[k] = stored;
+  }
+}
+
+/**
+ * Encodes rows `rows` of `events`, in that order. `storeIds` is shared by the chunks of one write, so each
+ * text is looked up in the labels once.
+ */
+export function encodeChunk(
+  events: KeptEvents,
+  rows: readonly number[],
+  labels: Labels,
+  storeIds = new Map<number, number>(),
+): Buffer {
+  // The loops live in small helpers: encodeChunk runs once per chunk, and V8 would compile each loop of a
+  // larger body separately (on-stack replacement), several times over.
+  const count = rows.length;
+  const members = events.hasMemberFields(rows);
+  const base = earliest(events.timestamp, rows);
+  const stamps = offsets(events.timestamp, rows, base);
+  const smallStamps = fitsI32Section(stamps, undefined, count);
+  const columns = NUMBER_COLUMNS.map((name) => events.numbers[name]);
+  if (members) columns.push(events.tokenFee);
+  const texts = [events.model, events.kind, events.owningUser];
+  if (members) texts.push(events.userEmail);
+  const small = columns.map((values) => fitsI32Section(values, rows, count));
+  const size =
+    16 +
+    numberSectionSize(count, smallStamps) +
+    texts.length * aligned(count * 4) +
+    aligned(count) +
+    small.reduce((sum, fits) => sum + numberSectionSize(count, fits), 0);
+  const writer = new ChunkWriter(size);
+  writer.u32([members ? MEMBER_VERSION : VERSION, count]);
+  writer.f64([base]);
+  writer.numbers(stamps, undefined, count, smallStamps);
+  for (const ids of texts) writeLabelIds(writer.i32(count), ids, rows, events, storeIds, labels);
+  copyFlags(writer.u8(count), events.flags, rows);
+  for (let i = 0; i < columns.length; i++) writer.numbers(columns[i]!, rows, count, small[i]!);
+  return writer.out;
+}
+
+/** The earliest timestamp at `rows` (0 for none): the chunk's base. */
+function earliest(timestamps: Float64Array, rows: readonly number[]): number {
+  let base = rows.length === 0 ? 0 : Number.POSITIVE_INFINITY;
+  for (let k = 0; k < rows.length; k++) {
+    const stamp = timestamps[rows[k]!]!;
+    if (stamp < base) base = stamp;
+  }
+  return base;
+}
+
+/** Timestamps at `rows` as offsets from `base`; only exact integers survive the round trip. */
+function offsets(timestamps: Float64Array, rows: readonly number[], base: number): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let k = 0; k < rows.length; k++) {
+    const stamp = timestamps[rows[k]!]!;
+    out[k] = stamp - base;
+    // The store only keeps timestamps of settled ranges: whole milliseconds.
+    if (base + out[k]! !== stamp)
+      throw new ChunkFormatError('a timestamp this large cannot be stored exactly');
   }
   return out;
+}
+
+function copyFlags(out: Uint8Array, flags: Uint8Array, rows: readonly number[]): void {
+  for (let k = 0; k < rows.length; k++) out[k] = flags[rows[k]!]!;
+}
+
+type Numbers = Int32Array | Float64Array;
+
+/** Where decoded events go: rows to aggregate (EventRows), or events to write back (KeptEvents). */
+interface StoredEventSink {
+  appendStored(event: StoredEvent): void;
 }
 
 class Reader {
@@ -146,7 +247,7 @@ class Reader {
     return this.view((b, o, n) => new Uint8Array(b, o, n), count, 1);
   }
 
-  numbers(count: number): Int32Array | Float64Array {
+  numbers(count: number): Numbers {
     const [tag] = this.u32(2);
     if (tag === I32) return this.i32(count);
     if (tag === F64) return this.f64(count);
@@ -165,7 +266,7 @@ class Reader {
 export function decodeChunk(
   blob: Uint8Array,
   labels: Labels,
-  into: EventColumns,
+  into: StoredEventSink,
   start = Number.NEGATIVE_INFINITY,
   end = Number.POSITIVE_INFINITY,
 ): number {
@@ -183,20 +284,42 @@ export function decodeChunk(
   const owner = read.i32(count);
   const email = members ? read.i32(count) : undefined;
   const flags = read.u8(count);
-  const numbers = NUMBER_COLUMNS.map(() => read.numbers(count));
-  if (members) numbers.push(read.numbers(count));
+  const [input, output, cacheWrite, cacheRead, totalCents, chargedCents] = NUMBER_COLUMNS.map(() =>
+    read.numbers(count),
+  ) as [Numbers, Numbers, Numbers, Numbers, Numbers, Numbers];
+  const tokenFee = members ? read.numbers(count) : undefined;
   read.end();
   const texts = new Map<number, string | undefined>([[ABSENT, undefined]]);
   const text = (id: number) => {
-    if (!texts.has(id)) texts.set(id, labels.textOf(id));
-    return texts.get(id);
+    let known = texts.get(id);
+    if (known === undefined && !texts.has(id)) {
+      known = labels.textOf(id);
+      texts.set(id, known);
+    }
+    return known;
   };
+  // One event object for every row: the sink copies its fields.
+  const event = storedEventScratch();
   for (let i = 0; i < count; i++) {
     const timestamp = base + stamps[i]!;
-    if ((flags[i]! & ~allFlags) !== 0) throw new ChunkFormatError(`unknown flags ${flags[i]}`);
+    const bits = flags[i]!;
+    if ((bits & ~allFlags) !== 0) throw new ChunkFormatError(`unknown flags ${bits}`);
     if (timestamp < start || timestamp >= end) continue;
-    const member = email === undefined ? undefined : text(email[i]!);
-    into.append(timestamp, text(model[i]!), text(kind[i]!), text(owner[i]!), member, flags[i]!, numbers, i);
+    event.timestamp = timestamp;
+    event.model = text(model[i]!);
+    event.kind = text(kind[i]!);
+    event.owningUser = text(owner[i]!);
+    event.userEmail = email === undefined ? undefined : text(email[i]!);
+    event.cursorTokenFee = tokenFee !== undefined && bits & CHUNK_TOKEN_FEE ? tokenFee[i]! : Number.NaN;
+    event.chargedCents = bits & CHUNK_CHARGED_CENTS ? chargedCents[i]! : Number.NaN;
+    event.tokens = (bits & CHUNK_TOKENS) !== 0;
+    event.inputTokens = input[i]!;
+    event.outputTokens = output[i]!;
+    event.cacheWriteTokens = cacheWrite[i]!;
+    event.cacheReadTokens = cacheRead[i]!;
+    event.totalCents = bits & CHUNK_TOTAL_CENTS ? totalCents[i]! : Number.NaN;
+    event.totalCentsInvalid = (bits & CHUNK_TOTAL_CENTS_INVALID) !== 0;
+    into.appendStored(event);
   }
   return count;
 }

@@ -11,9 +11,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { EventRows } from '../../api/schemas/event-rows.js';
 import { loadSqlite } from '../../local/sqlite.js';
 import { ChunkFormatError, decodeChunk, encodeChunk, type Labels } from './chunk-codec.js';
-import { EventColumns } from './event-columns.js';
+import { KeptEvents } from './kept-events.js';
 import { createStoreFile, foreignFileReason, setStoreAside } from './store-files.js';
 
 /** The chunks are in the machine's byte order; a store copied to a machine of the other order is foreign. */
@@ -35,13 +36,13 @@ export interface StoredRange {
 }
 
 /**
- * A fetched range `[start, end)`: its events are the rows of `columns` with a timestamp inside it (the
- * columns may hold more, e.g. recent events, which are not stored), and they are all its events.
+ * A fetched range `[start, end)`: its events are those of `events` with a timestamp inside it (`events` may
+ * hold more, e.g. recent ones, which are not stored), and they are all its events.
  */
 export interface RangeEvents {
   start: number;
   end: number;
-  columns: EventColumns;
+  events: KeptEvents;
 }
 
 class StoreUnusableError extends Error {}
@@ -182,10 +183,10 @@ export class EventStore {
   }
 
   /** The stored events with a timestamp in `[start, end)`, read in one snapshot. */
-  read(start: number, end: number): EventColumns {
+  read(start: number, end: number): EventRows {
     return this.db.transaction(() => {
       this.loadLabels();
-      const events = new EventColumns();
+      const events = new EventRows();
       for (const chunk of this.chunksOverlapping(start, end)) this.decodeInto(chunk, events, start, end);
       return events;
     })();
@@ -204,8 +205,8 @@ export class EventStore {
           this.loadLabels();
           for (const piece of pieces) {
             this.cutOut(piece.start, piece.end);
-            const rows = inTimeOrder(piece.columns, piece.columns.rowsWhere(piece.start, piece.end));
-            this.writeChunks(piece.columns, rows);
+            const rows = piece.events.rowsInTimeOrder(piece.start, piece.end);
+            this.writeChunks(piece.events, rows);
             this.insertRange(piece.start, piece.end, rows.length, fetchedAt);
           }
           this.mergeAdjacent();
@@ -233,7 +234,7 @@ export class EventStore {
       .all(end, start);
   }
 
-  private decodeInto(chunk: ChunkRow, into: EventColumns, start?: number, end?: number): void {
+  private decodeInto(chunk: ChunkRow, into: EventRows | KeptEvents, start?: number, end?: number): void {
     if (decodeChunk(chunk.data, this.labels, into, start, end) !== chunk.event_count) {
       throw new ChunkFormatError('chunk count does not match its events');
     }
@@ -245,9 +246,9 @@ export class EventStore {
     for (const chunk of this.chunksOverlapping(start, end)) {
       db.prepare('DELETE FROM chunks WHERE id = ?').run(chunk.id);
       if (chunk.first_ms >= start && chunk.last_ms < end) continue;
-      const decoded = new EventColumns();
+      const decoded = new KeptEvents(chunk.event_count);
       this.decodeInto(chunk, decoded);
-      this.writeChunks(decoded, inTimeOrder(decoded, decoded.rowsWhere(start, end, true)));
+      this.writeChunks(decoded, decoded.rowsInTimeOrder(start, end, true));
     }
     const overlapping = db
       .prepare<[number, number], RangeRow>(
@@ -273,15 +274,16 @@ export class EventStore {
   }
 
   /** Rows already in time order, in chunks of CHUNK_EVENTS, so chunks cover disjoint stretches of time. */
-  private writeChunks(columns: EventColumns, rows: readonly number[]): void {
+  private writeChunks(events: KeptEvents, rows: readonly number[]): void {
     const insert = this.db.prepare(
       'INSERT INTO chunks (first_ms, last_ms, event_count, data) VALUES (?, ?, ?, ?)',
     );
+    const storeIds = new Map<number, number>();
     for (let from = 0; from < rows.length; from += CHUNK_EVENTS) {
       const slice = rows.slice(from, from + CHUNK_EVENTS);
-      const first = columns.timestamp[slice[0]!]!;
-      const last = columns.timestamp[slice[slice.length - 1]!]!;
-      insert.run(first, last, slice.length, encodeChunk(columns, slice, this.labels));
+      const first = events.timestamp[slice[0]!]!;
+      const last = events.timestamp[slice[slice.length - 1]!]!;
+      insert.run(first, last, slice.length, encodeChunk(events, slice, this.labels, storeIds));
     }
   }
 
@@ -328,9 +330,4 @@ export class EventStore {
       return text;
     },
   };
-}
-
-function inTimeOrder(columns: EventColumns, rows: number[]): number[] {
-  const t = columns.timestamp;
-  return rows.sort((a, b) => t[a]! - t[b]! || a - b);
 }

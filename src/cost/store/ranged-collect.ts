@@ -10,12 +10,11 @@
  * - Fetched pieces are paged by the pager of docs/behaviour.md §18; their settled part (older than 48 hours,
  *   proven complete) is written back at the end, in one transaction.
  */
-import type { EventsPage } from '../../api/schemas/events.js';
+import type { EventRows, EventRowsPage } from '../../api/schemas/event-rows.js';
 import { isoSeconds } from '../../iso-date.js';
-import { PAGE_SIZE, type PageProgress, pageUsageEvents } from '../pager.js';
-import type { StoredEvent } from '../types.js';
-import { EventColumns } from './event-columns.js';
+import { MAX_PAGES, PAGE_SIZE, type PageProgress, pageEventRows } from '../pager.js';
 import type { EventStore, RangeEvents, StoredRange } from './event-store.js';
+import { KeptEvents } from './kept-events.js';
 import { type PlanStep, planWindow, settledPart, type TimeSpan } from './plan.js';
 
 /** docs/behaviour.md §28.3: events younger than this can still change, so they are always fetched again. */
@@ -36,8 +35,8 @@ export interface EventsSource {
   tag: string;
   /** Who answers, as `--verbose` names it: `cursor.com` or `the Admin API`. */
   server: string;
-  /** One page of the events in `span`, with the source's own retries. */
-  fetchPage(span: TimeSpan, page: number, signal: AbortSignal | undefined): Promise<EventsPage>;
+  /** One page of the events in `span` as rows, with the source's own retries. */
+  fetchPage(span: TimeSpan, page: number, signal: AbortSignal | undefined): Promise<EventRowsPage>;
   /** Pages in flight at once (the pager's default when absent). */
   concurrency?: number;
   /** The pager's page cap per piece (docs/behaviour.md §18.5). */
@@ -58,8 +57,8 @@ export interface CollectRangesOptions {
   source: EventsSource;
   /** Without it, every event is fetched and nothing is kept. */
   store?: CostStoreUse;
-  /** Receives every event of the window once, stored (verified) or fetched. */
-  add: (event: StoredEvent) => void;
+  /** Receives every event of the window once, stored (verified) or fetched: rows `from` to `to` of `rows`. */
+  addRows: (rows: EventRows, from: number, to: number) => void;
   /** The run's time, epoch ms: what is older than 48 hours before it is settled. */
   runAt: number;
   signal?: AbortSignal;
@@ -95,6 +94,35 @@ function splitStep(step: PlanStep, maxSpanMs: number | undefined): PlanStep[] {
   return pieces;
 }
 
+/**
+ * Keeps the rows `from` to `to` of `rows` older than `settledBefore`, a run at a time. False when a row lies
+ * outside `span` (no timestamp, or outside what was asked): the span cannot be stored then.
+ */
+function keepSettled(
+  kept: KeptEvents,
+  rows: EventRows,
+  from: number,
+  to: number,
+  span: TimeSpan,
+  settledBefore: number,
+): boolean {
+  let placed = true;
+  let run = -1;
+  for (let i = from; i < to; i++) {
+    const t = rows.timestamp[i]!;
+    const inSpan = t >= span.start && t < span.end;
+    if (!inSpan) placed = false;
+    if (inSpan && t < settledBefore) {
+      if (run < 0) run = i;
+    } else if (run >= 0) {
+      kept.appendRange(rows, run, i);
+      run = -1;
+    }
+  }
+  if (run >= 0) kept.appendRange(rows, run, to);
+  return placed;
+}
+
 /** Spans in messages, half-open as they are kept: `2026-09-01T00:00:00Z – 2026-11-28T14:00:00Z`. */
 function spanText(span: TimeSpan): string {
   return `${isoSeconds(new Date(span.start))} – ${isoSeconds(new Date(span.end))}`;
@@ -126,7 +154,7 @@ class RangeCollector {
     }
   }
 
-  private page(span: TimeSpan, page: number, signal?: AbortSignal): Promise<EventsPage> {
+  private page(span: TimeSpan, page: number, signal?: AbortSignal): Promise<EventRowsPage> {
     return this.options.source.fetchPage(span, page, signal ?? this.options.signal);
   }
 
@@ -134,25 +162,27 @@ class RangeCollector {
    * Fetches every event of `span` (page 1 may be given, already fetched) into `add`, and keeps the settled
    * ones for the store. Returns the server's count for the span.
    */
-  async fetch(span: TimeSpan, firstPage?: EventsPage): Promise<number | null> {
+  async fetch(span: TimeSpan, firstPage?: EventRowsPage): Promise<number | null> {
     const { options } = this;
     const settled = options.store ? settledPart(span, this.settledBefore) : undefined;
-    const kept = settled ? new EventColumns() : undefined;
+    const kept = settled ? new KeptEvents() : undefined;
     let storable = true;
     if (options.store) this.log(`Fetching ${spanText(span)}`);
     const at = this.at;
-    const result = await pageUsageEvents({
+    const result = await pageEventRows({
       concurrency: options.source.concurrency,
       maxPages: options.source.maxPages,
-      onProgress: (progress) => options.onProgress?.(progress, at),
+      onProgress: (progress) => {
+        // Room for every event reported, up to what `cost`'s page cap allows (a count is only a claim).
+        if (progress.page === 1 && progress.expected !== null) {
+          kept?.reserve(Math.min(progress.expected, MAX_PAGES * PAGE_SIZE));
+        }
+        options.onProgress?.(progress, at);
+      },
       signal: options.signal,
-      onEvent: (event) => {
-        options.add(event);
-        if (!kept) return;
-        const t = event.timestamp;
-        // An event the span cannot place (no timestamp, or outside what was asked) makes it unstorable.
-        if (t === undefined || t < span.start || t >= span.end) storable = false;
-        else if (t < this.settledBefore) kept.push(event);
+      onRows: (rows, from, to) => {
+        options.addRows(rows, from, to);
+        if (kept && !keepSettled(kept, rows, from, to, span, this.settledBefore)) storable = false;
       },
       fetchPage: (page, signal) =>
         page === 1 && firstPage ? Promise.resolve(firstPage) : this.page(span, page, signal),
@@ -161,7 +191,7 @@ class RangeCollector {
       // A count proves a span complete (docs/behaviour.md §18.4), and so does a single short page; a longer
       // answer without a count is not stored.
       const complete = result.expected !== null || result.raw < PAGE_SIZE;
-      if (storable && complete) this.writes.push({ ...settled, columns: kept });
+      if (storable && complete) this.writes.push({ ...settled, events: kept });
       else
         this.log(
           `Not storing ${spanText(settled)}: ${options.source.server}'s answer did not prove it complete`,
@@ -175,7 +205,7 @@ class RangeCollector {
    * events are used. Otherwise (or no count) the span is fetched again in full and replaces what was stored.
    */
   async fromStore(span: TimeSpan): Promise<number | null> {
-    let held: EventColumns;
+    let held: EventRows;
     try {
       held = this.options.store!.store.read(span.start, span.end);
     } catch (error) {
@@ -188,7 +218,7 @@ class RangeCollector {
     const reported = first.totalUsageEventsCount ?? (events < PAGE_SIZE ? events : undefined);
     if (reported === held.length) {
       this.log(`From the event store: ${spanText(span)}, ${held.length} events (verified)`);
-      for (let i = 0; i < held.length; i++) this.options.add(held.get(i));
+      this.options.addRows(held, 0, held.length);
       return first.totalUsageEventsCount ?? null;
     }
     this.log(
