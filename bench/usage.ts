@@ -141,7 +141,7 @@ function criticalPathRows(name: string, result: ScenarioResult, maxTrips: number
 
 /**
  * Zero-latency `usage --json` minus `node -e 0`, paired so load drifting during the run hits both sides
- * (docs/architecture.md, Start-up). On Node ≥ 22.1 also the compile cache's share: the same run with
+ * (docs/architecture.md, Start-up). Also the compile cache's share: the same run with
  * NODE_DISABLE_COMPILE_CACHE=1, paired against the default (cache on and warm).
  */
 async function startupRows(env: NodeJS.ProcessEnv, bareEnv: NodeJS.ProcessEnv): Promise<void> {
@@ -167,7 +167,6 @@ async function startupRows(env: NodeJS.ProcessEnv, bareEnv: NodeJS.ProcessEnv): 
     target: `≤ ${STARTUP_BUDGET_MS} ms`,
     met: over <= STARTUP_BUDGET_MS,
   });
-  if (!compileCacheAvailable()) return;
   const cache = await pairedRuns(STARTUP_RUNS, usageJson({ NODE_DISABLE_COMPILE_CACHE: '1' }), usageJson({}));
   console.log(
     `(s) compile cache off: ${ms(cache.a.median)}, on: ${ms(cache.b.median)}; paired on − off: median ` +
@@ -179,11 +178,6 @@ async function startupRows(env: NodeJS.ProcessEnv, bareEnv: NodeJS.ProcessEnv): 
     target: '< 0 (it helps)',
     met: cache.difference.iqr > Math.abs(cache.difference.median) ? 'noisy' : cache.difference.median < 0,
   });
-}
-
-function compileCacheAvailable(): boolean {
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  return major > 22 || (major === 22 && minor >= 1);
 }
 
 // --- Main ---------------------------------------------------------------------------------------------

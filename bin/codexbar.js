@@ -23,15 +23,11 @@ function handleWriteErrors() {
 }
 
 async function main() {
-  // A compile cache in codexbar's cache dir, so later runs skip compiling the bundle (docs/behaviour.md
-  // §26.10): Node's own on Node >= 22.1, V8's code cache kept by `requireBundle` before that.
-  // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+  // V8's code cache for the bundles in codexbar's cache dir, so later runs skip compiling them
+  // (docs/behaviour.md §26.10). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
   const { compileCacheDir, requireBundle } = require('../dist/compile-cache.cjs');
   const dir = compileCacheDir();
-  const { enableCompileCache } = require('node:module');
-  const nodeCache = typeof enableCompileCache === 'function';
-  if (nodeCache && dir !== undefined) enableCompileCache(dir);
-  const load = (file) => requireBundle(require.resolve(file), nodeCache ? undefined : dir);
+  const load = (file) => requireBundle(require.resolve(file), dir);
   // `statusline` runs in prompts: a small bundle answers from the cache without loading the CLI (it writes
   // with its own EPIPE handling), and says (undefined) when the full CLI must take over
   // (docs/behaviour.md §26.7).

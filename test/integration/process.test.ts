@@ -140,9 +140,7 @@ describe('a signal during a request parked at cursor.com ends the process', () =
 
 describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () => {
   const cacheDir = () => path.join(perTest.home, '.cache', 'codexbar', 'compile-cache');
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  const nodeOwnCache = major > 22 || (major === 22 && minor >= 1);
-  /** codexbar's own V8 code cache of the CLI bundle (Node < 22.1). */
+  /** The V8 code cache of the CLI bundle. */
   const bundleCache = () => fs.readdirSync(cacheDir()).filter((name) => /^cli\.cjs-.*\.v8$/.test(name));
 
   it('the first run leaves a private cache, and the next run, compiled from it, prints the same', async () => {
@@ -155,7 +153,7 @@ describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () =>
     expect(await spawnCli(['usage', '--json'], options)).toEqual(first);
   });
 
-  it.runIf(!nodeOwnCache)('Node < 22.1: one 0600 file per bundle; a broken one is replaced', async () => {
+  it('one 0600 file per bundle; a broken one is replaced', async () => {
     // Frozen, so the runs' JSON (updatedAt) matches byte for byte.
     const options = await against(account(), { frozen: true });
     const first = await spawnCli(['usage', '--json'], options);
@@ -169,20 +167,17 @@ describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () =>
     expect(fs.statSync(file).size).toBeGreaterThan(1000);
   });
 
-  it.runIf(!nodeOwnCache)(
-    'Node < 22.1: a symlink where the cache file goes is neither read nor written through',
-    async () => {
-      const options = await against(account(), { frozen: true });
-      const first = await spawnCli(['usage', '--json'], options);
-      const file = path.join(cacheDir(), bundleCache()[0]!);
-      const elsewhere = path.join(perTest.home, 'elsewhere');
-      fs.copyFileSync(file, elsewhere);
-      const before = fs.readFileSync(elsewhere);
-      fs.rmSync(file);
-      fs.symlinkSync(elsewhere, file);
-      expect(await spawnCli(['usage', '--json'], options)).toEqual(first);
-      expect(fs.lstatSync(file).isFile()).toBe(true);
-      expect(fs.readFileSync(elsewhere)).toEqual(before);
-    },
-  );
+  it('a symlink where the cache file goes is neither read nor written through', async () => {
+    const options = await against(account(), { frozen: true });
+    const first = await spawnCli(['usage', '--json'], options);
+    const file = path.join(cacheDir(), bundleCache()[0]!);
+    const elsewhere = path.join(perTest.home, 'elsewhere');
+    fs.copyFileSync(file, elsewhere);
+    const before = fs.readFileSync(elsewhere);
+    fs.rmSync(file);
+    fs.symlinkSync(elsewhere, file);
+    expect(await spawnCli(['usage', '--json'], options)).toEqual(first);
+    expect(fs.lstatSync(file).isFile()).toBe(true);
+    expect(fs.readFileSync(elsewhere)).toEqual(before);
+  });
 });
