@@ -1,4 +1,5 @@
 import { Command, CommanderError, Help, Option } from 'commander';
+import { z } from 'zod';
 import { type AccountFlags, addAccountOptions } from './commands/account-options.js';
 import type { CacheClearFlags } from './commands/cache.js';
 import { registerCompletionCommand } from './commands/completion.js';
@@ -132,6 +133,7 @@ function registerUsage(program: Command, io: CliIo, setExitCode: (code: number) 
     .addOption(maxAgeOption(0, 'use a cached snapshot at most this old, without a request (0: always live)'))
     .addHelpText('after', USAGE_EXAMPLES)
     .action(async (flags: UsageFlags) => {
+      shortRun();
       const { usageCommand } = await import('./commands/usage.js');
       setExitCode(await usageCommand(flags, io));
     });
@@ -165,6 +167,7 @@ function registerStatusline(program: Command, io: CliIo, setExitCode: (code: num
   )
     .addHelpText('after', STATUSLINE_EXAMPLES)
     .action(async (flags: StatuslineFlags) => {
+      shortRun();
       const { statuslineCommand } = await import('./commands/statusline.js');
       setExitCode(await statuslineCommand(flags, io));
     });
@@ -176,6 +179,7 @@ function registerGuard(program: Command, io: CliIo, setExitCode: (code: number) 
   )
     .addHelpText('after', GUARD_EXAMPLES)
     .action(async (flags: GuardFlags) => {
+      shortRun();
       const { guardCommand } = await import('./commands/guard.js');
       setExitCode(await guardCommand(flags, io));
     });
@@ -209,6 +213,15 @@ function registerRefresh(program: Command, io: CliIo, setExitCode: (code: number
       const { refreshCommand } = await import('./commands/refresh.js');
       setExitCode(await refreshCommand(flags, io));
     });
+}
+
+/**
+ * `usage`, `statusline` and `guard` parse a handful of small objects. zod's JIT builds a parser per object
+ * schema with `new Function`, which no code cache keeps, for one use each: ~5 ms of their start-up
+ * (docs/architecture.md, Start-up). Commands that parse thousands of objects (cost, team) keep it.
+ */
+function shortRun(): void {
+  z.config({ jitless: true });
 }
 
 type Register = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
