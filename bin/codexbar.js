@@ -27,7 +27,7 @@ async function main() {
   // (docs/behaviour.md §26.10). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
   const { compileCacheDir, requireBundle } = require('../dist/compile-cache.cjs');
   const dir = compileCacheDir();
-  const load = (file) => requireBundle(require.resolve(file), dir);
+  const load = (file) => requireBundle(require.resolve(file), dir, require);
   // `statusline` runs in prompts: a small bundle answers from the cache without loading the CLI (it writes
   // with its own EPIPE handling), and says (undefined) when the full CLI must take over
   // (docs/behaviour.md §26.7).

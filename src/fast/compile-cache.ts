@@ -21,7 +21,6 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire, wrap } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { codexbarCacheDir } from '../cache/cache-dir.js';
@@ -57,7 +56,7 @@ function isPrivateDir(dir: string): boolean {
 }
 
 /**
- * `require(file)` for a self-contained CommonJS bundle, with V8's code cache for it in `dir` when one is
+ * `load(file)` for a self-contained CommonJS bundle, with V8's code cache for it in `dir` when one is
  * given. The cache file is named after the Node version, the architecture, the bundle's path and its
  * identity (device, inode, size, modification time), so a reinstalled or rebuilt bundle never meets code
  * compiled for another (V8 itself checks only the source's length). A missing or rejected cache is written
@@ -65,8 +64,8 @@ function isPrivateDir(dir: string): boolean {
  * file that replaces the old one (never written through a symlink); older caches of the same bundle path
  * and Node are removed. Failures only mean no cache.
  */
-export function requireBundle(file: string, dir: string | undefined): unknown {
-  if (dir === undefined) return createRequire(file)(file);
+export function requireBundle(file: string, dir: string | undefined, load: NodeJS.Require): unknown {
+  if (dir === undefined) return load(file);
   const stat = statSync(file);
   // One cache per installed bundle: two installs run in turn (a global one and an npx one) keep theirs.
   const prefix = `${path.basename(file)}-${process.version}-${process.arch}-${fnv1a(file)}-`;
@@ -74,7 +73,7 @@ export function requireBundle(file: string, dir: string | undefined): unknown {
   const name = `${prefix}${identity.join('.')}.v8`;
   const cacheFile = path.join(dir, name);
   const cachedData = readPrivateFile(cacheFile);
-  const script = new vm.Script(wrap(readFileSync(file, 'utf8')), {
+  const script = new vm.Script(`${WRAPPER}${readFileSync(file, 'utf8')}\n})`, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
   });
@@ -83,9 +82,15 @@ export function requireBundle(file: string, dir: string | undefined): unknown {
   }
   const module = { exports: {} as unknown };
   const init = script.runInThisContext() as (...args: unknown[]) => void;
-  init.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  init.call(module.exports, module.exports, load, module, file, path.dirname(file));
   return module.exports;
 }
+
+/**
+ * CommonJS's module wrapper. The bundles require only Node's modules and better-sqlite3, which resolve the
+ * same from bin/ as from dist/, so they get the bin script's `require` (node:module stays unloaded).
+ */
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) { ';
 
 /** A short name for a path (FNV-1a, 32 bits): node:crypto would cost this start-up more than it saves. */
 function fnv1a(text: string): string {
