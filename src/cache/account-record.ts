@@ -9,6 +9,7 @@ import type { LocalEnvironment } from '../local/environment.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 import { accountKey } from './account-key.js';
+import { fnv1a } from './fnv1a.js';
 import { ACCOUNT_KEY } from './snapshot-format.js';
 
 /**
@@ -69,6 +70,7 @@ export function authInputs(env: LocalEnvironment, mode: SourceMode, usageDir: st
     agent: fingerprint(paths.agentAuth),
   };
   const setUp = [env.platform, mode, ...watched, paths.appDb, paths.agentAuth].join('\n');
+  // Named by a hash of the set-up, not a secret: the record holds the set-up whole and is checked against it.
   return { recordPath: join(usageDir, `account-${fnv1a(setUp)}.json`), setUp, files, tokens };
 }
 
@@ -203,19 +205,6 @@ function isRecord(value: unknown): value is AccountRecordFile {
       (typeof record.account === 'string' && ACCOUNT_KEY.test(record.account))) &&
     isStringMap(files)
   );
-}
-
-/**
- * 64-bit FNV-1a as 16 hex digits: a file name for a set-up, not a secret (the record holds the set-up in
- * full and is checked against it), so node:crypto need not be loaded on the fast path.
- */
-function fnv1a(text: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    hash ^= BigInt(byte);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return hash.toString(16).padStart(16, '0');
 }
 
 function isStringMap(value: unknown): value is Record<string, string> {

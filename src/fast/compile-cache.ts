@@ -24,6 +24,7 @@ import {
 import path from 'node:path';
 import vm from 'node:vm';
 import { codexbarCacheDir } from '../cache/cache-dir.js';
+import { fnv1a } from '../cache/fnv1a.js';
 
 export function compileCacheDir(): string | undefined {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
@@ -91,13 +92,6 @@ export function requireBundle(file: string, dir: string | undefined, load: NodeJ
  * same from bin/ as from dist/, so they get the bin script's `require` (node:module stays unloaded).
  */
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) { ';
-
-/** A short name for a path (FNV-1a, 32 bits): node:crypto would cost this start-up more than it saves. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(36);
-}
 
 function readPrivateFile(file: string): Buffer | undefined {
   try {

@@ -1,5 +1,13 @@
 import type { FakeAccount } from '../fake-cursor/server.js';
 
+/** The Pro plan's billing cycle, the same for every sample summary here. */
+const PRO_CYCLE = {
+  billingCycleStart: '2026-11-15T00:00:00.000Z',
+  billingCycleEnd: '2026-12-15T00:00:00.000Z',
+  membershipType: 'pro',
+  limitType: 'user',
+};
+
 /** A token-based Pro account mid-cycle: what most cursor.com users answer. */
 export function proAccount(
   cookies: string[],
@@ -10,10 +18,7 @@ export function proAccount(
     cookies,
     usageSummary: {
       json: {
-        billingCycleStart: '2026-11-15T00:00:00.000Z',
-        billingCycleEnd: '2026-12-15T00:00:00.000Z',
-        membershipType: 'pro',
-        limitType: 'user',
+        ...PRO_CYCLE,
         individualUsage: {
           plan: {
             enabled: true,
@@ -39,10 +44,7 @@ export function proAccount(
 export function summaryWithPercent(percent: number): FakeAccount['usageSummary'] {
   return {
     json: {
-      billingCycleStart: '2026-11-15T00:00:00.000Z',
-      billingCycleEnd: '2026-12-15T00:00:00.000Z',
-      membershipType: 'pro',
-      limitType: 'user',
+      ...PRO_CYCLE,
       individualUsage: {
         plan: { enabled: true, used: 900, limit: 2000, totalPercentUsed: percent },
         onDemand: { enabled: true, used: 0, limit: 5000 },
