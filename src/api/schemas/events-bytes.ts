@@ -268,11 +268,14 @@ class PageTokenizer extends JsonBytes {
     const first = slot * SEEN_TEXTS;
     const seen = this.seenCount[slot]!;
     for (let e = first; e < first + seen; e++) {
-      const at = this.seenStart[e]!;
       const length = this.seenLength[e]!;
+      // The closing quote where this value's would be, then the bytes: most values that differ fail the
+      // first test, and the one that matches is compared once.
+      if (b[start + length] !== QUOTE) continue;
+      const at = this.seenStart[e]!;
       let k = 0;
       while (k < length && b[start + k] === b[at + k]) k++;
-      if (k === length && b[start + length] === QUOTE) {
+      if (k === length) {
         this.p = start + length + 1;
         return this.seenText[e];
       }
@@ -304,7 +307,9 @@ class PageTokenizer extends JsonBytes {
     const b = this.b;
     const words = field.words;
     const tail = field.tail;
-    if (start + words.length * 4 + tail.length > b.length) return false;
+    // The key's closing quote first: keys of another length fail here, without reading the rest.
+    const end = start + field.bytes.length;
+    if (end >= b.length || b[end] !== QUOTE) return false;
     let at = start;
     for (let w = 0; w < words.length; w++, at += 4)
       if (this.view.getInt32(at, true) !== words[w]) return false;
@@ -322,7 +327,8 @@ class PageTokenizer extends JsonBytes {
     let end = -1;
     const candidates = keys[b[start]!];
     if (candidates !== undefined) {
-      for (const candidate of candidates) {
+      for (let c = 0; c < candidates.length; c++) {
+        const candidate = candidates[c]!;
         if (this.names(start, candidate)) {
           found = candidate;
           end = start + candidate.bytes.length;

@@ -111,16 +111,21 @@ class ChunkWriter {
 }
 
 /**
- * The store's label ids of a text column at `rows` into `out`, −1 for none; `storeIds` caches the store id
- * of each of the events' own text ids (labels are added in the order they are first met, row by row, column
- * by column).
+ * The store id of each of a KeptEvents' own text ids, looked up in the labels once per text: indexed by the
+ * text id (an array, not a Map: it is read for every event of every text column).
+ */
+export type StoreIds = (number | undefined)[];
+
+/**
+ * The store's label ids of a text column at `rows` into `out`, −1 for none (labels are added in the order
+ * they are first met, row by row, column by column).
  */
 function writeLabelIds(
   out: Int32Array,
   ids: Int32Array,
   rows: readonly number[],
   events: KeptEvents,
-  storeIds: Map<number, number>,
+  storeIds: StoreIds,
   labels: Labels,
 ): void {
   for (let k = 0; k < rows.length; k++) {
@@ -129,10 +134,10 @@ function writeLabelIds(
       out[k] = ABSENT;
       continue;
     }
-    let stored = storeIds.get(id);
+    let stored = storeIds[id];
     if (stored === undefined) {
       stored = labels.idOf(events.texts[id]!);
-      storeIds.set(id, stored);
+      storeIds[id] = stored;
     }
     out[k] = stored;
   }
@@ -146,7 +151,7 @@ export function encodeChunk(
   events: KeptEvents,
   rows: readonly number[],
   labels: Labels,
-  storeIds = new Map<number, number>(),
+  storeIds: StoreIds = [],
 ): Buffer {
   // The loops live in small helpers: encodeChunk runs once per chunk, and V8 would compile each loop of a
   // larger body separately (on-stack replacement), several times over.
