@@ -36,7 +36,7 @@ export interface CursorRequest<T> {
 }
 
 /** A JSON answer of the small endpoints: far above any real one, far below what could hurt. */
-const SMALL_RESPONSE_LIMIT = 2 * 1024 * 1024;
+export const SMALL_RESPONSE_LIMIT = 2 * 1024 * 1024;
 /** One page of 1000 usage events. */
 export const EVENTS_PAGE_LIMIT = 64 * 1024 * 1024;
 
@@ -103,9 +103,7 @@ export class CursorClient {
         break;
       }
     } catch (error) {
-      if (error instanceof BodyTooLargeError) {
-        throw new ApiError(req.endpoint, `response larger than ${describeBytes(maxBytes)}`);
-      }
+      if (error instanceof BodyTooLargeError) throw bodyTooLargeError(req.endpoint, maxBytes);
       if (timeout.aborted) throw new TimeoutError(req.endpoint, req.timeoutMs);
       if (req.signal?.aborted) throw req.signal.reason ?? error;
       throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
@@ -131,6 +129,11 @@ export class CursorClient {
 
 function describeBytes(bytes: number): string {
   return `${bytes / (1024 * 1024)} MiB`;
+}
+
+/** docs/behaviour.md §10.5: a body past its cap, e.g. `response larger than 2 MiB (GET /api/usage-summary)`. */
+export function bodyTooLargeError(endpoint: string, maxBytes: number): ApiError {
+  return new ApiError(endpoint, `response larger than ${describeBytes(maxBytes)}`);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { parseIsoDate } from '../iso-date.js';
+import { decodeBody, SMALL_RESPONSE_LIMIT } from './client.js';
 import { statusPageSchema } from './schemas/status-page.js';
 import { STATUS_TIMEOUT_MS } from './timeouts.js';
-import { createDispatcher, type ProxySettings, sendRequest } from './transport.js';
+import { BodyTooLargeError, createDispatcher, type ProxySettings, requestBuffered } from './transport.js';
 
 /** CodexBar's indicator values; anything Statuspage adds later reads as `unknown`. */
 export const STATUS_INDICATORS = ['none', 'minor', 'major', 'critical', 'maintenance', 'unknown'] as const;
@@ -48,16 +49,22 @@ async function requestStatus(
   let status: number;
   let text: string;
   try {
-    const response = await sendRequest(dispatcher, {
+    // A status answer is a few hundred bytes: a huge or endless one is abandoned at the cap
+    // (docs/behaviour.md §10.5).
+    const response = await requestBuffered(dispatcher, {
       origin: url.origin,
       path: url.pathname + url.search,
       method: 'GET',
       headers: { accept: 'application/json' },
       signal,
+      maxBytes: SMALL_RESPONSE_LIMIT,
     });
     status = response.statusCode;
-    text = await response.body.text();
+    text = decodeBody(response.body);
   } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      throw new Error(`Status page answered more than ${SMALL_RESPONSE_LIMIT / (1024 * 1024)} MiB`);
+    }
     if (signal.aborted) throw new Error(`Status page did not answer within ${timeoutMs / 1000} s`);
     const code = (error as { code?: unknown }).code;
     throw new Error(`Status page unreachable${typeof code === 'string' ? ` (${code})` : ''}`);

@@ -78,6 +78,7 @@ export async function startFakeAdmin(options: FakeAdminOptions): Promise<FakeAdm
     if (index < 0) return undefined;
     faultHits.set(index, (faultHits.get(index) ?? 0) + 1);
     const f = options.faults![index]!;
+    if (f.answer) return f.answer;
     return {
       status: f.status,
       json: { error: 'fault' },

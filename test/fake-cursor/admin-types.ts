@@ -1,5 +1,5 @@
 /** Shapes of the fake Admin API (test/fake-cursor/admin-server.ts), as Cursor's docs show them. */
-import type { RecordedRequest } from './types.js';
+import type { FakeResponse, RecordedRequest } from './types.js';
 
 export type AdminFamily = 'spend' | 'dailyUsage' | 'usageEvents';
 
@@ -60,6 +60,8 @@ export interface AdminFault {
   retryAfter?: string;
   /** Only the first N matching requests; default every one. */
   times?: number;
+  /** Answer with this (its own status, headers and body) instead of `status` and `{"error":"fault"}`. */
+  answer?: FakeResponse;
 }
 
 export interface FakeAdminOptions {

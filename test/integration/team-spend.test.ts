@@ -274,6 +274,35 @@ describe('the Admin API key', () => {
     );
   });
 
+  it('a huge or endless answer fails at the 64 MiB cap, naming the endpoint, exit 1', async () => {
+    const declared = await spend([], {
+      fake: {
+        faults: [
+          {
+            path: SPEND,
+            status: 200,
+            answer: {
+              headers: { 'content-length': String(65 * 1024 * 1024) },
+              stream: { chunk: '{', bytes: 1 },
+            },
+          },
+        ],
+      },
+    });
+    expect(declared.code).toBe(1);
+    expect(declared.stderr).toBe(
+      'Error: Cursor API error: response larger than 64 MiB (POST /teams/spend)\n',
+    );
+    const endless = await spend([], {
+      fake: {
+        faults: [{ path: SPEND, status: 200, answer: { stream: { chunk: `[${'0,'.repeat(32 * 1024)}` } } }],
+      },
+    });
+    expect(endless.code).toBe(1);
+    expect(endless.stderr).toBe('Error: Cursor API error: response larger than 64 MiB (POST /teams/spend)\n');
+    expectNoKey(endless);
+  });
+
   it('is never sent to a base URL that is neither https nor loopback', async () => {
     const result = await spend([], { env: { CODEXBAR_CURSOR_ADMIN_BASE_URL: 'http://admin.example.com' } });
     expect(result.code).toBe(1);

@@ -93,6 +93,28 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
     });
   });
 
+  it('an endless status answer is abandoned at 2 MiB: indicator unknown, the usage still succeeds', async () => {
+    const fake = await scene.serve([proAccount([COOKIE_VALUE])], {
+      statusPage: { stream: { chunk: `{"status":"${'x'.repeat(64 * 1024)}` } },
+    });
+    const result = await runCli(['usage', '--status', '--json'], {
+      home: scene.home,
+      env: {
+        CODEXBAR_CURSOR_BASE_URL: fake.url,
+        CODEXBAR_CURSOR_STATUS_URL: fake.url,
+        CODEXBAR_CURSOR_COOKIE: COOKIE,
+      },
+      // Room to read the 2 MiB on a loaded machine: the cap, not the deadline, must end it.
+      timing: { statusTimeoutMs: 20_000 },
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)[0].status).toEqual({
+      indicator: 'unknown',
+      description: 'Status page answered more than 2 MiB',
+      url: fake.url,
+    });
+  });
+
   it('a status page slower than the budget is reported as such', async () => {
     const result = await usage({ json: {}, delayMs: 5_000 }, ['--no-color']);
     expect(result.stdout).toContain('Status: Status unknown \u2013 Status page did not answer within 0.2 s');

@@ -1,11 +1,30 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, TimeoutError } from '../../errors.js';
-import { decode, decodeBody, headerValue, parseRetryAfter, transportMessage } from '../client.js';
-import { createDispatcher, type ProxySettings, sendRequest } from '../transport.js';
+import {
+  bodyTooLargeError,
+  decode,
+  decodeBody,
+  EVENTS_PAGE_LIMIT,
+  headerValue,
+  parseRetryAfter,
+  transportMessage,
+} from '../client.js';
+import {
+  BodyTooLargeError,
+  type BufferedResponse,
+  createDispatcher,
+  type ProxySettings,
+  requestBuffered,
+} from '../transport.js';
 import { AdminForbiddenError, AdminKeyRejectedError } from './errors.js';
 
 export const ADMIN_ORIGIN = 'https://api.cursor.com';
+/**
+ * The largest Admin API answer read (docs/behaviour.md §10.5): a page of 1,000 events, or a large team's
+ * daily usage in one answer, is a few MB; anything past the cap is abandoned as it streams.
+ */
+const ADMIN_RESPONSE_LIMIT = EVENTS_PAGE_LIMIT;
 
 export interface AdminRequest<T> {
   method: 'GET' | 'POST';
@@ -51,19 +70,19 @@ export class AdminClient implements AdminRequester {
       body = JSON.stringify(req.body ?? {});
     }
     const url = new URL(this.baseUrl + req.path);
-    let response: Dispatcher.ResponseData;
-    let text: string;
+    let response: BufferedResponse;
     try {
-      response = await sendRequest(this.dispatcher, {
+      response = await requestBuffered(this.dispatcher, {
         origin: url.origin,
         path: url.pathname + url.search,
         method: req.method,
         headers,
         body,
         signal,
+        maxBytes: ADMIN_RESPONSE_LIMIT,
       });
-      text = decodeBody(Buffer.from(await response.body.arrayBuffer()));
     } catch (error) {
+      if (error instanceof BodyTooLargeError) throw bodyTooLargeError(req.endpoint, ADMIN_RESPONSE_LIMIT);
       if (timeout.aborted) throw new TimeoutError(req.endpoint, req.timeoutMs);
       if (req.signal?.aborted) throw req.signal.reason ?? error;
       throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
@@ -77,7 +96,7 @@ export class AdminClient implements AdminRequester {
         retryAfterMs: parseRetryAfter(headerValue(response.headers['retry-after'])),
       });
     }
-    return decode(req.endpoint, text, req.schema, { rawExcerpt: false });
+    return decode(req.endpoint, decodeBody(response.body), req.schema, { rawExcerpt: false });
   }
 
   async close(): Promise<void> {
