@@ -116,12 +116,14 @@ describe('idle sockets do not lock anyone out (docs/behaviour.md §29.3)', () =>
     const summary = gated(() => serveAccount().usageSummary as FakeResponse);
     serve = await startServeHarness({
       accounts: [serveAccount(undefined, { usageSummary: summary.handler })],
-      deps: { headDeadlineMs: 50 },
+      // Long enough that a busy test worker still delivers the head in time (the server shares its event
+      // loop), short enough to wait well past.
+      deps: { headDeadlineMs: 250 },
     });
     const pending = serve.get('/usage');
     await until(() => summary.waiting() === 1, 'the fetch to reach cursor.com');
-    // Well past the head deadline (an injected 50 ms), the request is still waiting for its answer.
-    await sleep(150);
+    // Well past the head deadline (an injected 250 ms), the request is still waiting for its answer.
+    await sleep(600);
     summary.open();
     expect((await pending).status).toBe(200);
   });
