@@ -104,6 +104,19 @@ function readPrivateFile(file: string): Buffer | undefined {
   }
 }
 
+/** A temporary file this old was left by a run that was killed; a live one renames it within a second. */
+const ABANDONED_TEMP_MS = 10 * 60_000;
+
+function abandonedTemp(file: string, now: number): boolean {
+  if (!file.endsWith('.tmp')) return false;
+  try {
+    const stat = lstatSync(file);
+    return stat.isFile() && now - stat.mtimeMs > ABANDONED_TEMP_MS;
+  } catch {
+    return false;
+  }
+}
+
 function writeCache(dir: string, prefix: string, name: string, data: () => Buffer): void {
   const temp = path.join(dir, `.${name}.${process.pid}.tmp`);
   try {
@@ -114,8 +127,11 @@ function writeCache(dir: string, prefix: string, name: string, data: () => Buffe
       closeSync(fd);
     }
     renameSync(temp, path.join(dir, name));
+    // "Now" as the file system dates files: the file just written, so both times come from one clock.
+    const now = lstatSync(path.join(dir, name)).mtimeMs;
     for (const old of readdirSync(dir)) {
-      if (old.startsWith(prefix) && old !== name) unlinkSync(path.join(dir, old));
+      if ((old.startsWith(prefix) && old !== name) || abandonedTemp(path.join(dir, old), now))
+        unlinkSync(path.join(dir, old));
     }
   } catch {
     try {

@@ -167,6 +167,23 @@ describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () =>
     expect(fs.statSync(file).size).toBeGreaterThan(1000);
   });
 
+  it('a temp file a killed run left is removed once it is old; a fresh one is left to its writer', async () => {
+    const options = await against(account(), { frozen: true });
+    await spawnCli(['usage', '--json'], options);
+    const abandoned = path.join(cacheDir(), '.cli.cjs-abandoned.v8.4242.tmp');
+    const fresh = path.join(cacheDir(), '.cli.cjs-fresh.v8.4343.tmp');
+    fs.writeFileSync(abandoned, 'partial', { mode: 0o600 });
+    fs.writeFileSync(fresh, 'partial', { mode: 0o600 });
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(abandoned, hourAgo, hourAgo);
+    // The cache is rewritten (and the directory swept) when it was missing or rejected.
+    for (const name of bundleCache()) fs.rmSync(path.join(cacheDir(), name));
+    await spawnCli(['usage', '--json'], options);
+    expect(fs.existsSync(abandoned)).toBe(false);
+    expect(fs.existsSync(fresh)).toBe(true);
+    expect(bundleCache()).toHaveLength(1);
+  });
+
   it('a symlink where the cache file goes is neither read nor written through', async () => {
     const options = await against(account(), { frozen: true });
     const first = await spawnCli(['usage', '--json'], options);
