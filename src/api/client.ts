@@ -127,7 +127,7 @@ export class CursorClient {
   }
 }
 
-function describeBytes(bytes: number): string {
+export function describeBytes(bytes: number): string {
   return `${bytes / (1024 * 1024)} MiB`;
 }
 

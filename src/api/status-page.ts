@@ -1,5 +1,5 @@
 import { parseIsoDate } from '../iso-date.js';
-import { decodeBody, SMALL_RESPONSE_LIMIT } from './client.js';
+import { decodeBody, describeBytes, SMALL_RESPONSE_LIMIT } from './client.js';
 import { statusPageSchema } from './schemas/status-page.js';
 import { STATUS_TIMEOUT_MS } from './timeouts.js';
 import { BodyTooLargeError, createDispatcher, type ProxySettings, requestBuffered } from './transport.js';
@@ -63,7 +63,7 @@ async function requestStatus(
     text = decodeBody(response.body);
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
-      throw new Error(`Status page answered more than ${SMALL_RESPONSE_LIMIT / (1024 * 1024)} MiB`);
+      throw new Error(`Status page answered more than ${describeBytes(SMALL_RESPONSE_LIMIT)}`);
     }
     if (signal.aborted) throw new Error(`Status page did not answer within ${timeoutMs / 1000} s`);
     const code = (error as { code?: unknown }).code;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Session } from '../auth/types.js';
 import { lstat, readdir, unlink } from '../local/fs-async.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
+import { isAbandonedTemp } from './abandoned-temp.js';
 import { type AuthInputs, accountRecord } from './account-record.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './private-files.js';
 import type { SnapshotFile } from './snapshot-format.js';
@@ -37,18 +38,12 @@ export async function writeAccountRecord(
   await writePrivateFileAtomic(inputs.recordPath, text);
 }
 
-/** A temporary file this old was left by a writer that was killed; a live writer renames within seconds. */
-const ABANDONED_TEMP_MS = 10 * 60_000;
-
-/**
- * Removes temporary files (`*.tmp`) that killed writers left in the usage directory. Only old ones: a
- * concurrent writer's fresh temporary file is never touched. Best effort.
- */
+/** Removes the temporary files killed writers left in the usage directory (src/cache/abandoned-temp.ts). Best effort. */
 async function sweepTempFiles(dir: string, nowMs: number): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names.filter((entry) => entry.endsWith('.tmp'))) {
     const file = path.join(dir, name);
     const info = await lstat(file).catch(() => undefined);
-    if (info?.isFile() && nowMs - info.mtimeMs > ABANDONED_TEMP_MS) await unlink(file).catch(() => {});
+    if (info && isAbandonedTemp(name, info, nowMs)) await unlink(file).catch(() => {});
   }
 }

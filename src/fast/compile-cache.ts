@@ -23,6 +23,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import { isAbandonedTemp } from '../cache/abandoned-temp.js';
 import { codexbarCacheDir } from '../cache/cache-dir.js';
 import { fnv1a } from '../cache/fnv1a.js';
 
@@ -104,14 +105,11 @@ function readPrivateFile(file: string): Buffer | undefined {
   }
 }
 
-/** A temporary file this old was left by a run that was killed; a live one renames it within a second. */
-const ABANDONED_TEMP_MS = 10 * 60_000;
-
-function abandonedTemp(file: string, now: number): boolean {
-  if (!file.endsWith('.tmp')) return false;
+/** A temporary file a killed run left here (src/cache/abandoned-temp.ts); `now` on the file system's clock. */
+function abandonedTemp(dir: string, name: string, now: number): boolean {
+  if (!name.endsWith('.tmp')) return false;
   try {
-    const stat = lstatSync(file);
-    return stat.isFile() && now - stat.mtimeMs > ABANDONED_TEMP_MS;
+    return isAbandonedTemp(name, lstatSync(path.join(dir, name)), now);
   } catch {
     return false;
   }
@@ -130,7 +128,7 @@ function writeCache(dir: string, prefix: string, name: string, data: () => Buffe
     // "Now" as the file system dates files: the file just written, so both times come from one clock.
     const now = lstatSync(path.join(dir, name)).mtimeMs;
     for (const old of readdirSync(dir)) {
-      if ((old.startsWith(prefix) && old !== name) || abandonedTemp(path.join(dir, old), now))
+      if ((old.startsWith(prefix) && old !== name) || abandonedTemp(dir, old, now))
         unlinkSync(path.join(dir, old));
     }
   } catch {
