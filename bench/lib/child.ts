@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PEAK_RSS_PRELOAD } from '../../test/helpers/peak-rss.js';
 
 export interface ChildRun {
   /** Wall time from spawn to exit, in milliseconds. */
@@ -22,7 +23,7 @@ export interface ChildRun {
 export interface ChildOptions {
   env: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Measure the child's peak RSS (GNU time when present, else a preload reporting resourceUsage). */
+  /** Measure the child's peak RSS (GNU time when present, else a preload: test/helpers/peak-rss.ts). */
   peakRss?: boolean;
   /** Kill the child after this long, so no loop can hang on a stuck run. Default 120 s. */
   timeoutMs?: number;
@@ -33,18 +34,13 @@ export interface ChildOptions {
 const GNU_TIME = '/usr/bin/time';
 const hasGnuTime = fs.existsSync(GNU_TIME);
 
-// Fallback peak-RSS probe: a preload that writes the process's own maxRSS (KB) to a file at exit.
-const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
-  "import fs from 'node:fs';process.on('exit',()=>{const f=process.env.BENCH_RSS_FILE;if(f)fs.writeFileSync(f,String(process.resourceUsage().maxRSS));});",
-)}`;
-
 // CPU probe: user and system time (µs) of the process itself, written at exit.
 const CPU_PRELOAD = `data:text/javascript,${encodeURIComponent(
   "import fs from 'node:fs';process.on('exit',()=>{const f=process.env.BENCH_CPU_FILE;const r=process.resourceUsage();if(f)fs.writeFileSync(f,r.userCPUTime+' '+r.systemCPUTime);});",
 )}`;
 
 export function peakRssMethod(): string {
-  return hasGnuTime ? `${GNU_TIME} -f %M` : 'process.resourceUsage().maxRSS (preload)';
+  return hasGnuTime ? `${GNU_TIME} -f %M` : 'VmHWM, else resourceUsage().maxRSS (preload)';
 }
 
 /** Runs `node <args>` and times it; never throws on a non-zero exit (the caller decides). */
@@ -66,8 +62,8 @@ export async function runNode(args: readonly string[], options: ChildOptions): P
       argv = ['-f', '%M', '-o', rssFile, process.execPath, ...nodeArgs];
       command = GNU_TIME;
     } else {
-      argv = ['--import', RSS_PRELOAD, ...nodeArgs];
-      env.BENCH_RSS_FILE = rssFile;
+      argv = ['--import', PEAK_RSS_PRELOAD, ...nodeArgs];
+      env.PEAK_RSS_FILE = rssFile;
     }
   }
   try {

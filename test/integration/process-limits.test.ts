@@ -12,12 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
 import { type CliResult, repoRoot } from '../helpers/cli.js';
 import { useFakeHome } from '../helpers/fake-home.js';
+import { PEAK_RSS_PRELOAD, readPeakRssMB } from '../helpers/peak-rss.js';
 
 const BIN = path.join(repoRoot, 'bin', 'codexbar.js');
-/** Writes the process's own peak RSS (KiB) to $PEAK_RSS_FILE at exit. */
-const PEAK_RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
-  "import fs from 'node:fs';process.on('exit',()=>fs.writeFileSync(process.env.PEAK_RSS_FILE,String(process.resourceUsage().maxRSS)));",
-)}`;
 const VALUE = 'user_process%3A%3Amanual';
 const MB = 1024 * 1024;
 
@@ -68,8 +65,7 @@ function runBin(
     child.on('close', (code) => {
       for (const fd of [out, err]) if (typeof fd === 'number') fs.closeSync(fd);
       const run: BinRun = { code, stdout, stderr };
-      if (options.peakRss && fs.existsSync(rssFile))
-        run.peakRssMB = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
+      if (options.peakRss) run.peakRssMB = readPeakRssMB(rssFile);
       resolve(run);
     });
   });
