@@ -6,8 +6,8 @@ import fs from 'node:fs';
  *
  * On Linux it reads VmHWM from /proc/self/status. `process.resourceUsage().maxRSS` is not the child's own
  * figure there: the kernel carries the RSS of the process that spawned it (the test worker or the
- * benchmark, copied by fork) across exec into the child's maxRSS, so a test worker holding 150 MB made a
- * 65 MB CLI run read as 158 MB. VmHWM belongs to the address space exec made. Where /proc is missing
+ * benchmark, copied by fork) across exec into the child's maxRSS. In CI a usage run that peaks at 65 MB
+ * read as 158 MB that way. VmHWM belongs to the address space exec made. Where /proc is missing
  * (macOS, Windows) the preload falls back to maxRSS, an upper bound.
  */
 const SOURCE = [
