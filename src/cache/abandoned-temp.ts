@@ -5,11 +5,12 @@
  */
 const ABANDONED_TEMP_MS = 10 * 60_000;
 
-/** `name` is a temporary file whose modification time `mtimeMs` is long before `nowMs`. */
-export function isAbandonedTemp(
-  name: string,
-  stat: { isFile(): boolean; mtimeMs: number },
-  nowMs: number,
-): boolean {
-  return name.endsWith('.tmp') && stat.isFile() && nowMs - stat.mtimeMs > ABANDONED_TEMP_MS;
+/** A writer's temporary file, by its name: checked before any lstat, so other entries cost nothing. */
+export function isTempName(name: string): boolean {
+  return name.endsWith('.tmp');
+}
+
+/** A temporary file whose modification time `mtimeMs` is long before `nowMs`. */
+export function isAbandonedTemp(stat: { isFile(): boolean; mtimeMs: number }, nowMs: number): boolean {
+  return stat.isFile() && nowMs - stat.mtimeMs > ABANDONED_TEMP_MS;
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Session } from '../auth/types.js';
 import { lstat, readdir, unlink } from '../local/fs-async.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
-import { isAbandonedTemp } from './abandoned-temp.js';
+import { isAbandonedTemp, isTempName } from './abandoned-temp.js';
 import { type AuthInputs, accountRecord } from './account-record.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './private-files.js';
 import type { SnapshotFile } from './snapshot-format.js';
@@ -41,9 +41,9 @@ export async function writeAccountRecord(
 /** Removes the temporary files killed writers left in the usage directory (src/cache/abandoned-temp.ts). Best effort. */
 async function sweepTempFiles(dir: string, nowMs: number): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names.filter((entry) => entry.endsWith('.tmp'))) {
+  for (const name of names.filter(isTempName)) {
     const file = path.join(dir, name);
     const info = await lstat(file).catch(() => undefined);
-    if (info && isAbandonedTemp(name, info, nowMs)) await unlink(file).catch(() => {});
+    if (info && isAbandonedTemp(info, nowMs)) await unlink(file).catch(() => {});
   }
 }

@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import { isAbandonedTemp } from '../cache/abandoned-temp.js';
+import { isAbandonedTemp, isTempName } from '../cache/abandoned-temp.js';
 import { codexbarCacheDir } from '../cache/cache-dir.js';
 import { fnv1a } from '../cache/fnv1a.js';
 
@@ -105,16 +105,6 @@ function readPrivateFile(file: string): Buffer | undefined {
   }
 }
 
-/** A temporary file a killed run left here (src/cache/abandoned-temp.ts); `now` on the file system's clock. */
-function abandonedTemp(dir: string, name: string, now: number): boolean {
-  if (!name.endsWith('.tmp')) return false;
-  try {
-    return isAbandonedTemp(name, lstatSync(path.join(dir, name)), now);
-  } catch {
-    return false;
-  }
-}
-
 function writeCache(dir: string, prefix: string, name: string, data: () => Buffer): void {
   const temp = path.join(dir, `.${name}.${process.pid}.tmp`);
   try {
@@ -128,8 +118,13 @@ function writeCache(dir: string, prefix: string, name: string, data: () => Buffe
     // "Now" as the file system dates files: the file just written, so both times come from one clock.
     const now = lstatSync(path.join(dir, name)).mtimeMs;
     for (const old of readdirSync(dir)) {
-      if ((old.startsWith(prefix) && old !== name) || abandonedTemp(dir, old, now))
-        unlinkSync(path.join(dir, old));
+      const file = path.join(dir, old);
+      // The bundle's older caches, and temp files killed runs left (src/cache/abandoned-temp.ts). One at a
+      // time: another run sweeping the same file must not stop this sweep.
+      try {
+        const stale = old.startsWith(prefix) && old !== name;
+        if (stale || (isTempName(old) && isAbandonedTemp(lstatSync(file), now))) unlinkSync(file);
+      } catch {}
     }
   } catch {
     try {
