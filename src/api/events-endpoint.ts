@@ -1,6 +1,7 @@
 import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
 import { type EventRowsPage, eventRowsPageSchema } from './schemas/event-rows.js';
 import { decodeEventsPageBytes } from './schemas/events-bytes.js';
+import { decodeEventsPageWasm } from './schemas/events-wasm.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
 export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
@@ -48,7 +49,9 @@ export function fetchEventsPage(
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
     schema: eventRowsPageSchema,
-    decodeBytes: decodeEventsPageBytes,
+    // The WebAssembly decoder first, then the JavaScript one, then (the client) the schema path: each gives
+    // up on what it does not handle (docs/behaviour.md §28.6).
+    decodeBytes: (bytes) => decodeEventsPageWasm(bytes) ?? decodeEventsPageBytes(bytes),
     maxBytes: EVENTS_PAGE_LIMIT,
     notLoggedInStatuses: [401],
   });

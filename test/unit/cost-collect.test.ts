@@ -299,6 +299,32 @@ describe('collectCost: the report from realistic events', () => {
     expect(run.report?.provenance).toBe('listPriceEstimate');
   });
 
+  // The WebAssembly decoder holds 4,096 events a page; a larger page goes to the next decoder
+  // (docs/behaviour.md §28.6).
+  it('a page of 5,000 events, more than cursor.com sends, is read whole and counted as paged ones are', async () => {
+    const all = generated(5000);
+    const oversized = JSON.stringify({ totalUsageEventsCount: 5000, usageEventsDisplay: all });
+    const run = await runOnce(
+      (req) =>
+        (req.body as { page: number }).page === 1
+          ? { text: oversized }
+          : { json: { totalUsageEventsCount: 5000 } },
+      1,
+    );
+    const paged = await runOnce({ events: all }, 1);
+    expect(run.report?.eventCount).toBe(5000);
+    expect(run.report).toEqual(paged.report);
+  });
+
+  it('model names sent with escapes or in non-ASCII letters are reported as cursor.com wrote them', async () => {
+    const [first, second] = generated(2).map((event) => JSON.stringify(event));
+    const escaped = first!.replace(/"model":"[^"]*"/, '"model":"gpt\\u002d5"');
+    const accented = second!.replace(/"model":"[^"]*"/, '"model":"modèle-ü"');
+    const text = `{"totalUsageEventsCount":2,"usageEventsDisplay":[${escaped},${accented}]}`;
+    const run = await runOnce(() => ({ text }), 1);
+    expect(run.report?.byModel.map((row) => row.modelName).sort()).toEqual(['gpt-5', 'modèle-ü']);
+  });
+
   it('byKind splits requests by the kind enum and adds up to every valid event', async () => {
     const run = await runOnce({ events: generated(1200) } satisfies EventsScenario, 6);
     const kinds = Object.values(run.report!.byKind);

@@ -1,7 +1,8 @@
 /**
- * The byte decoder of events pages (src/api/schemas/events-bytes.ts) against the schema path (JSON.parse, then
- * eventsPageSchema): on every page it either gives exactly the schema's result or gives up, and it does not
- * give up on the pages cursor.com actually sends. Both hand their events on as rows (src/api/schemas/
+ * The two fast decoders of events pages, the WebAssembly one (src/api/schemas/events-wasm.ts) and the
+ * JavaScript byte decoder (src/api/schemas/events-bytes.ts), each against the schema path (JSON.parse, then
+ * eventsPageSchema): on every page each either gives exactly the schema's result or gives up, and neither
+ * gives up on the pages cursor.com actually sends. Both hand their events on as rows (src/api/schemas/
  * event-rows.ts), so every accepted page is also read back from its rows and must be the schema's events,
  * field for field. docs/behaviour.md §28.6.
  */
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { type EventRowsPage, eventRowsPageSchema } from '../../src/api/schemas/event-rows.js';
 import { type EventsPage, eventsPageSchema } from '../../src/api/schemas/events.js';
 import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
+import { decodeEventsPageWasm } from '../../src/api/schemas/events-wasm.js';
 import { generateEvents, seededRandom } from '../fake-cursor/generate-events.js';
 import {
   ACCEPTED_ENVELOPES,
@@ -20,6 +22,16 @@ import {
 } from './events-cases.js';
 
 type Outcome = { fast: 'gave up' | unknown; schema: 'rejected' | unknown };
+type Decoder = (bytes: Buffer) => EventRowsPage | undefined;
+
+/**
+ * Each decoder, the share of the fuzzed pages the schema accepts that it must answer itself, and whether it
+ * answers escaped and non-ASCII text in a field it keeps (the byte decoder leaves those to JSON.parse).
+ */
+const DECODERS: [string, Decoder, { fuzzedShare: number; anyText: boolean }][] = [
+  ['WebAssembly decoder', decodeEventsPageWasm, { fuzzedShare: 0.95, anyText: true }],
+  ['byte decoder', decodeEventsPageBytes, { fuzzedShare: 0.6, anyText: false }],
+];
 
 /** A page of rows read back as the schema's page of event objects. */
 function eventsOf(page: EventRowsPage): EventsPage {
@@ -30,9 +42,9 @@ function eventsOf(page: EventRowsPage): EventsPage {
   };
 }
 
-function bothPaths(text: string): Outcome {
+function bothPaths(decode: Decoder, text: string): Outcome {
   const bytes = Buffer.from(text, 'utf8');
-  const decoded = decodeEventsPageBytes(bytes);
+  const decoded = decode(bytes);
   const fast = decoded === undefined ? 'gave up' : eventsOf(decoded);
   let schema: unknown = 'rejected';
   let json: unknown;
@@ -52,210 +64,250 @@ function bothPaths(text: string): Outcome {
 }
 
 /** The fast path agrees with the schema path or gives up; never a different answer. */
-function expectAgreement(text: string, label: string): Outcome {
-  const outcome = bothPaths(text);
+function expectAgreement(decode: Decoder, text: string, label: string): Outcome {
+  const outcome = bothPaths(decode, text);
   if (outcome.fast !== 'gave up') expect(outcome.fast, label).toStrictEqual(outcome.schema);
   return outcome;
 }
 
 /** The same, and the fast path must have answered itself. */
-function expectFast(text: string, label: string): void {
-  const outcome = expectAgreement(text, label);
-  expect(outcome.fast, `${label}: the byte decoder gave up`).not.toBe('gave up');
+function expectFast(decode: Decoder, text: string, label: string): void {
+  const outcome = expectAgreement(decode, text, label);
+  expect(outcome.fast, `${label}: the decoder gave up`).not.toBe('gave up');
 }
 
 const page = (events: unknown[], count: unknown = events.length) =>
   JSON.stringify({ totalUsageEventsCount: count, usageEventsDisplay: events });
 
-describe('byte decoder: the schema tests’ edge cases', () => {
-  const fieldValues: [string, string, unknown][] = [
-    ...INTEGER_FIELD_CASES.map(([label, value]): [string, string, unknown] => ['inputTokens', label, value]),
-    ...DOUBLE_FIELD_CASES.flatMap(([label, value]): [string, string, unknown][] => [
-      ['chargedCents', label, value],
-      ['cursorTokenFee', label, value],
-      ['requestsCosts', label, value],
-    ]),
-    ...TIMESTAMP_CASES.map(([label, value]): [string, string, unknown] => ['timestamp', label, value]),
-  ];
+describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
+  describe('the schema tests’ edge cases', () => {
+    const fieldValues: [string, string, unknown][] = [
+      ...INTEGER_FIELD_CASES.map(([label, value]): [string, string, unknown] => [
+        'inputTokens',
+        label,
+        value,
+      ]),
+      ...DOUBLE_FIELD_CASES.flatMap(([label, value]): [string, string, unknown][] => [
+        ['chargedCents', label, value],
+        ['cursorTokenFee', label, value],
+        ['requestsCosts', label, value],
+      ]),
+      ...TIMESTAMP_CASES.map(([label, value]): [string, string, unknown] => ['timestamp', label, value]),
+    ];
 
-  it.each(fieldValues)('%s given %s decodes exactly as the schema decodes it', (field, label, value) => {
-    const raw =
-      field === 'inputTokens'
-        ? { timestamp: '1781519582153', tokenUsage: { inputTokens: value, totalCents: 1 } }
-        : { timestamp: '1781519582153', [field]: value, tokenUsage: { inputTokens: 1 } };
-    const text = page([raw]);
-    const isContainer = typeof value === 'object' && value !== null;
-    // Primitives are the byte decoder's own work; containers are handed to JSON.parse, still in agreement.
-    if (isContainer) expectAgreement(text, label);
-    else expectFast(text, label);
-  });
-
-  it.each(TOTAL_CENTS_CASES)('totalCents %s decodes exactly as the schema decodes it', (label, raw) => {
-    expectFast(page([{ timestamp: '1781519582153', tokenUsage: { inputTokens: 1, ...raw } }]), label);
-  });
-
-  it.each(ACCEPTED_ENVELOPES)('page %s: same result or left to the schema', (label, raw) => {
-    expectAgreement(JSON.stringify(raw), label);
-  });
-
-  it.each(REJECTED_ENVELOPES)(
-    'page %s: the byte decoder gives up, the schema words the error',
-    (_label, raw) => {
-      expect(bothPaths(JSON.stringify(raw))).toEqual({ fast: 'gave up', schema: 'rejected' });
-    },
-  );
-
-  it.each([
-    ['a model of the wrong type', { model: 42 }],
-    ['tokenUsage as text', { tokenUsage: 'none' }],
-    ['isChargeable as text', { isChargeable: 'yes' }],
-    ['owningUser as an object', { owningUser: { id: 1 } }],
-  ])('an event with %s: both fail (the schema words the error)', (_label, raw) => {
-    expect(bothPaths(page([raw]))).toEqual({ fast: 'gave up', schema: 'rejected' });
-  });
-
-  it.each([
-    ['an escaped key spelling a known field', '{"usageEventsDisplay":[{"\\u006dodel":"gpt-5"}]}'],
-    ['an escaped value in a kept field', '{"usageEventsDisplay":[{"model":"gpt\\u002d5"}]}'],
-    ['non-ASCII text in a kept field', '{"usageEventsDisplay":[{"model":"modèle"}]}'],
-    ['a byte-order mark', '\uFEFF{"usageEventsDisplay":[]}'],
-    [
-      'duplicate keys (the last wins)',
-      '{"usageEventsDisplay":[{"model":"a","model":"b","tokenUsage":{"inputTokens":1},"tokenUsage":null}]}',
-    ],
-    [
-      'escapes and non-ASCII in skipped fields',
-      '{"usageEventsDisplay":[{"note":"caf\\u00e9 \\"x\\" é","model":"m"}]}',
-    ],
-    [
-      'nested unknown fields',
-      '{"x":{"a":[1,{"b":[]},"c"],"d":null},"usageEventsDisplay":[{"extra":[[[]]],"model":"m"}]}',
-    ],
-    [
-      'whitespace everywhere',
-      ' \n{ "usageEventsDisplay" :\t[ { "model" : "m" , "timestamp" : "1" } ] , "totalUsageEventsCount" : 1 }\r\n',
-    ],
-    ['a trailing comma', '{"usageEventsDisplay":[{"model":"m"},]}'],
-    ['a leading zero', '{"usageEventsDisplay":[{"chargedCents":01}]}'],
-    ['a bare decimal point', '{"usageEventsDisplay":[{"chargedCents":1.}]}'],
-    ['text after the page', '{"usageEventsDisplay":[]} x'],
-    ['a control character in a string', '{"usageEventsDisplay":[{"model":"a\tb"}]}'],
-    ['a truncated page', '{"usageEventsDisplay":[{"model":"m"}'],
-  ])('%s: same result, or left to the schema', (label, text) => {
-    expectAgreement(text, label);
-  });
-
-  // The byte decoder remembers a field's first few texts on a page and matches later ones by their bytes.
-  it.each([
-    [
-      'texts on one page that extend one another',
-      page(
-        ['gpt-5', 'gpt-5-codex', 'gpt-5', '', 'gpt-5-codex', 'gpt-', 'gpt-5-codex-x', 'g', 'gpt-5'].map(
-          (model, i) => ({ model, kind: i % 2 ? 'K' : 'KK', owningUser: i % 3 ? '1' : 10 }),
-        ),
-      ),
-    ],
-    [
-      'more distinct texts on one page than are remembered',
-      page(Array.from({ length: 30 }, (_, i) => ({ model: `m${i % 12}`, owningTeam: String(i % 10) }))),
-    ],
-  ])('%s: decoded by the byte decoder, exactly as the schema does', (label, text) => {
-    expectFast(text, label);
-  });
-});
-
-describe('byte decoder: numbers convert exactly as JSON.parse converts them', () => {
-  const literals = [
-    '0',
-    '-0',
-    '0.0',
-    '-0.0',
-    '1',
-    '-1',
-    '12.5',
-    '6.31',
-    '0.1',
-    '0.30000000000000004',
-    '1e3',
-    '1E3',
-    '1e+3',
-    '1e-3',
-    '2.5e-7',
-    '123456789012345',
-    '1234567890123456',
-    '12345678901234567890',
-    '9007199254740993',
-    '0.000000000000000000000000001',
-    '1e22',
-    '1e23',
-    '1e-22',
-    '1e-23',
-    '1e308',
-    '1e309',
-    '-1e400',
-    '4.9e-324',
-    '1781519582153',
-    '1781519582153.0',
-    '99.99999999999999999',
-    '0.1234567890123456789',
-  ];
-
-  it.each(literals)('%s', (literal) => {
-    const text = `{"usageEventsDisplay":[{"chargedCents":${literal},"tokenUsage":{"totalCents":${literal}}}]}`;
-    const outcome = bothPaths(text);
-    expect(outcome.fast).toStrictEqual(outcome.schema);
-  });
-
-  it('20,000 random decimal literals, in every numeric field and as digit strings', () => {
-    const next = seededRandom(99);
-    const fields = [...NUMBER_FIELDS, ...TOKEN_FIELDS];
-    for (let i = 0; i < 20_000; i++) {
-      const literal = randomNumberLiteral(next);
-      // Every third value is sent as text, as cursor.com sends timestamps.
-      const value = i % 3 === 2 ? JSON.stringify(literal) : literal;
-      const field = fields[i % fields.length]!;
-      const member = `"${field}":${value}`;
-      const text = TOKEN_FIELDS.includes(field)
-        ? `{"usageEventsDisplay":[{"tokenUsage":{${member}}}]}`
-        : `{"usageEventsDisplay":[{${member}}]}`;
-      const decoded = decodeEventsPageBytes(Buffer.from(text));
-      const fast = decoded && JSON.stringify(eventsOf(decoded).usageEventsDisplay[0], exactNumbers);
-      const expected = JSON.stringify(
-        eventsPageSchema.parse(JSON.parse(text)).usageEventsDisplay[0],
-        exactNumbers,
-      );
-      if (fast !== expected) expect(`${member} → ${fast}`).toBe(`${member} → ${expected}`);
-    }
-  });
-});
-
-describe('byte decoder: generated and fuzzed pages', () => {
-  it('decodes realistic pages itself, exactly as the schema does', () => {
-    const events = generateEvents({
-      count: 3000,
-      start: new Date('2026-06-01T00:00:00Z'),
-      end: new Date('2026-07-01T00:00:00Z'),
-      seed: 5,
-      withoutTotalCentsEvery: 7,
-      withoutChargedCentsEvery: 11,
+    it.each(fieldValues)('%s given %s decodes exactly as the schema decodes it', (field, label, value) => {
+      const raw =
+        field === 'inputTokens'
+          ? { timestamp: '1781519582153', tokenUsage: { inputTokens: value, totalCents: 1 } }
+          : { timestamp: '1781519582153', [field]: value, tokenUsage: { inputTokens: 1 } };
+      const text = page([raw]);
+      const isContainer = typeof value === 'object' && value !== null;
+      // Primitives are the byte decoder's own work; containers are handed to JSON.parse, still in agreement.
+      if (isContainer) expectAgreement(decode, text, label);
+      else expectFast(decode, text, label);
     });
-    for (let from = 0; from < events.length; from += 1000) {
-      expectFast(page(events.slice(from, from + 1000), events.length), `page from ${from}`);
-    }
+
+    it.each(TOTAL_CENTS_CASES)('totalCents %s decodes exactly as the schema decodes it', (label, raw) => {
+      expectFast(
+        decode,
+        page([{ timestamp: '1781519582153', tokenUsage: { inputTokens: 1, ...raw } }]),
+        label,
+      );
+    });
+
+    it.each(ACCEPTED_ENVELOPES)('page %s: same result or left to the schema', (label, raw) => {
+      expectAgreement(decode, JSON.stringify(raw), label);
+    });
+
+    it.each(REJECTED_ENVELOPES)(
+      'page %s: the byte decoder gives up, the schema words the error',
+      (_label, raw) => {
+        expect(bothPaths(decode, JSON.stringify(raw))).toEqual({ fast: 'gave up', schema: 'rejected' });
+      },
+    );
+
+    it.each([
+      ['a model of the wrong type', { model: 42 }],
+      ['tokenUsage as text', { tokenUsage: 'none' }],
+      ['isChargeable as text', { isChargeable: 'yes' }],
+      ['owningUser as an object', { owningUser: { id: 1 } }],
+    ])('an event with %s: both fail (the schema words the error)', (_label, raw) => {
+      expect(bothPaths(decode, page([raw]))).toEqual({ fast: 'gave up', schema: 'rejected' });
+    });
+
+    it.each([
+      ['an escaped key spelling a known field', '{"usageEventsDisplay":[{"\\u006dodel":"gpt-5"}]}'],
+      ['an escaped value in a kept field', '{"usageEventsDisplay":[{"model":"gpt\\u002d5"}]}'],
+      ['non-ASCII text in a kept field', '{"usageEventsDisplay":[{"model":"modèle"}]}'],
+      ['a byte-order mark', '\uFEFF{"usageEventsDisplay":[]}'],
+      [
+        'duplicate keys (the last wins)',
+        '{"usageEventsDisplay":[{"model":"a","model":"b","tokenUsage":{"inputTokens":1},"tokenUsage":null}]}',
+      ],
+      [
+        'escapes and non-ASCII in skipped fields',
+        '{"usageEventsDisplay":[{"note":"caf\\u00e9 \\"x\\" é","model":"m"}]}',
+      ],
+      [
+        'nested unknown fields',
+        '{"x":{"a":[1,{"b":[]},"c"],"d":null},"usageEventsDisplay":[{"extra":[[[]]],"model":"m"}]}',
+      ],
+      [
+        'whitespace everywhere',
+        ' \n{ "usageEventsDisplay" :\t[ { "model" : "m" , "timestamp" : "1" } ] , "totalUsageEventsCount" : 1 }\r\n',
+      ],
+      ['a trailing comma', '{"usageEventsDisplay":[{"model":"m"},]}'],
+      ['a leading zero', '{"usageEventsDisplay":[{"chargedCents":01}]}'],
+      ['a bare decimal point', '{"usageEventsDisplay":[{"chargedCents":1.}]}'],
+      ['text after the page', '{"usageEventsDisplay":[]} x'],
+      ['a control character in a string', '{"usageEventsDisplay":[{"model":"a\tb"}]}'],
+      ['a truncated page', '{"usageEventsDisplay":[{"model":"m"}'],
+    ])('%s: same result, or left to the schema', (label, text) => {
+      expectAgreement(decode, text, label);
+    });
+
+    // The byte decoder remembers a field's first few texts on a page and matches later ones by their bytes.
+    it.each([
+      [
+        'texts on one page that extend one another',
+        page(
+          ['gpt-5', 'gpt-5-codex', 'gpt-5', '', 'gpt-5-codex', 'gpt-', 'gpt-5-codex-x', 'g', 'gpt-5'].map(
+            (model, i) => ({ model, kind: i % 2 ? 'K' : 'KK', owningUser: i % 3 ? '1' : 10 }),
+          ),
+        ),
+      ],
+      [
+        'more distinct texts on one page than are remembered',
+        page(Array.from({ length: 30 }, (_, i) => ({ model: `m${i % 12}`, owningTeam: String(i % 10) }))),
+      ],
+      // A value a decoder reads itself and one it hands on (the WebAssembly decoder's fix-ups) for one field:
+      // whichever comes last wins, as in JSON.parse.
+      [
+        'a number given as text, then as a number, and the other way round',
+        '{"usageEventsDisplay":[{"chargedCents":"1.5","tokenUsage":{"totalCents":"-1","inputTokens":"7"}},' +
+          '{"chargedCents":"1.5","chargedCents":2,"tokenUsage":{"totalCents":"x","totalCents":3}},' +
+          '{"chargedCents":2,"chargedCents":"1e2","tokenUsage":{"totalCents":3,"totalCents":"-0"}}]}',
+      ],
+      [
+        'a second tokenUsage replacing one with values given as text',
+        '{"usageEventsDisplay":[{"tokenUsage":{"inputTokens":"7","totalCents":"x"},' +
+          '"tokenUsage":{"outputTokens":"1e2","cacheReadTokens":2.5e1}}]}',
+      ],
+      [
+        'counts that are not plain numbers',
+        '{"totalUsageEventsCount":"1e3","totalUsageEventsCount":2.0,"usageEventsDisplay":[]}',
+      ],
+      ['a count given in exponent form', '{"totalUsageEventsCount":1E1,"usageEventsDisplay":[]}'],
+    ])('%s: decoded by the decoder itself, exactly as the schema does', (label, text) => {
+      expectFast(decode, text, label);
+    });
+
+    // The WebAssembly decoder hands such texts to JSON.parse one distinct value at a time.
+    it.runIf(anyText).each([
+      ['an escaped value in a kept field', '{"usageEventsDisplay":[{"model":"gpt\\u002d5","kind":"a\\"b"}]}'],
+      ['non-ASCII text in a kept field', '{"usageEventsDisplay":[{"model":"modèle"},{"model":"modèle"}]}'],
+      [
+        'numeric owners and teams',
+        '{"usageEventsDisplay":[{"owningUser":10,"owningTeam":-0},{"owningUser":1.5e3,"owningTeam":0}]}',
+      ],
+    ])('%s: decoded by the decoder itself, exactly as the schema does', (label, text) => {
+      expectFast(decode, text, label);
+    });
   });
 
-  it('2,000 fuzzed pages: every answer is the schema’s, and most are the byte decoder’s own', () => {
-    const next = seededRandom(2026);
-    let accepted = 0;
-    let fast = 0;
-    for (let round = 0; round < 2000; round++) {
-      const text = fuzzedPage(next);
-      const outcome = expectAgreement(text, `round ${round}: ${text.slice(0, 300)}`);
-      if (outcome.schema !== 'rejected') accepted++;
-      if (outcome.fast !== 'gave up') fast++;
-    }
-    expect(accepted).toBeGreaterThan(500);
-    expect(fast).toBeGreaterThan(accepted * 0.6);
+  describe('numbers convert exactly as JSON.parse converts them', () => {
+    const literals = [
+      '0',
+      '-0',
+      '0.0',
+      '-0.0',
+      '1',
+      '-1',
+      '12.5',
+      '6.31',
+      '0.1',
+      '0.30000000000000004',
+      '1e3',
+      '1E3',
+      '1e+3',
+      '1e-3',
+      '2.5e-7',
+      '123456789012345',
+      '1234567890123456',
+      '12345678901234567890',
+      '9007199254740993',
+      '0.000000000000000000000000001',
+      '1e22',
+      '1e23',
+      '1e-22',
+      '1e-23',
+      '1e308',
+      '1e309',
+      '-1e400',
+      '4.9e-324',
+      '1781519582153',
+      '1781519582153.0',
+      '99.99999999999999999',
+      '0.1234567890123456789',
+    ];
+
+    it.each(literals)('%s', (literal) => {
+      const text = `{"usageEventsDisplay":[{"chargedCents":${literal},"tokenUsage":{"totalCents":${literal}}}]}`;
+      const outcome = bothPaths(decode, text);
+      expect(outcome.fast).toStrictEqual(outcome.schema);
+    });
+
+    it('20,000 random decimal literals, in every numeric field and as digit strings', () => {
+      const next = seededRandom(99);
+      const fields = [...NUMBER_FIELDS, ...TOKEN_FIELDS];
+      for (let i = 0; i < 20_000; i++) {
+        const literal = randomNumberLiteral(next);
+        // Every third value is sent as text, as cursor.com sends timestamps.
+        const value = i % 3 === 2 ? JSON.stringify(literal) : literal;
+        const field = fields[i % fields.length]!;
+        const member = `"${field}":${value}`;
+        const text = TOKEN_FIELDS.includes(field)
+          ? `{"usageEventsDisplay":[{"tokenUsage":{${member}}}]}`
+          : `{"usageEventsDisplay":[{${member}}]}`;
+        const decoded = decode(Buffer.from(text));
+        const fast = decoded && JSON.stringify(eventsOf(decoded).usageEventsDisplay[0], exactNumbers);
+        const expected = JSON.stringify(
+          eventsPageSchema.parse(JSON.parse(text)).usageEventsDisplay[0],
+          exactNumbers,
+        );
+        if (fast !== expected) expect(`${member} → ${fast}`).toBe(`${member} → ${expected}`);
+      }
+    });
+  });
+
+  describe('generated and fuzzed pages', () => {
+    it('decodes realistic pages itself, exactly as the schema does', () => {
+      const events = generateEvents({
+        count: 3000,
+        start: new Date('2026-06-01T00:00:00Z'),
+        end: new Date('2026-07-01T00:00:00Z'),
+        seed: 5,
+        withoutTotalCentsEvery: 7,
+        withoutChargedCentsEvery: 11,
+      });
+      for (let from = 0; from < events.length; from += 1000) {
+        expectFast(decode, page(events.slice(from, from + 1000), events.length), `page from ${from}`);
+      }
+    });
+
+    it('2,000 fuzzed pages: every answer is the schema’s, and most are the decoder’s own', () => {
+      const next = seededRandom(2026);
+      let accepted = 0;
+      let fast = 0;
+      for (let round = 0; round < 2000; round++) {
+        const text = fuzzedPage(next);
+        const outcome = expectAgreement(decode, text, `round ${round}: ${text.slice(0, 300)}`);
+        if (outcome.schema !== 'rejected') accepted++;
+        if (outcome.fast !== 'gave up') fast++;
+      }
+      expect(accepted).toBeGreaterThan(500);
+      expect(fast).toBeGreaterThan(accepted * fuzzedShare);
+    });
   });
 });
 

@@ -80,7 +80,8 @@ type NumberColumn =
   | 'cacheWriteTokens'
   | 'cacheReadTokens'
   | 'totalCents';
-const NUMBER_COLUMNS: readonly NumberColumn[] = [
+/** The number columns, in the order a decoder's own memory holds them too (wasm/events-page.ts). */
+export const NUMBER_COLUMNS: readonly NumberColumn[] = [
   'timestamp',
   'requestsCosts',
   'cursorTokenFee',
@@ -92,7 +93,8 @@ const NUMBER_COLUMNS: readonly NumberColumn[] = [
   'totalCents',
 ];
 
-const orNaN = (value: number | undefined) => (value === undefined ? Number.NaN : value);
+/** A decoded number as its column holds it: absent is NaN. */
+export const orNaN = (value: number | undefined) => (value === undefined ? Number.NaN : value);
 const orUndefined = (value: number) => (Number.isNaN(value) ? undefined : value);
 
 function booleanBits(field: BooleanField, value: boolean | undefined): number {

@@ -42,7 +42,14 @@ import {
   TOKEN_USAGE,
   USAGE_BASED_COSTS,
 } from './event-keys.js';
-import { CHARGEABLE, EventRows, type EventRowsPage, HEADLESS, TOKEN_BASED_CALL } from './event-rows.js';
+import {
+  CHARGEABLE,
+  EventRows,
+  type EventRowsPage,
+  HEADLESS,
+  orNaN,
+  TOKEN_BASED_CALL,
+} from './event-rows.js';
 import {
   decodeEventCount,
   decodeModel,
@@ -79,7 +86,6 @@ export function decodeEventsPageBytes(bytes: Uint8Array): EventRowsPage | undefi
   }
 }
 
-const orNaN = (value: number | undefined) => (value === undefined ? Number.NaN : value);
 /** Distinct values remembered per text field and page. */
 const SEEN_TEXTS = 8;
 
