@@ -22,6 +22,14 @@ export interface FetchEventsPageOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A page by the fast decoders in turn, the WebAssembly one first: each gives up on what it does not handle,
+ * and undefined leaves the page to the schema path (docs/behaviour.md §28.6).
+ */
+export function decodeEventsPageFast(bytes: Uint8Array): EventRowsPage | undefined {
+  return decodeEventsPageWasm(bytes) ?? decodeEventsPageBytes(bytes);
+}
+
 /** docs/behaviour.md §17.8: bounds are rounded epoch milliseconds as decimal strings. */
 function msString(date: Date): string {
   return String(Math.round(date.getTime()));
@@ -49,9 +57,7 @@ export function fetchEventsPage(
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
     schema: eventRowsPageSchema,
-    // The WebAssembly decoder first, then the JavaScript one, then (the client) the schema path: each gives
-    // up on what it does not handle (docs/behaviour.md §28.6).
-    decodeBytes: (bytes) => decodeEventsPageWasm(bytes) ?? decodeEventsPageBytes(bytes),
+    decodeBytes: decodeEventsPageFast,
     maxBytes: EVENTS_PAGE_LIMIT,
     notLoggedInStatuses: [401],
   });
