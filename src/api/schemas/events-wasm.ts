@@ -67,7 +67,7 @@ const TOKEN_FIELD = 100;
 const TOTAL_CENTS_FIELD = 104;
 const TOKEN_COLUMNS = ['inputTokens', 'outputTokens', 'cacheWriteTokens', 'cacheReadTokens'] as const;
 
-/** undefined until first used; null where this Node cannot run it (`--jitless` has no WebAssembly). */
+/** undefined until first used; null when the module could not be compiled or instantiated here. */
 let decoder: DecoderExports | null | undefined;
 
 function instantiate(): DecoderExports | null {
