@@ -11,13 +11,15 @@
 // only where they are plain: a number of up to 15 significant digits without an exponent, or a string of
 // up to 15 digits, in a numeric field; true, false or null in a boolean field; null anywhere. Everything
 // else is handed to JavaScript, which applies the schema's own rule to JSON.parse's value:
-// - a text field's value is interned per page: each distinct value once, as where its JSON is;
+// - a text field's value is interned per page: each distinct value is handed over once, as the place of its
+//   JSON in the page;
 // - any other value of a numeric field is a "fix-up": the event, the field, and where its JSON is; so is
 //   any other value of the page's totalUsageEventsCount.
 // It gives up (decode returns -1) on what the schema would reject or JavaScript decodes better: invalid
 // JSON, a page that is not an object holding the events array, a non-object event, a boolean field or
-// tokenUsage of the wrong type, a number or container in a text field, an escaped or non-ASCII key, nesting
-// past 64 levels, more rows, texts or fix-ups than it has room for.
+// tokenUsage of the wrong type, a boolean or container in a text field (or a number, but for the owner and
+// team ids), an escaped or non-ASCII key, nesting past 64 levels, more rows, texts or fix-ups than it has
+// room for.
 //
 // Memory: the page is copied in at `layout(length)`'s answer and followed by zero bytes, which no loop
 // reads past (every token ends before a zero), so the scan needs no bounds checks.
@@ -538,10 +540,9 @@ function setBoolean(row: i32, pair: i32, literalCode: i32): void {
 function event(at: usize, row: i32): usize {
   if (byte(at) != 0x7b) return 0;
   for (let c = 0; c < INPUT_TOKENS; c++) store<f64>(numberAt(c, row), NaN);
-  for (let c = INPUT_TOKENS; c < TOTAL_CENTS; c++) store<f64>(numberAt(c, row), 0);
-  store<f64>(numberAt(TOTAL_CENTS, row), NaN);
   store<u8>(flags + <usize>row, 0);
   store<u32>(fixupMasks + (<usize>row << 2), 0);
+  resetTokens(row, false);
   for (let t = 0; t < TEXT_FIELDS; t++) store<i32>(texts + ((<usize>t * CAPACITY + <usize>row) << 2), -1);
   at = whitespace(at + 1);
   if (byte(at) == 0x7d) return at + 1;

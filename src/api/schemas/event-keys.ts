@@ -55,6 +55,7 @@ export const INPUT_TOKENS = 0;
 export const OUTPUT_TOKENS = 1;
 export const CACHE_WRITE_TOKENS = 2;
 export const CACHE_READ_TOKENS = 3;
+export const TOTAL_CENTS = 4;
 
 export interface Field {
   /** Index into the field list. */

@@ -14,6 +14,14 @@
  * schema path on the same edge cases and fuzzed pages as the byte decoder.
  */
 import v8 from 'node:v8';
+import {
+  CHARGED_CENTS,
+  CURSOR_TOKEN_FEE,
+  EVENT_FIELDS,
+  REQUESTS_COSTS,
+  TIMESTAMP,
+  TOTAL_CENTS,
+} from './event-keys.js';
 import { EventRows, type EventRowsPage, NUMBER_COLUMNS, orNaN } from './event-rows.js';
 import {
   decodeEventCount,
@@ -59,13 +67,14 @@ interface DecoderExports {
 /** Text columns in the module's order; a text's field is this index, plus NOT_PLAIN when JSON.parse reads it. */
 const TEXT_COLUMNS = ['model', 'kind', 'usageBasedCosts', 'owningUser', 'owningTeam'] as const;
 const NOT_PLAIN = 8;
-/** Fix-up field codes (wasm/events-page.ts): the event fields' indexes, then the token fields' from 100. */
-const TIMESTAMP = 0;
-const REQUESTS_COSTS = 3;
-const CURSOR_TOKEN_FEE = 8;
+/**
+ * A fix-up names its field by code (wasm/events-page.ts): an event field's index in EVENT_FIELDS, or a token
+ * field's index in TOKEN_FIELDS plus TOKEN_FIELD. Its bit in the row's mask: the event field's index, or the
+ * token field's after all of EVENT_FIELDS.
+ */
 const TOKEN_FIELD = 100;
-const TOTAL_CENTS_FIELD = 104;
 const TOKEN_COLUMNS = ['inputTokens', 'outputTokens', 'cacheWriteTokens', 'cacheReadTokens'] as const;
+const fixupBit = (code: number) => (code >= TOKEN_FIELD ? code - TOKEN_FIELD + EVENT_FIELDS.length : code);
 
 /** undefined until first used; null when the module could not be compiled or instantiated here. */
 let decoder: DecoderExports | null | undefined;
@@ -200,21 +209,27 @@ function applyFixups(wasm: DecoderExports, memory: Buffer, rows: EventRows): voi
   for (let f = 0; f < total; f++) {
     const row = entries[f * 4]!;
     const code = entries[f * 4 + 1]!;
-    const bit = code >= TOKEN_FIELD ? code - TOKEN_FIELD + 13 : code;
     // A later plain value or tokenUsage replaced this one.
-    if (!((masks[row]! >>> bit) & 1)) continue;
+    if (!((masks[row]! >>> fixupBit(code)) & 1)) continue;
     const raw = parsed(memory, entries[f * 4 + 2]!, entries[f * 4 + 3]!);
-    if (code === TOTAL_CENTS_FIELD) rows.setTotalCents(row, orNaN(totalCentsOf(raw)), totalCentsInvalid(raw));
-    else if (code >= TOKEN_FIELD) rows[TOKEN_COLUMNS[code - TOKEN_FIELD]!][row] = tokenCount(raw);
-    else if (code === TIMESTAMP) rows.timestamp[row] = orNaN(lenientInteger(raw));
-    else {
-      const column =
-        code === REQUESTS_COSTS
-          ? 'requestsCosts'
-          : code === CURSOR_TOKEN_FEE
-            ? 'cursorTokenFee'
-            : 'chargedCents';
-      rows[column][row] = orNaN(lenientNumber(raw));
+    switch (code) {
+      case TIMESTAMP:
+        rows.timestamp[row] = orNaN(lenientInteger(raw));
+        break;
+      case REQUESTS_COSTS:
+        rows.requestsCosts[row] = orNaN(lenientNumber(raw));
+        break;
+      case CURSOR_TOKEN_FEE:
+        rows.cursorTokenFee[row] = orNaN(lenientNumber(raw));
+        break;
+      case CHARGED_CENTS:
+        rows.chargedCents[row] = orNaN(lenientNumber(raw));
+        break;
+      case TOKEN_FIELD + TOTAL_CENTS:
+        rows.setTotalCents(row, orNaN(totalCentsOf(raw)), totalCentsInvalid(raw));
+        break;
+      default:
+        rows[TOKEN_COLUMNS[code - TOKEN_FIELD]!][row] = tokenCount(raw);
     }
   }
 }
