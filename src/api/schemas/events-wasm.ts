@@ -119,9 +119,15 @@ function exportsOrNull(): DecoderExports | null {
 export function decodeEventsPageWasm(bytes: Uint8Array): EventRowsPage | undefined {
   const wasm = exportsOrNull();
   if (wasm === null) return undefined;
-  const at = wasm.layout(bytes.length);
-  new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
-  const length = wasm.decode(bytes.length);
+  let length: number;
+  try {
+    const at = wasm.layout(bytes.length);
+    new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
+    length = wasm.decode(bytes.length);
+  } catch {
+    // A trap (the module's memory could not grow for this page): the next decoder takes the page.
+    return undefined;
+  }
   if (length < 0) return undefined;
   const memory = Buffer.from(wasm.memory.buffer);
   const capacity = wasm.capacity();
