@@ -57,7 +57,7 @@ function bothPaths(decode: Decoder, text: string): Outcome {
   const parsed = eventsPageSchema.safeParse(json);
   if (parsed.success) {
     schema = parsed.data;
-    // The schema path's rows (what the client hands on when the byte decoder gives up) hold the same events.
+    // The schema path's rows (what the client hands on when the fast decoders give up) hold the same events.
     expect(eventsOf(eventRowsPageSchema.parse(json)), 'the schema page as rows').toStrictEqual(schema);
   }
   return { fast, schema };
@@ -102,7 +102,7 @@ describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
           : { timestamp: '1781519582153', [field]: value, tokenUsage: { inputTokens: 1 } };
       const text = page([raw]);
       const isContainer = typeof value === 'object' && value !== null;
-      // Primitives are the byte decoder's own work; containers are handed to JSON.parse, still in agreement.
+      // Primitives are the decoder's own work; containers are handed to JSON.parse, still in agreement.
       if (isContainer) expectAgreement(decode, text, label);
       else expectFast(decode, text, label);
     });
@@ -120,7 +120,7 @@ describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
     });
 
     it.each(REJECTED_ENVELOPES)(
-      'page %s: the byte decoder gives up, the schema words the error',
+      'page %s: the decoder gives up, the schema words the error',
       (_label, raw) => {
         expect(bothPaths(decode, JSON.stringify(raw))).toEqual({ fast: 'gave up', schema: 'rejected' });
       },
@@ -166,7 +166,7 @@ describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
       expectAgreement(decode, text, label);
     });
 
-    // The byte decoder remembers a field's first few texts on a page and matches later ones by their bytes.
+    // Texts repeat on a page: the byte decoder remembers each field's first few, the WebAssembly one all of them.
     it.each([
       [
         'texts on one page that extend one another',
@@ -401,7 +401,7 @@ function fuzzedPage(next: () => number): string {
   if (next() < 0.8) members.unshift(['totalUsageEventsCount', fieldLiteral(next)]);
   if (next() < 0.1) members.push(['usageEvents', '[{"x":1}]']);
   let text = object(next, members);
-  // Now and then, break it: JSON.parse must then fail and the byte decoder give up.
+  // Now and then, break it: JSON.parse must then fail and the decoders give up.
   if (next() < 0.05) text = text.slice(0, Math.floor(next() * text.length));
   if (next() < 0.05) {
     const at = Math.floor(next() * text.length);
