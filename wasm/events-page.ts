@@ -48,6 +48,20 @@ const TOTAL_CENTS_INVALID: u32 = 2;
 // fields from 100 in the order of TOKEN_FIELDS, the envelope's from 200. A fix-up names its field by code.
 const TOKEN_USAGE = 12;
 const TOKEN_FIELD = 100;
+// Where each event field's value goes, by field code: its number column, its boolean pair in `flags`
+// (isTokenBasedCall, isChargeable, isHeadless), or its text column (TEXT_FIELDS order: model, kind,
+// usageBasedCosts, owningUser, owningTeam; the last two are ids, which may be numbers).
+const NUMBER_FIELD = 0;
+const BOOLEAN_FIELD = 1;
+const TEXT_FIELD = 2;
+const FIELD_KIND: StaticArray<i32> = [
+  NUMBER_FIELD, TEXT_FIELD, TEXT_FIELD, NUMBER_FIELD, TEXT_FIELD, BOOLEAN_FIELD, TEXT_FIELD, TEXT_FIELD,
+  NUMBER_FIELD, BOOLEAN_FIELD, BOOLEAN_FIELD, NUMBER_FIELD,
+];
+const FIELD_SLOT: StaticArray<i32> = [
+  TIMESTAMP, 0, 1, REQUESTS_COSTS, 2, 0, 3, 4, CURSOR_TOKEN_FEE, 1, 2, CHARGED_CENTS,
+];
+const FIRST_ID_TEXT = 3;
 const TOTAL_CENTS_FIELD = 104;
 const EVENT_COUNT = 200;
 const EVENTS = 201;
@@ -405,7 +419,7 @@ function text(at: usize, column: i32): usize {
     if ((kind & 8) == 0) at++;
   } else if (c == 0x2d || isDigit(c)) {
     // owningUser and owningTeam take numbers; a number anywhere else fails its page (the schema words that).
-    if (column < 3) return 0;
+    if (column < FIRST_ID_TEXT) return 0;
     at = skipNumber(at);
     if (at == 0) return 0;
     kind |= 8;
@@ -554,20 +568,22 @@ function event(at: usize, row: i32): usize {
       at = skipValue(at, 2);
     } else if (code == TOKEN_USAGE) {
       at = tokenUsage(at, row);
-    } else if (code == 0 || code == 3 || code == 8 || code == 11) {
-      at = numeric(at, row, code);
-      let n = value;
-      // timestamp: an integer or absent (docs/behaviour.md §18.2); 15 digits are far inside Int64.
-      if (code == 0 && !isInteger(n)) n = NaN;
-      const column = code == 0 ? TIMESTAMP : code == 3 ? REQUESTS_COSTS : code == 8 ? CURSOR_TOKEN_FEE : CHARGED_CENTS;
-      store<f64>(numberAt(column, row), n);
-    } else if (code == 5 || code == 9 || code == 10) {
-      at = literal(at);
-      if (at != 0) setBoolean(row, code == 5 ? 0 : code == 9 ? 1 : 2, <i32>value);
     } else {
-      const column = code == 1 ? 0 : code == 2 ? 1 : code == 4 ? 2 : code == 6 ? 3 : 4;
-      at = text(at, column);
-      if (at != 0) store<i32>(texts + ((<usize>column * CAPACITY + <usize>row) << 2), <i32>value);
+      const slot = unchecked(FIELD_SLOT[code]);
+      const kind = unchecked(FIELD_KIND[code]);
+      if (kind == NUMBER_FIELD) {
+        at = numeric(at, row, code);
+        let n = value;
+        // timestamp: an integer or absent (docs/behaviour.md §18.2); 15 digits are far inside Int64.
+        if (slot == TIMESTAMP && !isInteger(n)) n = NaN;
+        store<f64>(numberAt(slot, row), n);
+      } else if (kind == BOOLEAN_FIELD) {
+        at = literal(at);
+        if (at != 0) setBoolean(row, slot, <i32>value);
+      } else {
+        at = text(at, slot);
+        if (at != 0) store<i32>(texts + ((<usize>slot * CAPACITY + <usize>row) << 2), <i32>value);
+      }
     }
     if (at == 0) return 0;
     at = endOfMember(at);
