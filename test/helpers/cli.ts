@@ -17,10 +17,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** A throwaway HOME with nothing in it: tests add exactly the credential stores they need. */
+/**
+ * A throwaway HOME with nothing in it: tests add exactly the credential stores they need. Removing it
+ * retries: a detached refresh a spawned statusline started may still be exiting, and it writes its compile
+ * cache into this HOME as it does (docs/behaviour.md §26.10), which makes a single pass fail with ENOTEMPTY.
+ */
 export function makeTempHome(): { home: string; cleanup: () => void } {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-home-'));
-  return { home, cleanup: () => fs.rmSync(home, { recursive: true, force: true }) };
+  return {
+    home,
+    cleanup: () => fs.rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
+  };
 }
 
 export interface RunOptions {
