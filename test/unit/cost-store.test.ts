@@ -140,6 +140,10 @@ describe('the events a run keeps for the store', () => {
     ['oldest first', [1000, 2000, 2000, 3000]],
     ['newest first, as cursor.com sends them', [4000, 3000, 2000, 1000]],
     ['newest first with a tie', [4000, 3000, 3000, 1000]],
+    [
+      'newest first with ties at both ends and a run of three',
+      [4000, 4000, 3000, 3000, 3000, 2000, 1000, 1000],
+    ],
     ['in no order', [3000, 1000, 4000, 1000, 2000]],
   ])('come out in time order (ties in the order they came) from %s', (_label, stamps) => {
     const kept = at(stamps);

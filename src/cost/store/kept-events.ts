@@ -240,8 +240,9 @@ export class KeptEvents {
   }
 
   /**
-   * The rows whose timestamp lies in `[start, end)` (or, with `outside`, the others), in time order: already
-   * so, or the reverse (cursor.com sends the newest first), in linear time.
+   * The rows whose timestamp lies in `[start, end)` (or, with `outside`, the others), in time order, ties in
+   * the order they came: already so, or the reverse (cursor.com sends the newest first, and events of the
+   * same millisecond do occur), in linear time.
    */
   rowsInTimeOrder(start: number, end: number, outside = false): number[] {
     const t = this.timestamp;
@@ -255,10 +256,29 @@ export class KeptEvents {
     for (let k = 1; k < rows.length && (ascending || descending); k++) {
       const step = t[rows[k]!]! - t[rows[k - 1]!]!;
       if (step < 0) ascending = false;
-      if (step >= 0) descending = false;
+      if (step > 0) descending = false;
     }
     if (ascending) return rows;
-    if (descending) return rows.reverse();
+    if (descending) return reversedKeepingTies(t, rows);
     return rows.sort((a, b) => t[a]! - t[b]! || a - b);
   }
+}
+
+/**
+ * Rows newest first, reversed into time order; each run of equal timestamps is turned back, so ties keep the
+ * order they came in (as the sort would).
+ */
+function reversedKeepingTies(t: Float64Array, rows: number[]): number[] {
+  rows.reverse();
+  for (let from = 0; from < rows.length; ) {
+    let to = from + 1;
+    while (to < rows.length && t[rows[to]!] === t[rows[from]!]) to++;
+    for (let a = from, b = to - 1; a < b; a++, b--) {
+      const row = rows[a]!;
+      rows[a] = rows[b]!;
+      rows[b] = row;
+    }
+    from = to;
+  }
+  return rows;
 }
