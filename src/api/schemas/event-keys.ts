@@ -23,7 +23,8 @@ export const EVENT_FIELDS = [
   'chargedCents',
   'tokenUsage',
 ] as const;
-const TOKEN_FIELDS = [
+/** `tokenUsage`'s fields the schema reads; each counter's name is its column's too (event-rows.ts). */
+export const TOKEN_FIELDS = [
   'inputTokens',
   'outputTokens',
   'cacheWriteTokens',

@@ -20,6 +20,7 @@ import {
   EVENT_FIELDS,
   REQUESTS_COSTS,
   TIMESTAMP,
+  TOKEN_FIELDS,
   TOTAL_CENTS,
 } from './event-keys.js';
 import { EventRows, type EventRowsPage, NUMBER_COLUMNS, orNaN } from './event-rows.js';
@@ -73,7 +74,6 @@ const NOT_PLAIN = 8;
  * token field's after all of EVENT_FIELDS.
  */
 const TOKEN_FIELD = 100;
-const TOKEN_COLUMNS = ['inputTokens', 'outputTokens', 'cacheWriteTokens', 'cacheReadTokens'] as const;
 const fixupBit = (code: number) => (code >= TOKEN_FIELD ? code - TOKEN_FIELD + EVENT_FIELDS.length : code);
 
 /** undefined until first used; null when the module could not be compiled or instantiated here. */
@@ -235,7 +235,8 @@ function applyFixups(wasm: DecoderExports, memory: Buffer, rows: EventRows): voi
         rows.setTotalCents(row, orNaN(totalCentsOf(raw)), totalCentsInvalid(raw));
         break;
       default:
-        rows[TOKEN_COLUMNS[code - TOKEN_FIELD]!][row] = tokenCount(raw);
+        // One of the four token counts (totalCents is the case above).
+        rows[TOKEN_FIELDS[code - TOKEN_FIELD]!][row] = tokenCount(raw);
     }
   }
 }
