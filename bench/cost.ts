@@ -150,7 +150,7 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
     decoded = decodePages(texts);
     return performance.now() - started;
   });
-  console.log(`  fast decoders over ${texts.length} pages: ${ms(decode.median)} (${spread(decode.samples)})`);
+  console.log(`  fast decoder over ${texts.length} pages: ${ms(decode.median)} (${spread(decode.samples)})`);
   const aggregation = await medianRuns(IN_PROCESS_RUNS, async () => {
     started = performance.now();
     const report = aggregate(decoded, now);

@@ -4,8 +4,8 @@
  */
 import { Agent } from 'undici';
 import { CursorClient } from '../../src/api/client.js';
-import { decodeEventsPageFast } from '../../src/api/events-endpoint.js';
 import { type EventRows, eventRowsPageSchema } from '../../src/api/schemas/event-rows.js';
+import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
 import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { collectCost } from '../../src/cost/collect.js';
 import { createListPricer } from '../../src/cost/pricing.js';
@@ -42,13 +42,13 @@ export async function timeCollectCost(
 }
 
 /**
- * The page bytes through the fast decoders, as the client does per page (src/api/events-endpoint.ts); the
- * schema path (JSON.parse, then the rows page schema) only if both give up.
+ * The page bytes through the fast decoder, as the client does per page (src/api/events-endpoint.ts); the
+ * schema path (JSON.parse, then the rows page schema) only if it gives up.
  */
 export function decodePages(texts: readonly string[]): EventRows[] {
   return texts.map(
     (text) =>
-      (decodeEventsPageFast(Buffer.from(text, 'latin1')) ?? eventRowsPageSchema.parse(JSON.parse(text)))
+      (decodeEventsPageBytes(Buffer.from(text, 'latin1')) ?? eventRowsPageSchema.parse(JSON.parse(text)))
         .usageEventsDisplay,
   );
 }

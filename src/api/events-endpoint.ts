@@ -1,7 +1,6 @@
 import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
 import { type EventRowsPage, eventRowsPageSchema } from './schemas/event-rows.js';
 import { decodeEventsPageBytes } from './schemas/events-bytes.js';
-import { decodeEventsPageWasm } from './schemas/events-wasm.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
 export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
@@ -20,14 +19,6 @@ export interface FetchEventsPageOptions {
   end: Date;
   timeoutMs?: number;
   signal?: AbortSignal;
-}
-
-/**
- * A page by the fast decoders in turn, the WebAssembly one first: each gives up on what it does not handle,
- * and undefined leaves the page to the schema path (docs/behaviour.md §28.6).
- */
-export function decodeEventsPageFast(bytes: Uint8Array): EventRowsPage | undefined {
-  return decodeEventsPageWasm(bytes) ?? decodeEventsPageBytes(bytes);
 }
 
 /** docs/behaviour.md §17.8: bounds are rounded epoch milliseconds as decimal strings. */
@@ -57,7 +48,7 @@ export function fetchEventsPage(
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signal: options.signal,
     schema: eventRowsPageSchema,
-    decodeBytes: decodeEventsPageFast,
+    decodeBytes: decodeEventsPageBytes,
     maxBytes: EVENTS_PAGE_LIMIT,
     notLoggedInStatuses: [401],
   });

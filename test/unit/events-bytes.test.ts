@@ -1,8 +1,7 @@
 /**
- * The two fast decoders of events pages, the WebAssembly one (src/api/schemas/events-wasm.ts) and the
- * JavaScript byte decoder (src/api/schemas/events-bytes.ts), each against the schema path (JSON.parse, then
- * eventsPageSchema): on every page each either gives exactly the schema's result or gives up, and neither
- * gives up on the pages cursor.com actually sends. Both hand their events on as rows (src/api/schemas/
+ * The fast decoder of events pages (src/api/schemas/events-bytes.ts) against the schema path (JSON.parse,
+ * then eventsPageSchema): on every page it either gives exactly the schema's result or gives up, and it does
+ * not give up on the pages cursor.com actually sends. It hands its events on as rows (src/api/schemas/
  * event-rows.ts), so every accepted page is also read back from its rows and must be the schema's events,
  * field for field. docs/behaviour.md §28.6.
  */
@@ -10,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { type EventRowsPage, eventRowsPageSchema } from '../../src/api/schemas/event-rows.js';
 import { type EventsPage, eventsPageSchema } from '../../src/api/schemas/events.js';
 import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
-import { decodeEventsPageWasm } from '../../src/api/schemas/events-wasm.js';
 import { generateEvents, seededRandom } from '../fake-cursor/generate-events.js';
 import {
   ACCEPTED_ENVELOPES,
@@ -24,14 +22,9 @@ import {
 type Outcome = { fast: 'gave up' | unknown; schema: 'rejected' | unknown };
 type Decoder = (bytes: Buffer) => EventRowsPage | undefined;
 
-/**
- * Each decoder, the share of the fuzzed pages the schema accepts that it must answer itself, and whether it
- * answers escaped and non-ASCII text in a field it keeps (the byte decoder leaves those to JSON.parse).
- */
-const DECODERS: [string, Decoder, { fuzzedShare: number; anyText: boolean }][] = [
-  ['WebAssembly decoder', decodeEventsPageWasm, { fuzzedShare: 0.95, anyText: true }],
-  ['byte decoder', decodeEventsPageBytes, { fuzzedShare: 0.6, anyText: false }],
-];
+const decode: Decoder = decodeEventsPageBytes;
+/** The share of the fuzzed pages the schema accepts that the decoder must answer itself. */
+const FUZZED_SHARE = 0.6;
 
 /** A page of rows read back as the schema's page of event objects. */
 function eventsOf(page: EventRowsPage): EventsPage {
@@ -57,7 +50,7 @@ function bothPaths(decode: Decoder, text: string): Outcome {
   const parsed = eventsPageSchema.safeParse(json);
   if (parsed.success) {
     schema = parsed.data;
-    // The schema path's rows (what the client hands on when the fast decoders give up) hold the same events.
+    // The schema path's rows (what the client hands on when the fast decoder gives up) hold the same events.
     expect(eventsOf(eventRowsPageSchema.parse(json)), 'the schema page as rows').toStrictEqual(schema);
   }
   return { fast, schema };
@@ -79,7 +72,7 @@ function expectFast(decode: Decoder, text: string, label: string): void {
 const page = (events: unknown[], count: unknown = events.length) =>
   JSON.stringify({ totalUsageEventsCount: count, usageEventsDisplay: events });
 
-describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
+describe('the byte decoder', () => {
   describe('the schema tests’ edge cases', () => {
     const fieldValues: [string, string, unknown][] = [
       ...INTEGER_FIELD_CASES.map(([label, value]): [string, string, unknown] => [
@@ -166,7 +159,7 @@ describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
       expectAgreement(decode, text, label);
     });
 
-    // Texts repeat on a page: the byte decoder remembers each field's first few, the WebAssembly one all of them.
+    // Texts repeat on a page: the decoder remembers each field's first few.
     it.each([
       [
         'texts on one page that extend one another',
@@ -180,8 +173,8 @@ describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
         'more distinct texts on one page than are remembered',
         page(Array.from({ length: 30 }, (_, i) => ({ model: `m${i % 12}`, owningTeam: String(i % 10) }))),
       ],
-      // A value a decoder reads itself and one it hands on (the WebAssembly decoder's fix-ups) for one field:
-      // whichever comes last wins, as in JSON.parse.
+      // A value the decoder reads itself and one it hands on for one field: whichever comes last wins, as in
+      // JSON.parse.
       [
         'a number given as text, then as a number, and the other way round',
         '{"usageEventsDisplay":[{"chargedCents":"1.5","tokenUsage":{"totalCents":"-1","inputTokens":"7"}},' +
@@ -202,16 +195,16 @@ describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
       expectFast(decode, text, label);
     });
 
-    // The WebAssembly decoder hands such texts to JSON.parse one distinct value at a time.
-    it.runIf(anyText).each([
+    // Escaped and non-ASCII text in a kept field, and numeric owners: left to JSON.parse and the schema.
+    it.each([
       ['an escaped value in a kept field', '{"usageEventsDisplay":[{"model":"gpt\\u002d5","kind":"a\\"b"}]}'],
       ['non-ASCII text in a kept field', '{"usageEventsDisplay":[{"model":"modèle"},{"model":"modèle"}]}'],
       [
         'numeric owners and teams',
         '{"usageEventsDisplay":[{"owningUser":10,"owningTeam":-0},{"owningUser":1.5e3,"owningTeam":0}]}',
       ],
-    ])('%s: decoded by the decoder itself, exactly as the schema does', (label, text) => {
-      expectFast(decode, text, label);
+    ])('%s: same result, or left to the schema', (label, text) => {
+      expectAgreement(decode, text, label);
     });
   });
 
@@ -306,7 +299,7 @@ describe.each(DECODERS)('%s', (_name, decode, { fuzzedShare, anyText }) => {
         if (outcome.fast !== 'gave up') fast++;
       }
       expect(accepted).toBeGreaterThan(500);
-      expect(fast).toBeGreaterThan(accepted * fuzzedShare);
+      expect(fast).toBeGreaterThan(accepted * FUZZED_SHARE);
     });
   });
 });
@@ -401,7 +394,7 @@ function fuzzedPage(next: () => number): string {
   if (next() < 0.8) members.unshift(['totalUsageEventsCount', fieldLiteral(next)]);
   if (next() < 0.1) members.push(['usageEvents', '[{"x":1}]']);
   let text = object(next, members);
-  // Now and then, break it: JSON.parse must then fail and the decoders give up.
+  // Now and then, break it: JSON.parse must then fail and the decoder gives up.
   if (next() < 0.05) text = text.slice(0, Math.floor(next() * text.length));
   if (next() < 0.05) {
     const at = Math.floor(next() * text.length);

@@ -23,8 +23,7 @@ export const EVENT_FIELDS = [
   'chargedCents',
   'tokenUsage',
 ] as const;
-/** `tokenUsage`'s fields the schema reads; each counter's name is its column's too (event-rows.ts). */
-export const TOKEN_FIELDS = [
+const TOKEN_FIELDS = [
   'inputTokens',
   'outputTokens',
   'cacheWriteTokens',
@@ -56,7 +55,6 @@ export const INPUT_TOKENS = 0;
 export const OUTPUT_TOKENS = 1;
 export const CACHE_WRITE_TOKENS = 2;
 export const CACHE_READ_TOKENS = 3;
-export const TOTAL_CENTS = 4;
 
 export interface Field {
   /** Index into the field list. */

@@ -80,8 +80,7 @@ type NumberColumn =
   | 'cacheWriteTokens'
   | 'cacheReadTokens'
   | 'totalCents';
-/** The number columns, in the order a decoder's own memory holds them too (wasm/events-page.ts). */
-export const NUMBER_COLUMNS: readonly NumberColumn[] = [
+const NUMBER_COLUMNS: readonly NumberColumn[] = [
   'timestamp',
   'requestsCosts',
   'cursorTokenFee',

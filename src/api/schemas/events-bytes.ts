@@ -1,7 +1,6 @@
 /**
- * The JavaScript fast path for `get-filtered-usage-events` pages, tried when the WebAssembly decoder
- * (./events-wasm.ts) gives up: a JSON tokenizer over the response bytes that decodes the known fields of each
- * event straight into rows (src/api/schemas/event-rows.ts), skipping everything else.
+ * The fast path for `get-filtered-usage-events` pages: a JSON tokenizer over the response bytes that decodes
+ * the known fields of each event straight into rows (src/api/schemas/event-rows.ts), skipping everything else.
  *
  * Why: a heavy month is 150 pages of about 340 KB. `JSON.parse` builds every field of every event (most of
  * which nothing reads), after the body has been copied into a string, and the schema then builds an object

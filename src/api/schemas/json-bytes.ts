@@ -308,7 +308,7 @@ function isHexDigit(c: number | undefined): boolean {
 const texts = new Map<number, string>();
 const MAX_SHARED_TEXTS = 4096;
 
-export function sharedText(buffer: Buffer, start: number, end: number): string {
+function sharedText(buffer: Buffer, start: number, end: number): string {
   let hash = end - start;
   for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + buffer[i]!) | 0;
   const known = texts.get(hash);
