@@ -30,7 +30,7 @@ const common: Options = {
   noExternal: [/^(?!better-sqlite3$).*/],
   external: ['better-sqlite3'],
   // The addon's `import('better-sqlite3')` becomes a deferred `require`: the bundle is plain CommonJS, which
-  // V8's code cache on Node 20 compiles through node:vm without an ES module loader (src/fast/compile-cache.ts).
+  // V8's code cache on Node 20 compiles through node:vm without an ES module loader (src/boot/compile-cache.ts).
   esbuildOptions(options) {
     options.supported = { ...options.supported, 'dynamic-import': false };
   },
@@ -101,8 +101,8 @@ export default defineConfig({
   ...common,
   entry: {
     cli: 'src/cli.ts',
-    statusline: 'src/fast/statusline.ts',
-    'compile-cache': 'src/fast/compile-cache.ts',
+    statusline: 'src/statusline/fast-path.ts',
+    'compile-cache': 'src/boot/compile-cache.ts',
   },
   format: ['cjs'],
   outExtension: () => ({ js: '.cjs' }),

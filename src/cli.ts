@@ -1,16 +1,17 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { z } from 'zod';
-import { type AccountFlags, addAccountOptions } from './commands/account-options.js';
+import { type AccountFlags, addAccountOptions } from './cli/account-options.js';
+import { type CliIo, processIo } from './cli/io.js';
+import { addSharedOptions, argvWantsJson, COST_FORMATS, type SharedFlags } from './cli/options.js';
+import { reportFailure } from './cli/output.js';
+import { addCostOptions, type CostFlags } from './cli/window-options.js';
 import type { CacheClearFlags } from './commands/cache.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommand } from './commands/config.js';
-import { addCostOptions, type CostFlags } from './commands/cost-options.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import type { GuardFlags } from './commands/guard.js';
 import { GuardArgumentError } from './commands/guard-exit.js';
-import { type CliIo, processIo } from './commands/io.js';
 import { registerLoginCommands } from './commands/login.js';
-import { addSharedOptions, argvWantsJson, COST_FORMATS, type SharedFlags } from './commands/options.js';
 import {
   addCacheClearOptions,
   addGuardOptions,
@@ -18,7 +19,6 @@ import {
   maxAgeOption,
 } from './commands/prompt-options.js';
 import type { RefreshFlags } from './commands/refresh.js';
-import { reportFailure } from './commands/report.js';
 import { addServeCommand } from './commands/serve.js';
 import type { StatuslineFlags } from './commands/statusline.js';
 import { registerTeamCommand } from './commands/team.js';

@@ -4,10 +4,10 @@
  */
 import { Agent } from 'undici';
 import { CursorClient } from '../../src/api/client.js';
-import { type EventRows, eventRowsPageSchema } from '../../src/api/schemas/event-rows.js';
-import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
 import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { collectCost } from '../../src/cost/collect.js';
+import { decodeEventsPageBytes } from '../../src/cost/events/byte-decoder.js';
+import { type EventRows, eventRowsPageSchema } from '../../src/cost/events/rows.js';
 import { createListPricer } from '../../src/cost/pricing.js';
 import type { CostReport, CostWindow } from '../../src/cost/types.js';
 import { resolveCostWindow } from '../../src/cost/window.js';

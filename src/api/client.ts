@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../errors.js';
-import { redact } from '../redact.js';
+import { redact } from '../lib/redact.js';
 import { CURSOR_ORIGIN } from './base-url.js';
 import { cookieHeaderProblem } from './header-value.js';
 import {

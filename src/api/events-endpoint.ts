@@ -1,6 +1,6 @@
+import { decodeEventsPageBytes } from '../cost/events/byte-decoder.js';
+import { type EventRowsPage, eventRowsPageSchema } from '../cost/events/rows.js';
 import { type CursorRequest, EVENTS_PAGE_LIMIT } from './client.js';
-import { type EventRowsPage, eventRowsPageSchema } from './schemas/event-rows.js';
-import { decodeEventsPageBytes } from './schemas/events-bytes.js';
 import { REQUEST_TIMEOUT_MS } from './timeouts.js';
 
 export const EVENTS_ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';

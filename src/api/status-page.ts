@@ -1,4 +1,4 @@
-import { parseIsoDate } from '../iso-date.js';
+import { parseIsoDate } from '../lib/iso-date.js';
 import { decodeBody, describeBytes, SMALL_RESPONSE_LIMIT } from './client.js';
 import { statusPageSchema } from './schemas/status-page.js';
 import { STATUS_TIMEOUT_MS } from './timeouts.js';

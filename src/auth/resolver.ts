@@ -1,6 +1,6 @@
 import { NoSessionError, NotLoggedInError } from '../errors.js';
+import { registerSecret } from '../lib/redact.js';
 import type { Platform } from '../local/environment.js';
-import { registerSecret } from '../redact.js';
 import type { AuthSourceId, Session, SourceResult } from './types.js';
 
 /** One rung of the ladder: loads lazily, so a source is only read when the ones before it failed. */

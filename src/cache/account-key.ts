@@ -1,4 +1,4 @@
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../lib/hash.js';
 
 /** Who a cached figure belongs to: never a token, only the account's identity. */
 export interface AccountIdentity {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { authPaths } from '../auth/paths.js';
 import { clearCostStores } from '../cost/store/store-files.js';
 import type { LocalEnvironment } from '../local/environment.js';
-import { usageCacheDir } from './usage-snapshots.js';
+import { usageCacheDir } from './snapshot-read.js';
 
 /**
  * What `cache clear` can clear (docs/behaviour.md §26.9), one clearer per kind. A clearer resolves to

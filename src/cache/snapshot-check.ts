@@ -1,4 +1,4 @@
-import { ACCOUNT_KEY, isIsoInstant, SNAPSHOT_VERSION, type SnapshotFile } from './snapshot-format.js';
+import { ACCOUNT_KEY, isIsoInstant, SNAPSHOT_VERSION, type SnapshotFile } from './snapshot-file.js';
 
 /**
  * The usage snapshot file checked by hand, for the statusline fast path, which must not load zod

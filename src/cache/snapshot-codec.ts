@@ -1,5 +1,5 @@
 import type { ExtraRateWindow, ProviderCost, RateWindow, UsageSnapshot } from '../usage/types.js';
-import { SNAPSHOT_VERSION, type SnapshotFile, type WindowFile } from './snapshot-format.js';
+import { SNAPSHOT_VERSION, type SnapshotFile, type WindowFile } from './snapshot-file.js';
 
 /** Between the in-memory usage snapshot and its file form (docs/behaviour.md §26.2). Zod-free. */
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_KEY, isIsoInstant, SNAPSHOT_VERSION, type SnapshotFile } from './snapshot-format.js';
+import { ACCOUNT_KEY, isIsoInstant, SNAPSHOT_VERSION, type SnapshotFile } from './snapshot-file.js';
 
 /**
  * The zod schema of the usage snapshot file (docs/behaviour.md §26.2), used by the full CLI. The statusline

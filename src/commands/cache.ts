@@ -1,9 +1,9 @@
 import { type CacheKind, clearCache } from '../cache/clear.js';
+import type { CliIo } from '../cli/io.js';
+import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
 import { ArgumentError, messageFor } from '../errors.js';
 import { cliErrorRow } from '../render/usage-json.js';
-import type { CliIo } from './io.js';
-import { type SharedFlags, sharedOptions } from './options.js';
-import { Reporter } from './report.js';
 
 export interface CacheClearFlags {
   usage?: boolean;

@@ -1,4 +1,6 @@
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
+import type { CliIo } from '../cli/io.js';
+import { reportFailure } from '../cli/output.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
 import { powershellScript } from '../completion/powershell.js';
@@ -7,8 +9,6 @@ import { zshScript } from '../completion/zsh.js';
 import { findConfigPath } from '../config/config.js';
 import { readConfigDocument } from '../config/document.js';
 import { ArgumentError } from '../errors.js';
-import type { CliIo } from './io.js';
-import { reportFailure } from './report.js';
 
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 type Shell = (typeof SHELLS)[number];

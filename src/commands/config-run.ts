@@ -1,4 +1,8 @@
 /** What `codexbar config …` does once a subcommand runs (docs/behaviour.md §27.4); src/commands/config.ts declares them. */
+
+import type { CliIo } from '../cli/io.js';
+import type { OutputOptions } from '../cli/options.js';
+import type { Reporter } from '../cli/output.js';
 import { findConfigPath } from '../config/config.js';
 import { readConfigDocument } from '../config/document.js';
 import { newConfig, setProviderEnabled } from '../config/edit.js';
@@ -8,9 +12,6 @@ import { type ConfigIssue, validateConfigDocument } from '../config/validate.js'
 import { type ConfigObject, updateConfigFile } from '../config/write.js';
 import { ArgumentError, ConfigError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
-import type { CliIo } from './io.js';
-import type { OutputOptions } from './options.js';
-import type { Reporter } from './report.js';
 
 function localEnvironment(io: CliIo): LocalEnvironment {
   return { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { CliIo } from './io.js';
-import { addOutputOptions, type OutputFlags, type OutputOptions, outputOptions } from './options.js';
-import { Reporter } from './report.js';
+import type { CliIo } from '../cli/io.js';
+import { addOutputOptions, type OutputFlags, type OutputOptions, outputOptions } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
 
 type ConfigActions = typeof import('./config-run.js');
 

@@ -1,3 +1,7 @@
+import type { CliIo } from '../cli/io.js';
+import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
+import { type CostFlags, windowFromFlags } from '../cli/window-options.js';
 import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
 import { collectCost } from '../cost/collect.js';
 import { groupReport } from '../cost/groups.js';
@@ -8,12 +12,8 @@ import { costCsv } from '../render/cost-csv.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage, type ProgressLine } from '../render/progress.js';
-import { type AccountOutcome, lastFailureCode, runForAccounts } from './accounts-run.js';
-import { type CostFlags, windowFromFlags } from './cost-options.js';
-import { withCostStore } from './cost-store.js';
-import type { CliIo } from './io.js';
-import { type SharedFlags, sharedOptions } from './options.js';
-import { Reporter } from './report.js';
+import { type AccountOutcome, lastFailureCode, runForAccounts } from '../session/accounts.js';
+import { withCostStore } from '../session/event-store.js';
 
 /** Output that is not a terminal has no width to fit: print the full table unless --compact says otherwise. */
 const UNBOUNDED_COLUMNS = 1000;

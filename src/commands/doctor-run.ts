@@ -1,6 +1,9 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
+import type { CliIo } from '../cli/io.js';
+import { type OutputFlags, outputOptions } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
 import { loadConfig } from '../config/config.js';
 import { checkAuth } from '../doctor/auth.js';
 import { checkEnvironment } from '../doctor/environment.js';
@@ -8,9 +11,6 @@ import type { AuthReport } from '../doctor/types.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { doctorJson } from '../render/doctor-json.js';
 import { renderDoctorText } from '../render/doctor-text.js';
-import type { CliIo } from './io.js';
-import { type OutputFlags, outputOptions } from './options.js';
-import { Reporter } from './report.js';
 
 const PLATFORM_NAMES = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' } as const;
 

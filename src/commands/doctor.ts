@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { CliIo } from './io.js';
-import { addOutputOptions, type OutputFlags, providerOption } from './options.js';
+import type { CliIo } from '../cli/io.js';
+import { addOutputOptions, type OutputFlags, providerOption } from '../cli/options.js';
 
 /**
  * `codexbar doctor`, alias `diagnose` (docs/behaviour.md §27.7). This file only declares it;

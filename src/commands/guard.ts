@@ -1,3 +1,6 @@
+import type { CliIo } from '../cli/io.js';
+import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import { writeTextError } from '../cli/output.js';
 import { type AccountFlags, accountFlagsUsed, checkAccountFlags } from '../config/accounts.js';
 import {
   AccountSelectionError,
@@ -8,15 +11,12 @@ import {
   TimeoutError,
   UnsupportedError,
 } from '../errors.js';
-import { encodeJson } from '../render/json.js';
+import { encodeJson } from '../lib/json.js';
 import { safeText } from '../render/safe-text.js';
+import { type AccountResult, eachAccount } from '../session/accounts.js';
+import { obtainUsage } from '../session/usage-cache.js';
 import type { UsageSnapshot } from '../usage/types.js';
-import { type AccountResult, eachAccount } from './accounts-run.js';
 import { GUARD_EXIT, GuardArgumentError } from './guard-exit.js';
-import type { CliIo } from './io.js';
-import { type SharedFlags, sharedOptions } from './options.js';
-import { writeTextError } from './report.js';
-import { obtainUsage } from './usage-source.js';
 
 /**
  * `codexbar guard` (docs/behaviour.md §26.8): a quota gate for scripts and CI, CodexBar's exit codes rather

@@ -4,6 +4,10 @@ import { CursorClient } from '../api/client.js';
 import { fetchMe, fetchUsageSummary } from '../api/usage-endpoints.js';
 import { sessionTokenIdentityFromCookie } from '../auth/cookie.js';
 import { loginCookieHeader } from '../auth/login-input.js';
+import type { CliIo } from '../cli/io.js';
+import { type OutputFlags, type OutputOptions, outputOptions } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
+import { readSecret } from '../cli/secret-input.js';
 import { cleanValue } from '../config/clean.js';
 import { newConfig, upsertTokenAccount } from '../config/edit.js';
 import { assertConfigUpdatable, updateConfigFile } from '../config/write.js';
@@ -11,10 +15,6 @@ import { ArgumentError, NotLoggedInError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
 import { planName } from '../usage/plan-name.js';
-import type { CliIo } from './io.js';
-import { type OutputFlags, type OutputOptions, outputOptions } from './options.js';
-import { Reporter } from './report.js';
-import { readSecret } from './secret-input.js';
 
 export interface LoginFlags extends OutputFlags {
   stdin?: boolean;

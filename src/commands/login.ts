@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { CliIo } from './io.js';
+import type { CliIo } from '../cli/io.js';
+import { addOutputOptions } from '../cli/options.js';
 import type { LoginFlags } from './login-run.js';
 import type { LogoutFlags } from './logout.js';
-import { addOutputOptions } from './options.js';
 
 /**
  * `login` and `logout` (docs/behaviour.md §27.5). This file only declares them; their code is imported when

@@ -1,3 +1,6 @@
+import type { CliIo } from '../cli/io.js';
+import { type OutputFlags, outputOptions } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
 import { findConfigPath } from '../config/config.js';
 import { readConfigDocument } from '../config/document.js';
 import { type RemoveResult, type RemoveTarget, removeTokenAccounts } from '../config/edit.js';
@@ -5,9 +8,6 @@ import { updateConfigFile } from '../config/write.js';
 import { AccountSelectionError, ArgumentError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
-import type { CliIo } from './io.js';
-import { type OutputFlags, outputOptions } from './options.js';
-import { Reporter } from './report.js';
 
 export interface LogoutFlags extends OutputFlags {
   account?: string;

@@ -1,14 +1,14 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { providerOption, sourceOption } from '../cli/options.js';
+import { choiceOption, duration, numberInRange } from '../cli/parsers.js';
 import { BROWSER_IDS } from '../config/schema.js';
 import { DEFAULT_TEMPLATE, STATUSLINE_TOKENS, unknownTokens } from '../render/statusline.js';
-import { providerOption, sourceOption } from './options.js';
-import { choiceOption, duration, numberInRange } from './parsers.js';
 import {
   MAX_AGE_RANGE,
   STATUSLINE_DEFAULT_MAX_AGE_MS,
   STATUSLINE_DEFAULT_TIMEOUT_MS,
   STATUSLINE_TIMEOUT_RANGE,
-} from './statusline-output.js';
+} from '../statusline/output.js';
 
 /** The flags of `statusline`, `guard` and `cache clear`, and usage's `--max-age` (docs/behaviour.md §26). */
 

@@ -1,10 +1,10 @@
-import { lockPathFor } from '../cache/background-refresh.js';
-import { holdRefreshLock, holdsRefreshLock, releaseRefreshLock } from '../cache/refresh-lock.js';
-import { usageCacheDir } from '../cache/usage-snapshots.js';
-import { eachAccount } from './accounts-run.js';
-import type { CliIo } from './io.js';
-import { type SharedFlags, sharedOptions } from './options.js';
-import { obtainUsage } from './usage-source.js';
+import { usageCacheDir } from '../cache/snapshot-read.js';
+import type { CliIo } from '../cli/io.js';
+import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import { eachAccount } from '../session/accounts.js';
+import { obtainUsage } from '../session/usage-cache.js';
+import { lockPathFor } from '../statusline/background-refresh.js';
+import { holdRefreshLock, holdsRefreshLock, releaseRefreshLock } from '../statusline/refresh-lock.js';
 
 /** A failed refresh keeps the lock this long, so prompts do not retry on every keystroke. */
 const FAILED_REFRESH_BACKOFF_MS = 60_000;

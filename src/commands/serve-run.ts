@@ -4,12 +4,12 @@
  */
 import pkg from '../../package.json' with { type: 'json' };
 import { resolveBaseUrl } from '../api/base-url.js';
+import { type OutputMode, reportFailure } from '../cli/output.js';
 import { messageFor } from '../errors.js';
 import { limitHeapGrowth } from '../serve/heap.js';
 import { createRequestLogger } from '../serve/log.js';
 import { type RunningServer, startServe } from '../serve/server.js';
 import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';
-import { type OutputMode, reportFailure } from './report.js';
 import type { ServeIo } from './serve.js';
 
 const START_UP_OUTPUT: OutputMode = { json: true, pretty: false, jsonOnly: false };

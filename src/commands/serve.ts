@@ -5,8 +5,8 @@
  * runs it and is imported only then, so no other command loads the server (docs/architecture.md, Start-up).
  */
 import { type Command, Option } from 'commander';
+import type { CliIo } from '../cli/io.js';
 import type { RunningServer } from '../serve/server.js';
-import type { CliIo } from './io.js';
 import { parsePort, parseRefreshInterval, parseRequestTimeout, parseServeHost } from './serve-parsers.js';
 import type { RawServeOptions } from './serve-run.js';
 

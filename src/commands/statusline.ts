@@ -1,4 +1,6 @@
-import { startBackgroundRefresh } from '../cache/background-refresh.js';
+import type { CliIo } from '../cli/io.js';
+import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import { errorLine } from '../cli/output.js';
 import {
   type AccountFlags,
   accountFlagsUsed,
@@ -7,15 +9,13 @@ import {
 } from '../config/accounts.js';
 import type { BrowserId } from '../config/schema.js';
 import { exitCodeFor } from '../errors.js';
-import { encodeJson } from '../render/json.js';
+import { encodeJson } from '../lib/json.js';
 import { failureJson, failureText, type StatuslineJson } from '../render/statusline.js';
-import { type AccountResult, eachAccount, lastFailureCode } from './accounts-run.js';
-import type { CursorTarget } from './cursor-context.js';
-import type { CliIo } from './io.js';
-import { type SharedFlags, sharedOptions } from './options.js';
-import { errorLine } from './report.js';
-import { type StatuslineSettings, statuslineEntry } from './statusline-output.js';
-import { type ObtainedUsage, obtainUsage } from './usage-source.js';
+import { type AccountResult, eachAccount, lastFailureCode } from '../session/accounts.js';
+import type { CursorTarget } from '../session/cursor-session.js';
+import { type ObtainedUsage, obtainUsage } from '../session/usage-cache.js';
+import { startBackgroundRefresh } from '../statusline/background-refresh.js';
+import { type StatuslineSettings, statuslineEntry } from '../statusline/output.js';
 
 /** What commander hands the `statusline` action, already validated. */
 export interface StatuslineFlags extends AccountFlags {
@@ -47,7 +47,7 @@ interface LineUsage extends ObtainedUsage {
 /**
  * `codexbar statusline` (docs/behaviour.md §26.4–26.6, §26.11): one line per account from its snapshot; a
  * stale one is printed at once, marked, and refreshed in the background; with none, cursor.com is asked
- * within `--timeout`. The fast path (src/fast/statusline.ts) answers the common cases before this loads.
+ * within `--timeout`. The fast path (src/statusline/fast-path.ts) answers the common cases before this loads.
  */
 export async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<number> {
   const settings: StatuslineSettings = {

@@ -3,22 +3,23 @@
  * registers the commands and imports this only when one runs, so no other command loads the Admin API
  * client, the team collectors or their renderers (docs/architecture.md, Start-up).
  */
+
+import type { CliIo } from '../cli/io.js';
+import { type WindowFlags, windowFromFlags } from '../cli/window-options.js';
 import { createListPricer } from '../cost/pricing.js';
-import { localTimeZone } from '../cost/time-zone.js';
+import { localTimeZone } from '../lib/time-zone.js';
 import { eventsPageMessage } from '../render/progress.js';
 import { renderTeamCostCsv, renderTeamCostText, teamCostJsonRow } from '../render/team-cost.js';
 import { renderSpendCsv, renderSpendText, spendJsonRow } from '../render/team-spend.js';
 import { renderUsageCsv, renderUsageText, usageJsonRow } from '../render/team-usage.js';
+import { withEventStore } from '../session/event-store.js';
+import { parseTeamOutput, runTeamCommand, type TeamIo, type TeamRun } from '../session/team-run.js';
 import { collectTeamCost } from '../team/cost.js';
 import { collectTeamSpend, selectSpend } from '../team/spend.js';
 import type { SpendSort } from '../team/spend-sorts.js';
 import { memberStoreKey } from '../team/store-key.js';
 import { collectDailyUsage } from '../team/usage.js';
 import { aggregateDailyUsage } from '../team/usage-aggregate.js';
-import { type WindowFlags, windowFromFlags } from './cost-options.js';
-import { withEventStore } from './cost-store.js';
-import type { CliIo } from './io.js';
-import { parseTeamOutput, runTeamCommand, type TeamIo, type TeamRun } from './team-context.js';
 
 /** `team spend --over` exit code when any member is over: for cron alerts (docs/behaviour.md §30). */
 const OVER_EXIT_CODE = 3;

@@ -2,10 +2,10 @@
  * `codexbar team spend|usage|cost`: Cursor's Admin API for team admins (docs/behaviour.md §30).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CliIo } from '../cli/io.js';
+import { choiceOption, wholeNumber } from '../cli/parsers.js';
+import { addStoreOptions, addWindowOptions } from '../cli/window-options.js';
 import { SPEND_SORTS } from '../team/spend-sorts.js';
-import { addStoreOptions, addWindowOptions } from './cost-options.js';
-import type { CliIo } from './io.js';
-import { choiceOption, wholeNumber } from './parsers.js';
 import type { TeamAction } from './team-actions.js';
 
 function parsePercent(value: string): number {

@@ -1,17 +1,17 @@
 import { resolveStatusUrl } from '../api/base-url.js';
 import type { ProviderStatus } from '../api/status-page.js';
 import { proxySettings } from '../api/transport.js';
+import type { CliIo } from '../cli/io.js';
+import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
 import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
-import { formatDuration } from '../duration.js';
 import { exitCodeFor } from '../errors.js';
+import { formatDuration } from '../lib/duration.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
 import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
+import { type AccountResult, eachAccount, lastFailureCode } from '../session/accounts.js';
+import { noteTimeZone, type ObtainedUsage, obtainUsage } from '../session/usage-cache.js';
 import { labelledSnapshot } from '../usage/account-label.js';
-import { type AccountResult, eachAccount, lastFailureCode } from './accounts-run.js';
-import type { CliIo } from './io.js';
-import { type SharedFlags, sharedOptions } from './options.js';
-import { Reporter } from './report.js';
-import { noteTimeZone, type ObtainedUsage, obtainUsage } from './usage-source.js';
 
 /** `usage`'s own flags on top of the shared and account ones. */
 export interface UsageFlags extends SharedFlags, AccountFlags {

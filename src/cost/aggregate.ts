@@ -9,9 +9,11 @@
  * what summing every event into each of them directly gives, with less work per event, and few enough
  * merges that `finish` stays cheap.
  */
-import { type EventRows, HAS_TOKENS, TOTAL_CENTS_INVALID } from '../api/schemas/event-rows.js';
+
 import type { TokenUsage } from '../api/schemas/events.js';
+import { civilDateAt, createDayKeyer, formatDayKey } from '../lib/time-zone.js';
 import { checkedAdd, countRequest, MeteredSum, ModelAccumulator, TOKEN_SUM_LIMIT } from './accumulators.js';
+import { type EventRows, HAS_TOKENS, TOTAL_CENTS_INVALID } from './events/rows.js';
 import { type EventCost, eventCost, type ListPricer } from './pricing.js';
 import {
   coverageOf,
@@ -22,7 +24,6 @@ import {
   provenanceOf,
   windowTotals,
 } from './report-parts.js';
-import { civilDateAt, createDayKeyer, formatDayKey } from './time-zone.js';
 import type { CostEvent, CostReport, CostWindow, KindTotals, PriceSource, UsageKindBucket } from './types.js';
 import { USAGE_KIND_BUCKETS } from './types.js';
 import { usageKindBucket } from './usage-kind.js';

@@ -6,10 +6,10 @@
 
 import { type EventsRequester, fetchEventsPage } from '../api/events-endpoint.js';
 import { DeadlineError } from '../errors.js';
+import { type RetryPolicy, withRetry } from '../lib/retry.js';
 import { createCostAggregator } from './aggregate.js';
 import type { PageProgress } from './pager.js';
 import { createListPricer, type ListPricer } from './pricing.js';
-import { type RetryPolicy, withRetry } from './retry.js';
 import { type CostStoreUse, collectRanges, type EventsSource } from './store/ranged-collect.js';
 import type { CostReport, CostWindow } from './types.js';
 

@@ -3,8 +3,9 @@
  * kind, for `--by`. Pure: a CostReport in, groups out. Weeks and months are unions of the report's days, so
  * their sums follow the day rules (docs/behaviour.md §19.6–19.7) and add up to the window total.
  */
+
+import { addCivilDays, type CivilDate, formatDayKey } from '../lib/time-zone.js';
 import { allKnown, compareModelRows, sumKnown, sumTokens } from './sums.js';
-import { addCivilDays, type CivilDate, formatDayKey } from './time-zone.js';
 import type { CostModelRow, CostReport, TokenTotals } from './types.js';
 import { USAGE_KIND_BUCKETS } from './types.js';
 

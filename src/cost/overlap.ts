@@ -2,7 +2,7 @@
  * Page-boundary overlap (docs/behaviour.md §18.6). Events have no stable id, so rows repeated at a page
  * boundary are recognised by comparing every decoded field.
  */
-import { type EventRows, HAS_TOKENS } from '../api/schemas/event-rows.js';
+import { type EventRows, HAS_TOKENS } from './events/rows.js';
 
 /** SameValueZero: an absent number is NaN in the columns, and equals itself as undefined does. */
 const same = (x: number, y: number) => x === y || (Number.isNaN(x) && Number.isNaN(y));

@@ -3,8 +3,9 @@
  * ahead concurrently but deciding strictly in page order, so every run ends exactly as the sequential
  * algorithm would (with concurrency 1 it is the sequential algorithm).
  */
-import type { EventRows, EventRowsPage } from '../api/schemas/event-rows.js';
+
 import { PaginationError } from '../errors.js';
+import type { EventRows, EventRowsPage } from './events/rows.js';
 import { rowsOverlap, rowsSignature } from './overlap.js';
 
 export const PAGE_SIZE = 1000;
@@ -32,7 +33,7 @@ interface CommonPagerOptions {
   maxPages?: number;
 }
 
-/** The walk over pages decoded as rows (src/api/schemas/event-rows.ts), delivered a run at a time. */
+/** The walk over pages decoded as rows (src/cost/events/rows.ts), delivered a run at a time. */
 export interface RowsPagerOptions extends CommonPagerOptions {
   fetchPage: (page: number, signal: AbortSignal) => Promise<EventRowsPage>;
   /**

@@ -11,7 +11,7 @@ import {
   civilDaysBetween,
   formatDayKey,
   startOfLocalDay,
-} from './time-zone.js';
+} from '../lib/time-zone.js';
 import type { CostWindow } from './types.js';
 
 export const DEFAULT_HISTORY_DAYS = 30;

@@ -6,10 +6,10 @@ import { buildLadder } from '../auth/ladder.js';
 import { sourceOrder } from '../auth/resolver.js';
 import * as manual from '../auth/sources/manual.js';
 import type { Session, SourceResult } from '../auth/types.js';
-import { mapWithConcurrency } from '../concurrency.js';
 import { activeIndex } from '../config/accounts.js';
 import type { LoadedConfig } from '../config/config.js';
 import { NotLoggedInError, TimeoutError } from '../errors.js';
+import { mapWithConcurrency } from '../lib/concurrency.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import type { AccountFinding, AuthReport, Problem, SourceFinding } from './types.js';
 

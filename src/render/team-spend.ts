@@ -2,8 +2,9 @@
  * `team spend` output: a table sorted as asked, CodexBar-style JSON row, or CSV (docs/behaviour.md §30).
  * Unknown figures print `—` in text and are left out of JSON and CSV, never shown as 0.
  */
-import { civilDateAt, formatDayKey } from '../cost/time-zone.js';
+
 import { errorBody } from '../errors.js';
+import { civilDateAt, formatDayKey } from '../lib/time-zone.js';
 import type { MemberSpend, SelectedSpend, SpendReport } from '../team/spend.js';
 import { palette } from './colour.js';
 import { encodeCsv } from './csv.js';

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { AccountSelectionError, messageFor } from '../errors.js';
-import { encodeJson } from '../render/json.js';
+import { encodeJson } from '../lib/json.js';
 import { bearerAuthorized } from './auth.js';
 import type { Served } from './cache.js';
 import type { ServeData } from './data-service.js';

@@ -8,24 +8,24 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { CursorClient } from '../api/client.js';
 import { EVENTS_ENDPOINT } from '../api/events-endpoint.js';
 import type { Session } from '../auth/types.js';
-import { runForAccounts } from '../commands/accounts-run.js';
+import { type CliIo, usageTimeouts } from '../cli/io.js';
+import type { SharedOptions } from '../cli/options.js';
+import { type AccountFlags, type SelectedAccount, selectAccounts } from '../config/accounts.js';
+import { type LoadedConfig, loadConfig } from '../config/config.js';
+import { collectCost } from '../cost/collect.js';
+import { resolveCostWindow } from '../cost/window.js';
+import { ApiError } from '../errors.js';
+import { localTimeZone } from '../lib/time-zone.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { type CostRow, costErrorRow, costRow } from '../render/cost-json.js';
+import { type UsageRow, usageErrorRow, usageRow } from '../render/usage-json.js';
+import { runForAccounts } from '../session/accounts.js';
 import {
   type CursorPrep,
   type Purpose,
   prepareCursor,
   runWithCursorSession,
-} from '../commands/cursor-context.js';
-import { type CliIo, usageTimeouts } from '../commands/io.js';
-import type { SharedOptions } from '../commands/options.js';
-import { type AccountFlags, type SelectedAccount, selectAccounts } from '../config/accounts.js';
-import { type LoadedConfig, loadConfig } from '../config/config.js';
-import { collectCost } from '../cost/collect.js';
-import { localTimeZone } from '../cost/time-zone.js';
-import { resolveCostWindow } from '../cost/window.js';
-import { ApiError } from '../errors.js';
-import type { LocalEnvironment } from '../local/environment.js';
-import { type CostRow, costErrorRow, costRow } from '../render/cost-json.js';
-import { type UsageRow, usageErrorRow, usageRow } from '../render/usage-json.js';
+} from '../session/cursor-session.js';
 import { labelledSnapshot } from '../usage/account-label.js';
 import { collectUsage } from '../usage/collect.js';
 import type { FetchOutcome, KeyedRow } from './cache.js';

@@ -4,7 +4,7 @@
  * token in a query string, and the log must not keep it.
  */
 import type { IncomingMessage } from 'node:http';
-import type { OutputStream } from '../commands/io.js';
+import type { OutputStream } from '../cli/io.js';
 import type { ServeResponse } from './responses.js';
 
 export type RequestLogger = (request: IncomingMessage, response: ServeResponse, startedAt: bigint) => void;

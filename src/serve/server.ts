@@ -2,7 +2,7 @@
  * A running `serve`: the listener, the request pipeline, the caches and the page, wired together
  * (docs/behaviour.md §29). Tests start it directly with short deadlines and their own clock.
  */
-import type { CliIo } from '../commands/io.js';
+import type { CliIo } from '../cli/io.js';
 import { createApp } from './app.js';
 import { ServeData } from './data-service.js';
 import { CursorDataSource } from './data-source.js';

@@ -6,15 +6,15 @@
  * per member (docs/behaviour.md §30, §28.3).
  */
 import { type AdminContext, fetchUsageEventsPage } from '../api/admin/endpoints.js';
-import { EventRows } from '../api/schemas/event-rows.js';
 import type { DecodedUsageEvent } from '../api/schemas/events.js';
 import { type CostAggregator, createCostAggregator } from '../cost/aggregate.js';
+import { EventRows } from '../cost/events/rows.js';
 import { ExactSum } from '../cost/exact-sum.js';
 import type { PageProgress } from '../cost/pager.js';
 import type { ListPricer } from '../cost/pricing.js';
 import { type CostStoreUse, collectRanges, type EventsSource } from '../cost/store/ranged-collect.js';
-import { createDayKeyer } from '../cost/time-zone.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
+import { createDayKeyer } from '../lib/time-zone.js';
 import { ADMIN_MAX_SPAN_MS } from './chunks.js';
 
 /**

@@ -6,9 +6,9 @@
 
 import { DAILY_USAGE_ENDPOINT } from '../api/admin/endpoints.js';
 import { DAILY_METRICS, type DailyMetric, type DailyUsageRow } from '../api/admin/schemas/daily-usage.js';
-import { civilDateAt, formatDayKey } from '../cost/time-zone.js';
 import type { CostWindow } from '../cost/types.js';
 import { PaginationError, ParseError } from '../errors.js';
+import { civilDateAt, formatDayKey } from '../lib/time-zone.js';
 
 export type Metrics = Record<DailyMetric, number | null>;
 

@@ -1,5 +1,5 @@
 import type { SandStatus } from '../api/schemas/sand-status.js';
-import { parseIsoDate } from '../iso-date.js';
+import { parseIsoDate } from '../lib/iso-date.js';
 import { resetText } from './reset-text.js';
 import { clampPercent } from './summary.js';
 import type { ExtraRateWindow, RateWindow } from './types.js';

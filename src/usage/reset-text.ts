@@ -3,7 +3,7 @@
  * e.g. `Resets Feb 1 at 12:00AM`. Built from numeric parts so ICU's month abbreviations ("Sept") and
  * narrow spaces never leak in.
  */
-import { wallClock } from '../cost/time-zone.js';
+import { wallClock } from '../lib/time-zone.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

@@ -2,7 +2,7 @@ import type { AuthMe } from '../api/schemas/auth-me.js';
 import type { LegacyUsage } from '../api/schemas/legacy-usage.js';
 import type { UsageBudget, UsageSummary } from '../api/schemas/usage-summary.js';
 import type { JwtIdentity } from '../auth/types.js';
-import { parseIsoDate } from '../iso-date.js';
+import { parseIsoDate } from '../lib/iso-date.js';
 
 /**
  * The numbers CodexBar derives from cursor.com's answers (`parseUsageSummary`, docs/behaviour.md §12.1–12.5).

@@ -1,6 +1,6 @@
 import type { SandStatus } from '../api/schemas/sand-status.js';
 import type { UsageStatus } from '../api/schemas/usage-status.js';
-import { parseIsoDate } from '../iso-date.js';
+import { parseIsoDate } from '../lib/iso-date.js';
 import { grokAllowance, paidWeeklyWindow } from './grok-bot.js';
 import { clampPercent } from './summary.js';
 import type { ProviderCost, RateWindow } from './types.js';

@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import { expect } from 'vitest';
+import { type CliIo, DEFAULT_TIMING } from '../../src/cli/io.js';
 import { run } from '../../src/cli.js';
-import { type CliIo, DEFAULT_TIMING } from '../../src/commands/io.js';
 import type { Platform } from '../../src/local/environment.js';
 import { type BrowserHome, snapshotBrowsers } from './browser-home.js';
 import { type CliResult, noSleep } from './cli.js';

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../../src/cli/io.js';
 import { run } from '../../src/cli.js';
-import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../../src/commands/io.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const binPath = path.join(repoRoot, 'bin', 'codexbar.js');

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { Timing } from '../../src/commands/io.js';
+import type { Timing } from '../../src/cli/io.js';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { proAccount } from './accounts.js';
 import { type CliResult, makeTempHome, runCli } from './cli.js';

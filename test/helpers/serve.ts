@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { type CliIo, DEFAULT_TIMING, type OutputStream } from '../../src/commands/io.js';
+import { type CliIo, DEFAULT_TIMING, type OutputStream } from '../../src/cli/io.js';
 import { type RunningServer, type ServeDeps, startServe } from '../../src/serve/server.js';
 import { resolveServeSettings, type ServeFlags } from '../../src/serve/settings.js';
 import { generateEvents } from '../fake-cursor/events.js';

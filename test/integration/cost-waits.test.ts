@@ -5,7 +5,7 @@
  * through the injected deadline signal, so nothing here waits in real time.
  */
 import { describe, expect, it } from 'vitest';
-import type { Timing } from '../../src/commands/io.js';
+import type { Timing } from '../../src/cli/io.js';
 import { createEventsHandler } from '../fake-cursor/events.js';
 import type { FakeAccount, HandlerFunction } from '../fake-cursor/server.js';
 import { attemptsAt, MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';

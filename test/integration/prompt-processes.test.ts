@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
-import { acquireRefreshLock, handOverRefreshLock } from '../../src/cache/refresh-lock.js';
 import { isSnapshotFile } from '../../src/cache/snapshot-check.js';
+import { acquireRefreshLock, handOverRefreshLock } from '../../src/statusline/refresh-lock.js';
 import { type CliResult, repoRoot } from '../helpers/cli.js';
 import { type PromptWorld, usePromptWorld } from '../helpers/prompt-world.js';
 

@@ -4,8 +4,8 @@
  * its hash in the cache key.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli.js';
-import type { CliIo } from '../../src/commands/io.js';
 import { CursorDataSource, type DataSourceOptions, type ServeConfig } from '../../src/serve/data-source.js';
 import { proAccount } from '../helpers/accounts.js';
 import {

@@ -4,8 +4,8 @@
  */
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_TIMING } from '../../src/cli/io.js';
 import { run } from '../../src/cli.js';
-import { DEFAULT_TIMING } from '../../src/commands/io.js';
 import type { ServeHooks, ServeIo } from '../../src/commands/serve.js';
 import type { RunningServer } from '../../src/serve/server.js';
 import { startFakeCursor } from '../fake-cursor/server.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fastStatusline } from '../../src/fast/statusline.js';
+import { fastStatusline } from '../../src/statusline/fast-path.js';
 import { type RunOptions, runCli } from '../helpers/cli.js';
 import { writeConfig } from '../helpers/home.js';
 import { later, PROMPT_NOW } from '../helpers/prompt-world.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
-import { fastStatusline } from '../../src/fast/statusline.js';
+import { fastStatusline } from '../../src/statusline/fast-path.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
 import {
   cookieHeader,

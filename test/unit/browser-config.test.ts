@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BrowserImportInputs, resolveBrowserImport } from '../../src/auth/credentials.js';
-import { sharedOptions } from '../../src/commands/options.js';
+import { sharedOptions } from '../../src/cli/options.js';
 import { type CursorConfig, type LoadedConfig, loadConfig } from '../../src/config/config.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
 

@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeAccessToken } from '../../src/auth/jwt.js';
 import type { AuthSourceId } from '../../src/auth/types.js';
 import { accountKey } from '../../src/cache/account-key.js';
-import { authInputs, recordedAccount } from '../../src/cache/account-record.js';
-import { writeAccountRecord } from '../../src/cache/snapshot-store.js';
+import { writeAccountRecord } from '../../src/cache/snapshot-write.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
+import { authInputs, recordedAccount } from '../../src/statusline/account-record.js';
 import { makeTempHome } from '../helpers/cli.js';
 import {
   makeToken,

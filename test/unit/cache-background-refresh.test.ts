@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockPathFor, startBackgroundRefresh } from '../../src/cache/background-refresh.js';
 import { encodeSnapshot } from '../../src/cache/snapshot-codec.js';
+import { lockPathFor, startBackgroundRefresh } from '../../src/statusline/background-refresh.js';
 import { workedExampleSnapshot } from './render-usage-fixture.js';
 
 /** docs/behaviour.md §26.5: who starts the one background refresh, and when nobody needs to. */

@@ -9,7 +9,7 @@ import {
   holdsRefreshLock,
   LOCK_MAX_AGE_MS,
   releaseRefreshLock,
-} from '../../src/cache/refresh-lock.js';
+} from '../../src/statusline/refresh-lock.js';
 
 /** docs/behaviour.md §26.5: one refresh per account, and no lock a crashed process holds forever. */
 

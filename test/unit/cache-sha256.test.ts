@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/cache/sha256.js';
+import { sha256Hex } from '../../src/lib/hash.js';
 
 /** Characters from every UTF-8 length: ASCII, two- and three-byte BMP, and astral (a surrogate pair). */
 const ALPHABET = ['a', 'Z', '0', '\0', 'é', 'ß', '中', '€', '😀'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EventRows } from '../../src/api/schemas/event-rows.js';
 import type { UsageEvent } from '../../src/api/schemas/events.js';
 import { createCostAggregator } from '../../src/cost/aggregate.js';
+import { EventRows } from '../../src/cost/events/rows.js';
 import { createListPricer, type ListPricer } from '../../src/cost/pricing.js';
 import type { CostReport, CostWindow } from '../../src/cost/types.js';
 import { event, tokens } from './cost-helpers.js';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CursorClient } from '../../src/api/client.js';
 import { collectCost } from '../../src/cost/collect.js';
-import { localTimeZone } from '../../src/cost/time-zone.js';
 import type { CostReport, CostWindow } from '../../src/cost/types.js';
 import { resolveCostWindow } from '../../src/cost/window.js';
+import { localTimeZone } from '../../src/lib/time-zone.js';
 import { type EventsScenario, generateEvents } from '../fake-cursor/events.js';
 import {
   type FakeAccount,

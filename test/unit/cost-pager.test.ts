@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EventRows, type EventRowsPage } from '../../src/api/schemas/event-rows.js';
 import type { DecodedUsageEvent, EventsPage } from '../../src/api/schemas/events.js';
+import { EventRows, type EventRowsPage } from '../../src/cost/events/rows.js';
 import {
   MAX_PAGES,
   type PageProgress,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withRetry } from '../../src/cost/retry.js';
 import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../../src/errors.js';
+import { withRetry } from '../../src/lib/retry.js';
 
 const ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
 const http = (status: number, retryAfterMs?: number) =>

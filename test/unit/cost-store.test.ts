@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminEventsPageSchema } from '../../src/api/admin/schemas/usage-events.js';
-import { EventRows } from '../../src/api/schemas/event-rows.js';
 import { type DecodedUsageEvent, eventsPageSchema } from '../../src/api/schemas/events.js';
+import { EventRows } from '../../src/cost/events/rows.js';
 import { ChunkFormatError, decodeChunk, encodeChunk, type Labels } from '../../src/cost/store/chunk-codec.js';
 import {
   type EventStore,

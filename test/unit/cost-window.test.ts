@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { localTimeZone, resolveLocalTimeZone, wallClock } from '../../src/cost/time-zone.js';
 import { type CostWindowOptions, parseCivilDate, resolveCostWindow } from '../../src/cost/window.js';
 import { ArgumentError } from '../../src/errors.js';
+import { localTimeZone, resolveLocalTimeZone, wallClock } from '../../src/lib/time-zone.js';
 
 const iso = (date: Date) => date.toISOString();
 const day = (text: string) => {

@@ -1,14 +1,14 @@
 /**
- * The fast decoder of events pages (src/api/schemas/events-bytes.ts) against the schema path (JSON.parse,
+ * The fast decoder of events pages (src/cost/events/byte-decoder.ts) against the schema path (JSON.parse,
  * then eventsPageSchema): on every page it either gives exactly the schema's result or gives up, and it does
  * not give up on the pages cursor.com actually sends. It hands its events on as rows (src/api/schemas/
  * event-rows.ts), so every accepted page is also read back from its rows and must be the schema's events,
  * field for field. docs/behaviour.md §28.6.
  */
 import { describe, expect, it } from 'vitest';
-import { type EventRowsPage, eventRowsPageSchema } from '../../src/api/schemas/event-rows.js';
 import { type EventsPage, eventsPageSchema } from '../../src/api/schemas/events.js';
-import { decodeEventsPageBytes } from '../../src/api/schemas/events-bytes.js';
+import { decodeEventsPageBytes } from '../../src/cost/events/byte-decoder.js';
+import { type EventRowsPage, eventRowsPageSchema } from '../../src/cost/events/rows.js';
 import { generateEvents, seededRandom } from '../fake-cursor/generate-events.js';
 import {
   ACCEPTED_ENVELOPES,

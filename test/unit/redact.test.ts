@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeJwt } from '../../fixtures/builders/jwt.js';
-import { redact, registerSecret } from '../../src/redact.js';
+import { redact, registerSecret } from '../../src/lib/redact.js';
 
 describe('redact (docs/behaviour.md §1.2)', () => {
   it('hides every piece of a registered Cookie header: raw, decoded, the user id and each JWT part', async () => {

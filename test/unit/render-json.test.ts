@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isoSeconds } from '../../src/iso-date.js';
-import { encodeJson } from '../../src/render/json.js';
+import { isoSeconds } from '../../src/lib/iso-date.js';
+import { encodeJson } from '../../src/lib/json.js';
 
 describe('encodeJson compact (docs/behaviour.md §3.3–3.8)', () => {
   it('keeps insertion order, omits undefined members and keeps an explicit null', () => {

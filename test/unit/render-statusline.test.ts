@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { statuslineColour } from '../../src/commands/statusline-output.js';
 import {
   ApiError,
   ConfigError,
@@ -19,6 +18,7 @@ import {
   statuslineText,
   unknownTokens,
 } from '../../src/render/statusline.js';
+import { statuslineColour } from '../../src/statusline/output.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
 import { NOW, workedExampleSnapshot } from './render-usage-fixture.js';
 

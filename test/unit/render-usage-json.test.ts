@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentError, NoSessionError, TimeoutError } from '../../src/errors.js';
-import { encodeJson } from '../../src/render/json.js';
+import { encodeJson } from '../../src/lib/json.js';
 import { cliErrorRow, usageErrorRow, usageRow } from '../../src/render/usage-json.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
 import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from './render-usage-fixture.js';

@@ -3,7 +3,7 @@ import { authMeSchema } from '../../src/api/schemas/auth-me.js';
 import { legacyUsageSchema } from '../../src/api/schemas/legacy-usage.js';
 import { usageSummarySchema } from '../../src/api/schemas/usage-summary.js';
 import type { JwtIdentity } from '../../src/auth/types.js';
-import { parseIsoDate } from '../../src/iso-date.js';
+import { parseIsoDate } from '../../src/lib/iso-date.js';
 import { cycleMinutes, summarizeUsage } from '../../src/usage/summary.js';
 
 const summaryOf = (json: unknown) => usageSummarySchema.parse(json);

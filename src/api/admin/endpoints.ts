@@ -3,8 +3,8 @@
  * (docs/behaviour.md §30).
  */
 
-import { type RetryPolicy, withRetry } from '../../cost/retry.js';
 import { ApiError } from '../../errors.js';
+import { type RetryPolicy, withRetry } from '../../lib/retry.js';
 import type { EventsPage } from '../schemas/events.js';
 import type { AdminRequest, AdminRequester } from './client.js';
 import type { RateLimit, RateLimiters } from './rate-limiter.js';

@@ -9,7 +9,7 @@
  * network or a busy event loop. A 429 holds the whole family until its Retry-After has passed. The clock
  * and the sleep are injected so tests run in virtual time.
  */
-import { DEFAULT_RETRY_POLICY } from '../../cost/retry.js';
+import { DEFAULT_RETRY_POLICY } from '../../lib/retry.js';
 
 export interface Clock {
   /** Epoch ms. */

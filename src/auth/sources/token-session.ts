@@ -1,5 +1,5 @@
 import { cookieHeaderProblem } from '../../api/header-value.js';
-import { isoSeconds } from '../../iso-date.js';
+import { isoSeconds } from '../../lib/iso-date.js';
 import { cookieForToken } from '../cookie.js';
 import { inspectAccessToken } from '../jwt.js';
 import type { AuthSourceId, SourceResult } from '../types.js';

@@ -14,7 +14,7 @@
  * ids after the owningUser ids, and the cursorTokenFee values last (flag CHUNK_TOKEN_FEE). A chunk is written
  * as version 1 when none of its events has either, so a personal store's chunks stay version 1.
  */
-import { type StoredEvent, storedEventScratch } from '../../api/schemas/event-rows.js';
+import { type StoredEvent, storedEventScratch } from '../events/rows.js';
 import {
   CHUNK_CHARGED_CENTS,
   CHUNK_TOKEN_FEE,

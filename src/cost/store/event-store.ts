@@ -11,8 +11,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { EventRows } from '../../api/schemas/event-rows.js';
 import { loadSqlite } from '../../local/sqlite.js';
+import { EventRows } from '../events/rows.js';
 import { ChunkFormatError, decodeChunk, encodeChunk, type Labels, type StoreIds } from './chunk-codec.js';
 import { KeptEvents } from './kept-events.js';
 import { createStoreFile, foreignFileReason, setStoreAside } from './store-files.js';

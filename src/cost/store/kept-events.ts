@@ -5,12 +5,7 @@
  * text as ids into this set's own list of texts. No string or object per event: keeping a 150,000-event
  * month costs the garbage collector nothing, and a page's numbers are kept with one copy per column.
  */
-import {
-  type EventRows,
-  HAS_TOKENS,
-  type StoredEvent,
-  TOTAL_CENTS_INVALID,
-} from '../../api/schemas/event-rows.js';
+import { type EventRows, HAS_TOKENS, type StoredEvent, TOTAL_CENTS_INVALID } from '../events/rows.js';
 
 /** The chunk format's flags byte. */
 export const CHUNK_TOKENS = 1;

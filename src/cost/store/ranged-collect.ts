@@ -10,8 +10,9 @@
  * - Fetched pieces are paged by the pager of docs/behaviour.md §18; their settled part (older than 48 hours,
  *   proven complete) is written back at the end, in one transaction.
  */
-import type { EventRows, EventRowsPage } from '../../api/schemas/event-rows.js';
-import { isoSeconds } from '../../iso-date.js';
+
+import { isoSeconds } from '../../lib/iso-date.js';
+import type { EventRows, EventRowsPage } from '../events/rows.js';
 import { MAX_PAGES, PAGE_SIZE, type PageProgress, pageEventRows } from '../pager.js';
 import type { EventStore, RangeEvents, StoredRange } from './event-store.js';
 import { KeptEvents } from './kept-events.js';

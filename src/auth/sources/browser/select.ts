@@ -1,5 +1,5 @@
 import { cookieHeaderProblem } from '../../../api/header-value.js';
-import { isoSeconds } from '../../../iso-date.js';
+import { isoSeconds } from '../../../lib/iso-date.js';
 import { sessionTokenFromCookie } from '../../cookie.js';
 import { inspectAccessToken } from '../../jwt.js';
 import { SESSION_COOKIE_NAMES, TEAM_COOKIE_NAMES } from './catalog.js';

@@ -10,22 +10,22 @@ import { isAbsolute } from 'node:path';
 import { resolveBaseUrl } from '../api/base-url.js';
 import { cleanCookieHeader, sessionTokenIdentityFromCookie } from '../auth/cookie.js';
 import type { SourceMode } from '../auth/resolver.js';
-import { authInputs, recordedAccount } from '../cache/account-record.js';
-import { type RefreshSpawner, startBackgroundRefresh } from '../cache/background-refresh.js';
 import { sessionAccountKey } from '../cache/session-account.js';
 import { isSnapshotFile } from '../cache/snapshot-check.js';
-import { readSnapshot, usageCacheDir } from '../cache/usage-snapshots.js';
-import type { OutputStream } from '../commands/io.js';
+import { readSnapshot, usageCacheDir } from '../cache/snapshot-read.js';
+import type { OutputStream } from '../cli/io.js';
+import { parseDurationMs } from '../lib/duration.js';
+import type { LocalEnvironment, Platform } from '../local/environment.js';
+import { DEFAULT_TEMPLATE, unknownTokens } from '../render/statusline.js';
+import { authInputs, recordedAccount } from './account-record.js';
+import { type RefreshSpawner, startBackgroundRefresh } from './background-refresh.js';
 import {
   MAX_AGE_RANGE,
   printStatusline,
   STATUSLINE_DEFAULT_MAX_AGE_MS,
   STATUSLINE_TIMEOUT_RANGE,
   type StatuslineSettings,
-} from '../commands/statusline-output.js';
-import { parseDurationMs } from '../duration.js';
-import type { LocalEnvironment, Platform } from '../local/environment.js';
-import { DEFAULT_TEMPLATE, unknownTokens } from '../render/statusline.js';
+} from './output.js';
 
 export interface FastIo {
   stdout: OutputStream;

@@ -7,7 +7,7 @@ export type { AccountFlags } from '../config/accounts.js';
  * `--account <label>`, `--account-index <n>` and `--all-accounts` (docs/behaviour.md §27.2), defined once for
  * every command that fetches per account. commander hands the action `AccountFlags`; pass them, with the
  * loaded config, to `selectAccounts` (src/config/accounts.ts), or run them all with `runForAccounts`
- * (src/commands/accounts-run.ts).
+ * (src/session/accounts.ts).
  */
 export function addAccountOptions(command: Command): Command {
   return command

@@ -11,7 +11,11 @@
  * number is never NaN: the lenient rules give a finite number or nothing); booleans and the presence of token
  * usage are bits of `flags`. `get(i)` gives the event back exactly as the schema decodes it.
  */
-import { type DecodedTokenUsage, type DecodedUsageEvent, eventsPageSchema } from './events.js';
+import {
+  type DecodedTokenUsage,
+  type DecodedUsageEvent,
+  eventsPageSchema,
+} from '../../api/schemas/events.js';
 
 /** `flags` bits: token usage, then a pair (set, true) per boolean field. */
 export const HAS_TOKENS = 1;

@@ -1,11 +1,11 @@
-import { encodeJson } from '../render/json.js';
+import type { OutputStream } from '../cli/io.js';
+import { encodeJson } from '../lib/json.js';
 import {
   type StatuslineJson,
   type StatuslineView,
   statuslineJson,
   statuslineText,
 } from '../render/statusline.js';
-import type { OutputStream } from './io.js';
 
 /**
  * `statusline` settings and printing, shared by the full command and the fast path (docs/behaviour.md §26.4),

@@ -2,11 +2,11 @@ import path from 'node:path';
 import type { Session } from '../auth/types.js';
 import { lstat, readdir, unlink } from '../local/fs-async.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
+import { type AuthInputs, accountRecord } from '../statusline/account-record.js';
 import { isAbandonedTemp, isTempName } from './abandoned-temp.js';
-import { type AuthInputs, accountRecord } from './account-record.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './private-files.js';
-import type { SnapshotFile } from './snapshot-format.js';
-import { snapshotPath } from './usage-snapshots.js';
+import type { SnapshotFile } from './snapshot-file.js';
+import { snapshotPath } from './snapshot-read.js';
 
 /**
  * Writing the usage cache after a live fetch (docs/behaviour.md §26.2): the account's snapshot and the

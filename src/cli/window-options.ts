@@ -1,9 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { GROUP_BYS, type GroupBy, ORDERS, type Order, WEEK_STARTS, type WeekStart } from '../cost/groups.js';
-import type { CivilDate } from '../cost/time-zone.js';
-import { canonicalTimeZone, resolveLocalTimeZone } from '../cost/time-zone.js';
 import type { CostWindow } from '../cost/types.js';
 import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate, resolveCostWindow } from '../cost/window.js';
+import type { CivilDate } from '../lib/time-zone.js';
+import { canonicalTimeZone, resolveLocalTimeZone } from '../lib/time-zone.js';
 import type { CliIo } from './io.js';
 import { choiceOption, duration, wholeNumber } from './parsers.js';
 

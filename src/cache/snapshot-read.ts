@@ -3,7 +3,7 @@ import type { LocalEnvironment } from '../local/environment.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 import { codexbarCacheDir } from './cache-dir.js';
 import { type CachedSnapshot, decodeSnapshot } from './snapshot-codec.js';
-import type { SnapshotFile } from './snapshot-format.js';
+import type { SnapshotFile } from './snapshot-file.js';
 
 /**
  * Reading the usage snapshots (docs/behaviour.md §26.2): `<cache dir>/codexbar/usage/<account key>.json`,

@@ -1,4 +1,4 @@
-import { isoSeconds } from '../iso-date.js';
+import { isoSeconds } from './iso-date.js';
 /**
  * CodexBar's JSON encoding (docs/behaviour.md §3.3–3.8). `JSON.stringify` cannot produce it: pretty output
  * uses `"key" : value` with keys sorted by UTF-8 bytes, `/` is escaped, and dates lose milliseconds.

@@ -1,6 +1,7 @@
 import type { CursorClient } from '../api/client.js';
 import type { Session } from '../auth/types.js';
-import { mapWithConcurrency } from '../concurrency.js';
+import type { CliIo } from '../cli/io.js';
+import type { SharedOptions } from '../cli/options.js';
 import {
   type AccountFlags,
   accountFlagsUsed,
@@ -9,15 +10,14 @@ import {
   selectAccounts,
 } from '../config/accounts.js';
 import { ArgumentError } from '../errors.js';
+import { mapWithConcurrency } from '../lib/concurrency.js';
 import {
   type CursorPrep,
   type CursorTarget,
   type Purpose,
   prepareCursor,
   runWithCursorSession,
-} from './cursor-context.js';
-import type { CliIo } from './io.js';
-import type { SharedOptions } from './options.js';
+} from './cursor-session.js';
 
 /** docs/behaviour.md §27.3: at most this many accounts are fetched at once. */
 const ACCOUNT_CONCURRENCY = 4;

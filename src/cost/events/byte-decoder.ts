@@ -1,6 +1,6 @@
 /**
  * The fast path for `get-filtered-usage-events` pages: a JSON tokenizer over the response bytes that decodes
- * the known fields of each event straight into rows (src/api/schemas/event-rows.ts), skipping everything else.
+ * the known fields of each event straight into rows (src/cost/events/rows.ts), skipping everything else.
  *
  * Why: a heavy month is 150 pages of about 340 KB. `JSON.parse` builds every field of every event (most of
  * which nothing reads), after the body has been copied into a string, and the schema then builds an object
@@ -16,6 +16,32 @@
  * decodes the page with JSON.parse and the schema, which also words every error.
  * test/unit/events-bytes.test.ts compares the two paths on the schema tests' edge cases and on fuzzed pages.
  */
+
+import {
+  decodeEventCount,
+  decodeModel,
+  type Issues,
+  lenientInteger,
+  lenientNumber,
+  optionalBoolean,
+  optionalId,
+  optionalString,
+  tokenCount,
+  totalCentsInvalid,
+  totalCentsOf,
+} from '../../api/schemas/events.js';
+import {
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  GIVE_UP,
+  JsonBytes,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  skipWs,
+} from './json-tokens.js';
 import {
   CACHE_READ_TOKENS,
   CACHE_WRITE_TOKENS,
@@ -41,40 +67,8 @@ import {
   TOKEN_KEYS,
   TOKEN_USAGE,
   USAGE_BASED_COSTS,
-} from './event-keys.js';
-import {
-  CHARGEABLE,
-  EventRows,
-  type EventRowsPage,
-  HEADLESS,
-  orNaN,
-  TOKEN_BASED_CALL,
-} from './event-rows.js';
-import {
-  decodeEventCount,
-  decodeModel,
-  type Issues,
-  lenientInteger,
-  lenientNumber,
-  optionalBoolean,
-  optionalId,
-  optionalString,
-  tokenCount,
-  totalCentsInvalid,
-  totalCentsOf,
-} from './events.js';
-import {
-  CLOSE_ARRAY,
-  CLOSE_OBJECT,
-  COLON,
-  COMMA,
-  GIVE_UP,
-  JsonBytes,
-  OPEN_ARRAY,
-  OPEN_OBJECT,
-  QUOTE,
-  skipWs,
-} from './json-bytes.js';
+} from './keys.js';
+import { CHARGEABLE, EventRows, type EventRowsPage, HEADLESS, orNaN, TOKEN_BASED_CALL } from './rows.js';
 
 /** The page, its events as rows, or undefined when the schema path must decode it. */
 export function decodeEventsPageBytes(bytes: Uint8Array): EventRowsPage | undefined {

@@ -1,19 +1,19 @@
 import path from 'node:path';
-import { type AuthInputs, authInputs } from '../cache/account-record.js';
 import { sessionAccountKey } from '../cache/session-account.js';
 import { encodeSnapshot } from '../cache/snapshot-codec.js';
-import type { SnapshotFile } from '../cache/snapshot-format.js';
+import type { SnapshotFile } from '../cache/snapshot-file.js';
+import { readSnapshot, usageCacheDir } from '../cache/snapshot-read.js';
 import { snapshotFileSchema } from '../cache/snapshot-schema.js';
-import { writeAccountRecord, writeSnapshot } from '../cache/snapshot-store.js';
-import { readSnapshot, usageCacheDir } from '../cache/usage-snapshots.js';
-import { resolveLocalTimeZone } from '../cost/time-zone.js';
+import { writeAccountRecord, writeSnapshot } from '../cache/snapshot-write.js';
+import type { CliIo } from '../cli/io.js';
+import type { SharedOptions } from '../cli/options.js';
 import { TimeoutError } from '../errors.js';
+import { resolveLocalTimeZone } from '../lib/time-zone.js';
 import { displayPath } from '../local/paths.js';
+import { type AuthInputs, authInputs } from '../statusline/account-record.js';
 import { collectUsage } from '../usage/collect.js';
 import type { UsageSnapshot } from '../usage/types.js';
-import { type CursorSessionSetup, type CursorTarget, openCursorSession } from './cursor-context.js';
-import type { CliIo } from './io.js';
-import type { SharedOptions } from './options.js';
+import { type CursorSessionSetup, type CursorTarget, openCursorSession } from './cursor-session.js';
 
 /**
  * Where a command's usage snapshot comes from (docs/behaviour.md §26.3): the account's cached snapshot when

@@ -5,9 +5,9 @@ import {
   STATUS_TIMEOUT_MS,
   TEAM_DEADLINE_MS,
 } from '../api/timeouts.js';
-import type { RefreshSpawner } from '../cache/background-refresh.js';
-import { DEFAULT_RETRY_POLICY } from '../cost/retry.js';
+import { DEFAULT_RETRY_POLICY } from '../lib/retry.js';
 import type { Platform } from '../local/environment.js';
+import type { RefreshSpawner } from '../statusline/background-refresh.js';
 import type { UsageTimeouts } from '../usage/collect.js';
 
 export interface OutputStream {

@@ -10,14 +10,14 @@ import { readFirstLine, resolveAdminKey } from '../api/admin/key.js';
 import { type Clock, RateLimiters, realClock } from '../api/admin/rate-limiter.js';
 import { resolveOverridableUrl } from '../api/base-url.js';
 import { proxySettings } from '../api/transport.js';
+import type { CliIo } from '../cli/io.js';
+import type { OutputOptions } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
 import { loadConfig } from '../config/config.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { createProgressLine, type ProgressLine } from '../render/progress.js';
 import { teamErrorRow } from '../render/team-spend.js';
 import { teamStoreKey } from '../team/store-key.js';
-import type { CliIo } from './io.js';
-import type { OutputOptions } from './options.js';
-import { Reporter } from './report.js';
 
 /**
  * CliIo plus what only `team` needs, injected by tests: the clock and

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
-import { parseDurationMs } from '../duration.js';
+import { parseDurationMs } from '../lib/duration.js';
 
 /**
  * Value parsers for commander options. Each throws commander's InvalidArgumentError with one complete

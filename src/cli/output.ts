@@ -1,7 +1,7 @@
 import { CodexbarError, exitCodeFor, hintFor, messageFor } from '../errors.js';
-import { redact } from '../redact.js';
+import { encodeJson } from '../lib/json.js';
+import { redact } from '../lib/redact.js';
 import { shouldUseColour } from '../render/colour.js';
-import { encodeJson } from '../render/json.js';
 import { safeText } from '../render/safe-text.js';
 import { cliErrorRow } from '../render/usage-json.js';
 import type { CliIo } from './io.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import { isSnapshotFile } from '../cache/snapshot-check.js';
+import { readSnapshot } from '../cache/snapshot-read.js';
 import { acquireRefreshLock, handOverRefreshLock, releaseRefreshLock } from './refresh-lock.js';
-import { isSnapshotFile } from './snapshot-check.js';
-import { readSnapshot } from './usage-snapshots.js';
 
 /**
  * Stale-while-revalidate's second half (docs/behaviour.md §26.5): after a stale snapshot was printed, one

@@ -1,5 +1,5 @@
 /**
- * The keys the byte decoder of events pages knows (src/api/schemas/events-bytes.ts): the event and token
+ * The keys the byte decoder of events pages knows (src/cost/events/byte-decoder.ts): the event and token
  * fields the schema reads (src/api/schemas/events.ts), the envelope's, and tables to recognise them by.
  */
 

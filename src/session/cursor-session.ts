@@ -10,13 +10,13 @@ import {
 import { buildLadder } from '../auth/ladder.js';
 import { type Resolved, type SourceLoader, withSession } from '../auth/resolver.js';
 import type { Session, SourceResult } from '../auth/types.js';
+import type { CliIo } from '../cli/io.js';
+import type { SharedOptions } from '../cli/options.js';
 import type { SelectedAccount } from '../config/accounts.js';
 import { type LoadedConfig, loadConfig } from '../config/config.js';
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
-import type { CliIo } from './io.js';
-import type { SharedOptions } from './options.js';
 
 export type Purpose = 'usage' | 'cost';
 

@@ -5,12 +5,12 @@ import { inspectAccessToken } from '../auth/jwt.js';
 import { authPaths } from '../auth/paths.js';
 import { type SourceMode, sourceOrder } from '../auth/resolver.js';
 import type { AuthSourceId, JwtIdentity } from '../auth/types.js';
+import { accountKey } from '../cache/account-key.js';
+import { fnv1a } from '../cache/fnv1a.js';
+import { ACCOUNT_KEY } from '../cache/snapshot-file.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
-import { accountKey } from './account-key.js';
-import { fnv1a } from './fnv1a.js';
-import { ACCOUNT_KEY } from './snapshot-format.js';
 
 /**
  * Which account this set-up resolves to, without walking the whole ladder (docs/behaviour.md §26.7).
