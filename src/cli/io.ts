@@ -99,3 +99,13 @@ export function usageTimeouts(timing: Timing): UsageTimeouts {
     teamDeadlineMs: timing.teamDeadlineMs,
   };
 }
+
+/** Output that is not a terminal has no width to fit: the full table, unless --compact says otherwise. */
+const UNBOUNDED_COLUMNS = 1000;
+
+/** The width tables are laid out for: COLUMNS, then the terminal's (ccusage's rule); a pipe or a file: unbounded. */
+export function terminalColumns(io: Pick<CliIo, 'env' | 'stdout'>): number {
+  const fromEnv = Number(io.env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return io.stdout.isTTY ? (io.stdout.columns ?? 80) : UNBOUNDED_COLUMNS;
+}

@@ -1,6 +1,10 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { ACCOUNT_INDEX_INVALID, parseAccountIndex } from '../config/accounts.js';
 import { BROWSER_IDS, type BrowserId } from '../config/schema.js';
-import { choiceOption } from './parsers.js';
+import { MAX_AGE_RANGE } from '../statusline/output.js';
+import { choiceOption, duration } from './parsers.js';
+
+export type { AccountFlags } from '../config/accounts.js';
 
 /**
  * Flags every command shares (docs/behaviour.md §2.3). Defined once, added to each command; commander
@@ -41,6 +45,32 @@ export function addOutputOptions(command: Command, formats: readonly OutputForma
         LOG_LEVELS,
       ),
     );
+}
+
+/**
+ * `--account <label>`, `--account-index <n>` and `--all-accounts` (docs/behaviour.md §27.2), for every command
+ * that fetches per account; run them with `forEachAccount` (src/session/accounts.ts).
+ */
+export function addAccountOptions(command: Command): Command {
+  return command
+    .option('--account <label>', 'the token account with this label (trimmed, any case)')
+    .addOption(
+      new Option('--account-index <n>', 'the n-th token account in the config file (1-based)').argParser(
+        (value: string) => {
+          const index = parseAccountIndex(value);
+          if (index === undefined) throw new InvalidArgumentError(ACCOUNT_INDEX_INVALID);
+          return index;
+        },
+      ),
+    )
+    .option('--all-accounts', 'every token account, fetched concurrently (4 at a time)');
+}
+
+/** `--max-age <duration>` of `usage`, `statusline` and `guard` (docs/behaviour.md §26), in milliseconds. */
+export function maxAgeOption(defaultMs: number, meaning: string): Option {
+  return new Option('--max-age <duration>', meaning)
+    .argParser(duration('--max-age', MAX_AGE_RANGE))
+    .default(defaultMs, `${defaultMs / 1000}s`);
 }
 
 const PROVIDERS = ['cursor', 'all', 'both'] as const;

@@ -1,11 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { GROUP_BYS, type GroupBy, ORDERS, type Order, WEEK_STARTS, type WeekStart } from '../cost/groups.js';
 import type { CostWindow } from '../cost/types.js';
 import { DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS, parseCivilDate, resolveCostWindow } from '../cost/window.js';
-import type { CivilDate } from '../lib/time-zone.js';
-import { canonicalTimeZone, resolveLocalTimeZone } from '../lib/time-zone.js';
+import { type CivilDate, canonicalTimeZone, resolveLocalTimeZone } from '../lib/time-zone.js';
 import type { CliIo } from './io.js';
-import { choiceOption, duration, wholeNumber } from './parsers.js';
+import { wholeNumber } from './parsers.js';
 
 /**
  * The window flags `cost` shares with `team usage` and `team cost` (docs/behaviour.md §17.1). The ways to
@@ -51,33 +49,6 @@ export function addStoreOptions(command: Command): Command {
     .option('--refresh', 'fetch every event and replace what the local event store holds');
 }
 
-/** `cost`'s flags: the window, then paging and layout. */
-export function addCostOptions(command: Command): Command {
-  addWindowOptions(command, { all: true })
-    .addOption(
-      new Option('--concurrency <n>', 'pages fetched at once once the event count is known')
-        .argParser(wholeNumber('--concurrency', 1, 16))
-        .default(6),
-    )
-    .addOption(
-      new Option('--timeout <duration>', 'give up after this long: 45s, 5m, or seconds')
-        .argParser(duration('--timeout', { min: 1, max: 86_400 }))
-        .default(120_000, '120s'),
-    );
-  return addStoreOptions(command)
-    .addOption(
-      choiceOption('--by <group>', 'one row per day, week, month, model or kind (default: day)', GROUP_BYS),
-    )
-    .addOption(
-      choiceOption('--week-start <day>', 'first day of a --by week week (default: monday)', WEEK_STARTS),
-    )
-    .addOption(
-      choiceOption('--order <order>', 'rows oldest or cheapest first (asc) or the reverse (desc)', ORDERS),
-    )
-    .option('--breakdown', 'per-model rows under each day')
-    .option('--compact', 'the narrow table layout');
-}
-
 /** What commander hands an action for the window flags, already validated. */
 export interface WindowFlags {
   days?: number;
@@ -108,21 +79,6 @@ export function windowFromFlags(flags: WindowFlags, io: CliIo, log: (line: strin
     timeZone,
     now: io.now(),
   });
-}
-
-/** What commander hands the `cost` action for the flags above, already validated. */
-export interface CostFlags extends WindowFlags {
-  concurrency: number;
-  /** The whole run's deadline, in milliseconds. */
-  timeout: number;
-  /** false with `--no-cache`. */
-  cache: boolean;
-  refresh?: boolean;
-  by?: GroupBy;
-  weekStart?: WeekStart;
-  order?: Order;
-  breakdown?: boolean;
-  compact?: boolean;
 }
 
 function civilDate(flag: string): (value: string) => CivilDate {

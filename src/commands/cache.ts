@@ -1,11 +1,43 @@
+import type { Command } from 'commander';
 import { type CacheKind, clearCache } from '../cache/clear.js';
 import type { CliIo } from '../cli/io.js';
-import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import { providerOption, type SharedFlags, sharedOptions } from '../cli/options.js';
 import { Reporter } from '../cli/output.js';
+import { choiceOption } from '../cli/parsers.js';
 import { ArgumentError, messageFor } from '../errors.js';
 import { cliErrorRow } from '../render/usage-json.js';
 
-export interface CacheClearFlags {
+const CACHE_EXAMPLES = `
+Examples:
+  codexbar cache clear --usage               forget the usage snapshots
+  codexbar cache clear --cookies --provider cursor`;
+
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  addCacheClearOptions(
+    program
+      .command('cache')
+      .description('clear the caches codexbar keeps')
+      .command('clear', { isDefault: true })
+      .description("clear the usage snapshots, the cost cache or CodexBar's legacy cookie cache"),
+  )
+    .addHelpText('after', CACHE_EXAMPLES)
+    .action(async (flags: CacheClearFlags) => setExitCode(await cacheClearCommand(flags, io)));
+}
+
+function addCacheClearOptions(command: Command): Command {
+  return command
+    .option('--usage', 'the usage snapshots (statusline, --max-age)')
+    .option('--cost', 'the cost cache')
+    .option('--cookies', "CodexBar's legacy cached cookie file (cursor-cookie.json)")
+    .option('--all', 'all of the above')
+    .addOption(providerOption())
+    .addOption(choiceOption('--format <format>', 'output format', ['text', 'json']))
+    .option('--json', 'same as --format json')
+    .option('--json-only', 'JSON on stdout and nothing on stderr')
+    .option('--pretty', 'pretty JSON (sorted keys)');
+}
+
+interface CacheClearFlags {
   usage?: boolean;
   cost?: boolean;
   cookies?: boolean;
@@ -28,7 +60,7 @@ interface ClearResult {
  * `codexbar cache clear` (docs/behaviour.md §26.9, CodexBar's `cache clear` with our usage snapshots): one
  * result per cache, as a line or a JSON row; exit 1 when any failed.
  */
-export async function cacheClearCommand(flags: CacheClearFlags, io: CliIo): Promise<number> {
+async function cacheClearCommand(flags: CacheClearFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(
     io,
     sharedOptions({ ...flags, provider: flags.provider ?? 'cursor', color: false }),

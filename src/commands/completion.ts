@@ -25,11 +25,7 @@ const GENERATORS: Record<Shell, typeof bashScript> = {
  * `program` as it is when the command runs, so it always matches the real commands and flags. The hidden
  * `--list-accounts` is what the scripts call back to offer the token-account labels of the config.
  */
-export function registerCompletionCommand(
-  program: Command,
-  io: CliIo,
-  setExitCode: (code: number) => void,
-): void {
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   program
     .command('completion')
     .description('print a shell completion script (bash, zsh, fish or powershell)')

@@ -1,10 +1,32 @@
-import type { CliIo } from '../cli/io.js';
-import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import { type Command, Option } from 'commander';
+import { type CliIo, terminalColumns } from '../cli/io.js';
+import {
+  type AccountFlags,
+  addAccountOptions,
+  addSharedOptions,
+  COST_FORMATS,
+  type SharedFlags,
+  sharedOptions,
+} from '../cli/options.js';
 import { Reporter } from '../cli/output.js';
-import { type CostFlags, windowFromFlags } from '../cli/window-options.js';
-import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
+import { choiceOption, duration, wholeNumber } from '../cli/parsers.js';
+import {
+  addStoreOptions,
+  addWindowOptions,
+  type WindowFlags,
+  windowFromFlags,
+} from '../cli/window-options.js';
+import { checkAccountFlags } from '../config/accounts.js';
 import { collectCost } from '../cost/collect.js';
-import { groupReport } from '../cost/groups.js';
+import {
+  GROUP_BYS,
+  type GroupBy,
+  groupReport,
+  ORDERS,
+  type Order,
+  WEEK_STARTS,
+  type WeekStart,
+} from '../cost/groups.js';
 import { verbosePageLine } from '../cost/pager.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
 import { ArgumentError, exitCodeFor } from '../errors.js';
@@ -12,18 +34,84 @@ import { costCsv } from '../render/cost-csv.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage, type ProgressLine } from '../render/progress.js';
-import { type AccountOutcome, lastFailureCode, runForAccounts } from '../session/accounts.js';
+import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/accounts.js';
+import { runWithCursorSession } from '../session/cursor-session.js';
 import { withCostStore } from '../session/event-store.js';
 
-/** Output that is not a terminal has no width to fit: print the full table unless --compact says otherwise. */
-const UNBOUNDED_COLUMNS = 1000;
+const COST_EXAMPLES = `
+Examples:
+  codexbar cost                              the last 30 days, per day
+  codexbar cost --days 7 --breakdown         per-model rows under each day
+  codexbar cost --month --timezone Europe/Berlin
+  codexbar cost --since 2026-10-01 --until 20261031 --json
+  codexbar cost --days 90 --by week          one row per week (Monday first; --week-start sunday)
+  codexbar cost --month --by model --format csv > models.csv`;
+
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  addAccountOptions(
+    addCostOptions(
+      addSharedOptions(
+        program
+          .command('cost')
+          .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
+        { formats: COST_FORMATS },
+      ),
+    ),
+  )
+    .addHelpText('after', COST_EXAMPLES)
+    .action(async (flags: CostCommandFlags) => setExitCode(await costCommand(flags, io)));
+}
+
+/** `cost`'s flags: the window, then paging and layout. */
+function addCostOptions(command: Command): Command {
+  addWindowOptions(command, { all: true })
+    .addOption(
+      new Option('--concurrency <n>', 'pages fetched at once once the event count is known')
+        .argParser(wholeNumber('--concurrency', 1, 16))
+        .default(6),
+    )
+    .addOption(
+      new Option('--timeout <duration>', 'give up after this long: 45s, 5m, or seconds')
+        .argParser(duration('--timeout', { min: 1, max: 86_400 }))
+        .default(120_000, '120s'),
+    );
+  return addStoreOptions(command)
+    .addOption(
+      choiceOption('--by <group>', 'one row per day, week, month, model or kind (default: day)', GROUP_BYS),
+    )
+    .addOption(
+      choiceOption('--week-start <day>', 'first day of a --by week week (default: monday)', WEEK_STARTS),
+    )
+    .addOption(
+      choiceOption('--order <order>', 'rows oldest or cheapest first (asc) or the reverse (desc)', ORDERS),
+    )
+    .option('--breakdown', 'per-model rows under each day')
+    .option('--compact', 'the narrow table layout');
+}
+
+/** What commander hands the `cost` action for the flags above, already validated. */
+interface CostFlags extends WindowFlags {
+  concurrency: number;
+  /** The whole run's deadline, in milliseconds. */
+  timeout: number;
+  /** false with `--no-cache`. */
+  cache: boolean;
+  refresh?: boolean;
+  by?: GroupBy;
+  weekStart?: WeekStart;
+  order?: Order;
+  breakdown?: boolean;
+  compact?: boolean;
+}
+
+type CostCommandFlags = SharedFlags & CostFlags & AccountFlags;
 
 /**
  * `codexbar cost`: page every usage event of the window (through the account's event store), aggregate,
  * print CodexBar's lines and a table, CSV or JSON; one report per selected token account
  * (docs/behaviour.md §27.3, §28).
  */
-export async function costCommand(flags: SharedFlags & CostFlags & AccountFlags, io: CliIo): Promise<number> {
+async function costCommand(flags: CostCommandFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, sharedOptions(flags));
   // The progress line is for people watching a terminal: never in JSON, never into a pipe or a log, and
   // not while several accounts page at once.
@@ -58,23 +146,32 @@ function fetchReports(
   const deadline = { signal: io.timing.deadline(flags.timeout), ms: flags.timeout };
   const env = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
   const choice = { noCache: flags.cache === false, refresh: flags.refresh === true };
-  return runForAccounts(io, reporter.options, flags, 'cost', reporter.verbose, (client, session, account) =>
-    withCostStore(env, choice, session, { label: account?.label }, reporter.verbose, (store) =>
-      collectCost({
-        client,
-        cookieHeader: session.cookieHeader,
-        window,
-        now: io.now,
-        concurrency: flags.concurrency,
-        timeoutMs: io.timing.requestTimeoutMs,
-        retry: { sleep: io.timing.sleep },
-        deadline,
-        store,
-        onProgress: (page) => {
-          reporter.verbose(verbosePageLine(page));
-          progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
-        },
-      }),
+  const options = reporter.options;
+  return forEachAccount(io, options, flags, reporter.verbose, (target, log) =>
+    runWithCursorSession(
+      io,
+      options,
+      'cost',
+      log,
+      (client, session) =>
+        withCostStore(env, choice, session, { label: target.account?.label }, reporter.verbose, (store) =>
+          collectCost({
+            client,
+            cookieHeader: session.cookieHeader,
+            window,
+            now: io.now,
+            concurrency: flags.concurrency,
+            timeoutMs: io.timing.requestTimeoutMs,
+            retry: { sleep: io.timing.sleep },
+            deadline,
+            store,
+            onProgress: (page) => {
+              reporter.verbose(verbosePageLine(page));
+              progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
+            },
+          }),
+        ),
+      target,
     ),
   );
 }
@@ -124,11 +221,4 @@ function printReports(
     );
   }
   if (sections.length > 0) reporter.printText(sections.join('\n\n'));
-}
-
-/** COLUMNS, then the terminal's width (ccusage's rule); a pipe or a file gets the full table. */
-function terminalColumns(io: CliIo): number {
-  const fromEnv = Number(io.env.COLUMNS);
-  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  return io.stdout.isTTY ? (io.stdout.columns ?? 80) : UNBOUNDED_COLUMNS;
 }

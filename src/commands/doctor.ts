@@ -1,16 +1,20 @@
 import type { Command } from 'commander';
+import pkg from '../../package.json' with { type: 'json' };
+import { resolveBaseUrl } from '../api/base-url.js';
+import { CursorClient } from '../api/client.js';
 import type { CliIo } from '../cli/io.js';
-import { addOutputOptions, type OutputFlags, providerOption } from '../cli/options.js';
+import { addOutputOptions, type OutputFlags, outputOptions, providerOption } from '../cli/options.js';
+import { Reporter } from '../cli/output.js';
+import { loadConfig } from '../config/config.js';
+import { checkAuth } from '../doctor/auth.js';
+import { checkEnvironment } from '../doctor/environment.js';
+import type { AuthReport } from '../doctor/types.js';
+import type { LocalEnvironment } from '../local/environment.js';
+import { doctorJson } from '../render/doctor-json.js';
+import { renderDoctorText } from '../render/doctor-text.js';
 
-/**
- * `codexbar doctor`, alias `diagnose` (docs/behaviour.md §27.7). This file only declares it;
- * src/commands/doctor-run.ts runs it and is imported only then (docs/architecture.md, Start-up).
- */
-export function registerDoctorCommand(
-  program: Command,
-  io: CliIo,
-  setExitCode: (code: number) => void,
-): void {
+/** `codexbar doctor`, alias `diagnose` (docs/behaviour.md §27.7). */
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addOutputOptions(
     program
       .command('doctor')
@@ -22,10 +26,7 @@ export function registerDoctorCommand(
     .addOption(providerOption('provider to check'))
     .option('--redact', 'accepted for CodexBar compatibility: the export is always redacted')
     .addHelpText('after', DOCTOR_EXAMPLES)
-    .action(async (flags: OutputFlags) => {
-      const { doctorCommand } = await import('./doctor-run.js');
-      setExitCode(await doctorCommand(flags, io));
-    });
+    .action(async (flags: OutputFlags) => setExitCode(await doctorCommand(flags, io)));
 }
 
 const DOCTOR_EXAMPLES = `
@@ -34,3 +35,60 @@ Nothing secret is ever printed: sources, files and reasons only.
 Examples:
   codexbar doctor                            what is found, what is used, and how to fix what is not
   codexbar diagnose --format json --pretty   the redacted export (CodexBar's diagnose, plus codexbar's checks)`;
+
+const PLATFORM_NAMES = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' } as const;
+
+async function doctorCommand(flags: OutputFlags, io: CliIo): Promise<number> {
+  const reporter = new Reporter(io, outputOptions(flags));
+  const env: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+  try {
+    const environment = await checkEnvironment(env, io.timing.optionalTimeoutMs);
+    const auth = await authReport(env, io);
+    const platformName = PLATFORM_NAMES[io.platform];
+    const problems = environment.problems.length + auth.problems.length;
+    if (reporter.json) {
+      reporter.printJson(
+        doctorJson({ environment, auth, platformName, appVersion: pkg.version, now: io.now() }),
+      );
+      // CodexBar's export exits 0 whatever it found; the text report is for people and for `&&`.
+      return 0;
+    }
+    reporter.printText(renderDoctorText({ environment, auth, platformName, colour: reporter.colour }));
+    return problems > 0 ? 1 : 0;
+  } catch (error) {
+    return reporter.fail(error);
+  }
+}
+
+/** The credential checks need a readable config and an acceptable base URL; without them, say why. */
+async function authReport(env: LocalEnvironment, io: CliIo): Promise<AuthReport> {
+  let baseUrl: string;
+  try {
+    baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+  } catch {
+    return skippedAuth('the base URL is refused (see Problems)');
+  }
+  let config: Awaited<ReturnType<typeof loadConfig>>;
+  try {
+    config = await loadConfig(env);
+  } catch {
+    return skippedAuth('the config file cannot be read (see Problems)');
+  }
+  const client = new CursorClient({ baseUrl });
+  try {
+    return await checkAuth({ env, config, client, timeoutMs: io.timing.requestTimeoutMs });
+  } finally {
+    await client.close();
+  }
+}
+
+function skippedAuth(why: string): AuthReport {
+  return {
+    mode: 'auto',
+    sources: [
+      { id: 'all', name: 'credential sources', state: 'skipped', detail: `not checked: ${why}`, notes: [] },
+    ],
+    accounts: [],
+    problems: [],
+  };
+}

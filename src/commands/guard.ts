@@ -1,6 +1,14 @@
+import { type Command, Option } from 'commander';
 import type { CliIo } from '../cli/io.js';
-import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import {
+  addAccountOptions,
+  maxAgeOption,
+  providerOption,
+  type SharedFlags,
+  sharedOptions,
+} from '../cli/options.js';
 import { writeTextError } from '../cli/output.js';
+import { choiceOption, duration, numberInRange } from '../cli/parsers.js';
 import { type AccountFlags, accountFlagsUsed, checkAccountFlags } from '../config/accounts.js';
 import {
   AccountSelectionError,
@@ -13,15 +21,68 @@ import {
 } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
 import { safeText } from '../render/safe-text.js';
-import { type AccountResult, eachAccount } from '../session/accounts.js';
+import { type AccountOutcome, forEachAccount } from '../session/accounts.js';
 import { obtainUsage } from '../session/usage-cache.js';
 import type { UsageSnapshot } from '../usage/types.js';
-import { GUARD_EXIT, GuardArgumentError } from './guard-exit.js';
 
 /**
  * `codexbar guard` (docs/behaviour.md §26.8): a quota gate for scripts and CI, CodexBar's exit codes rather
  * than ours: 0 enough left, 1 below the minimum, 64 bad arguments, 69 unavailable (0 with --fail-open).
  */
+
+/** `guard`'s exit codes, CodexBar's: sysexits' EX_USAGE and EX_UNAVAILABLE. */
+const GUARD_EXIT = { ok: 0, blocked: 1, usage: 64, unavailable: 69 } as const;
+
+/** An argument error under `guard` exits 64 instead of 1. */
+class GuardArgumentError extends ArgumentError {
+  override readonly exitCode = GUARD_EXIT.usage;
+}
+
+/** commander's refusals of `guard`'s arguments exit 64 too (src/cli.ts). */
+export const argumentError = (message: string) => new GuardArgumentError(message);
+
+const GUARD_EXAMPLES = `
+Exit codes: 0 enough left, 1 below --min-remaining, 64 bad arguments, 69 unavailable (0 with --fail-open).
+With --all-accounts: 1 if any account is below, else 69 if any is unavailable, else 0.
+
+Examples:
+  codexbar guard --min-remaining 20
+  codexbar guard --window weekly --json --fail-open
+  codexbar guard --all-accounts --min-remaining 5`;
+
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  addAccountOptions(
+    addGuardOptions(program.command('guard').description('a quota gate for scripts and CI (exit 0/1/64/69)')),
+  )
+    .addHelpText('after', GUARD_EXAMPLES)
+    .action(async (flags: GuardFlags) => setExitCode(await guardCommand(flags, io)));
+}
+
+function addGuardOptions(command: Command): Command {
+  return command
+    .addOption(providerOption().default('cursor'))
+    .addOption(
+      new Option('--min-remaining <percent>', 'the least percent left that passes, 0-100 (inclusive)')
+        .argParser(numberInRange('--min-remaining', 0, 100))
+        .default(10),
+    )
+    .addOption(
+      choiceOption('--window <window>', 'session (Cursor: primary) or weekly (secondary)', [
+        'session',
+        'weekly',
+      ]).default('session'),
+    )
+    .addOption(
+      new Option('--timeout <duration>', 'how long to wait for cursor.com, 0-86400 s')
+        .argParser(duration('--timeout', { min: 0, max: 86_400 }))
+        .default(60_000, '60s'),
+    )
+    .addOption(maxAgeOption(0, 'use a cached snapshot at most this old (0: always live)'))
+    .option('--fail-open', 'exit 0 instead of 69 when the quota is unavailable')
+    .option('--json', 'one JSON object')
+    .option('--pretty', 'pretty JSON (sorted keys)')
+    .option('-v, --verbose', 'say where the figures came from, on stderr');
+}
 
 export interface GuardFlags extends AccountFlags {
   provider: SharedFlags['provider'];
@@ -57,7 +118,7 @@ interface Gate {
   failure?: unknown;
 }
 
-export async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number> {
+async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number> {
   const options = sharedOptions({
     provider: flags.provider,
     json: flags.json,
@@ -74,9 +135,9 @@ export async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number
     throw error instanceof ArgumentError ? new GuardArgumentError(error.message, error.hint) : error;
   }
   const named = accountFlagsUsed(flags);
-  let outcomes: AccountResult<UsageSnapshot>[];
+  let outcomes: AccountOutcome<UsageSnapshot>[];
   try {
-    outcomes = await eachAccount(io, options, flags, log, async (target, accountLog) => {
+    outcomes = await forEachAccount(io, options, flags, log, async (target, accountLog) => {
       const policy = { maxAgeMs: flags.maxAge, deadlineMs: flags.timeout };
       return (await obtainUsage(io, options, accountLog, policy, target)).snapshot;
     });

@@ -1,5 +1,6 @@
+import type { Command } from 'commander';
 import type { CliIo } from '../cli/io.js';
-import { type OutputFlags, outputOptions } from '../cli/options.js';
+import { addOutputOptions, type OutputFlags, outputOptions } from '../cli/options.js';
 import { Reporter } from '../cli/output.js';
 import { findConfigPath } from '../config/config.js';
 import { readConfigDocument } from '../config/document.js';
@@ -9,7 +10,19 @@ import { AccountSelectionError, ArgumentError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
 
-export interface LogoutFlags extends OutputFlags {
+/** `codexbar logout` (docs/behaviour.md §27.5). */
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  addOutputOptions(
+    program
+      .command('logout')
+      .description('remove a token account from the config file (the active one unless told)'),
+  )
+    .option('--account <label>', 'the token account with this label')
+    .option('--all', 'every token account')
+    .action(async (flags: LogoutFlags) => setExitCode(await logoutCommand(flags, io)));
+}
+
+interface LogoutFlags extends OutputFlags {
   account?: string;
   all?: boolean;
 }
@@ -18,7 +31,7 @@ export interface LogoutFlags extends OutputFlags {
  * `codexbar logout` (docs/behaviour.md §27.5): removes the active token account, the one `--account` names, or
  * every one with `--all`, from the config file. The session itself stays valid on cursor.com.
  */
-export async function logoutCommand(flags: LogoutFlags, io: CliIo): Promise<number> {
+async function logoutCommand(flags: LogoutFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, outputOptions(flags));
   try {
     if (flags.all && flags.account !== undefined)

@@ -1,7 +1,8 @@
+import type { Command } from 'commander';
 import { usageCacheDir } from '../cache/snapshot-read.js';
 import type { CliIo } from '../cli/io.js';
 import { type SharedFlags, sharedOptions } from '../cli/options.js';
-import { eachAccount } from '../session/accounts.js';
+import { forEachAccount } from '../session/accounts.js';
 import { obtainUsage } from '../session/usage-cache.js';
 import { lockPathFor } from '../statusline/background-refresh.js';
 import { holdRefreshLock, holdsRefreshLock, releaseRefreshLock } from '../statusline/refresh-lock.js';
@@ -11,7 +12,19 @@ const FAILED_REFRESH_BACKOFF_MS = 60_000;
 /** The whole refresh, well inside the lock's maximum age. */
 const REFRESH_DEADLINE_MS = 30_000;
 
-export interface RefreshFlags {
+/** The detached refresh a stale statusline starts (docs/behaviour.md §26.5); not for people. */
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  program
+    .command('__refresh', { hidden: true })
+    .requiredOption('--account <key>')
+    .requiredOption('--lock <nonce>')
+    .option('--label <label>')
+    .option('--source <mode>')
+    .option('--browser <name>')
+    .action(async (flags: RefreshFlags) => setExitCode(await refreshCommand(flags, io)));
+}
+
+interface RefreshFlags {
   /** The cache's account key: whose lock this is. */
   account: string;
   lock: string;
@@ -27,7 +40,7 @@ export interface RefreshFlags {
  * lock, or on failure keeps it for FAILED_REFRESH_BACKOFF_MS. It prints nothing. With `--label` it runs as
  * that token account, selected as `--account <label>` selects it (docs/behaviour.md §26.11).
  */
-export async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<number> {
+async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<number> {
   const lockPath = lockPathFor(
     usageCacheDir({ platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now }),
     flags.account,
@@ -44,7 +57,7 @@ export async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<nu
     const policy = { maxAgeMs: 0, deadlineMs: REFRESH_DEADLINE_MS };
     if (flags.label === undefined) await obtainUsage(io, options, quiet, policy);
     else {
-      const [outcome] = await eachAccount(io, options, { account: flags.label }, quiet, (target) =>
+      const [outcome] = await forEachAccount(io, options, { account: flags.label }, quiet, (target) =>
         obtainUsage(io, options, quiet, policy, target),
       );
       if (!outcome?.ok) throw outcome?.error;

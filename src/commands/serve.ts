@@ -1,14 +1,21 @@
 /**
  * `codexbar serve`: CodexBar's local HTTP API and a dashboard page (docs/behaviour.md §29). Start-up
  * errors are JSON error rows on stdout before anything is bound; then the banner goes to stderr and the
- * server runs until SIGINT, SIGTERM or SIGHUP. This file only declares the command; src/commands/serve-run.ts
- * runs it and is imported only then, so no other command loads the server (docs/architecture.md, Start-up).
+ * server runs until SIGINT, SIGTERM or SIGHUP.
  */
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import pkg from '../../package.json' with { type: 'json' };
+import { resolveBaseUrl } from '../api/base-url.js';
 import type { CliIo } from '../cli/io.js';
-import type { RunningServer } from '../serve/server.js';
-import { parsePort, parseRefreshInterval, parseRequestTimeout, parseServeHost } from './serve-parsers.js';
-import type { RawServeOptions } from './serve-run.js';
+import { type OutputMode, reportFailure } from '../cli/output.js';
+import { messageFor } from '../errors.js';
+import { limitHeapGrowth } from '../serve/heap.js';
+import { createRequestLogger } from '../serve/log.js';
+import { type RunningServer, startServe } from '../serve/server.js';
+import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';
+
+/** docs/behaviour.md §29.1: serve's start-up errors, commander's refusals included, are always JSON rows. */
+export const jsonErrors = true;
 
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'];
 
@@ -24,8 +31,8 @@ export interface ServeHooks {
 
 export type ServeIo = CliIo & { serveHooks?: ServeHooks };
 
-export function addServeCommand(program: Command, io: ServeIo, setExitCode: (code: number) => void): Command {
-  return program
+export function register(program: Command, io: ServeIo, setExitCode: (code: number) => void): void {
+  program
     .command('serve')
     .description('a local HTTP API (/usage, /cost, /dashboard/v1/snapshot) and a live dashboard page')
     .addOption(
@@ -72,8 +79,137 @@ export function addServeCommand(program: Command, io: ServeIo, setExitCode: (cod
         '  CODEXBAR_DASHBOARD_TOKEN=… codexbar serve --host 0.0.0.0 --allow-plain-http',
       ].join('\n'),
     )
-    .action(async (options: RawServeOptions) => {
-      const { serveCommand } = await import('./serve-run.js');
-      setExitCode(await serveCommand(options, io));
+    .action(async (options: RawServeOptions) => setExitCode(await serveCommand(options, io)));
+}
+
+const START_UP_OUTPUT: OutputMode = { json: true, pretty: false, jsonOnly: false };
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+interface RawServeOptions extends ServeFlags {
+  verbose?: boolean;
+  logLevel?: string;
+  jsonOutput?: boolean;
+}
+
+async function serveCommand(options: RawServeOptions, io: ServeIo): Promise<number> {
+  const hooks = io.serveHooks ?? {};
+  let settings: ServeSettings;
+  try {
+    settings = resolveServeSettings(options, io.env);
+    // A refused base URL would fail every request; say so once, before binding.
+    resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
+  } catch (error) {
+    // docs/behaviour.md §29.1: serve's start-up errors are always JSON rows.
+    return reportFailure(io, error, START_UP_OUTPUT);
+  }
+
+  const verbose = options.verbose === true || ['trace', 'verbose', 'debug'].includes(options.logLevel ?? '');
+  const log = verbose
+    ? createRequestLogger({ stderr: io.stderr, json: options.jsonOutput === true, now: io.now })
+    : undefined;
+  let server: RunningServer;
+  try {
+    server = await startServe(settings, {
+      io,
+      version: pkg.version,
+      now: hooks.now,
+      headDeadlineMs: hooks.headDeadlineMs,
+      readIdleMs: hooks.readIdleMs,
+      log,
     });
+  } catch (error) {
+    const reason = new Error(`Could not listen on ${settings.host}:${settings.port}: ${listenReason(error)}`);
+    return reportFailure(io, reason, START_UP_OUTPUT);
+  }
+
+  io.stderr.write(`CodexBar server listening on ${server.url}\n`);
+  if (!settings.loopback) {
+    io.stderr.write(
+      `Warning: serving cleartext HTTP on non-loopback --host '${settings.host}': the dashboard token and your usage cross the network unencrypted.\n`,
+    );
+  }
+  hooks.onListening?.(server);
+  // Tests run serve inside their own process (with hooks); the real one owns its process.
+  const stopHeapLimits = io.serveHooks === undefined ? limitHeapGrowth() : undefined;
+  await stopRequested(hooks.stop);
+  await server.stop();
+  stopHeapLimits?.();
+  return 0;
+}
+
+function listenReason(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
+  if (code === 'EADDRINUSE') return 'the address is already in use.';
+  if (code === 'EACCES') return 'permission denied.';
+  if (code === 'EADDRNOTAVAIL') return 'the address is not available on this machine.';
+  return messageFor(error);
+}
+
+/**
+ * Resolves on the first stop signal. The handlers are removed at once, so a second Ctrl-C during a slow
+ * shutdown gets the default behaviour and ends the process immediately.
+ */
+function stopRequested(stop: AbortSignal | undefined): Promise<void> {
+  if (stop) {
+    return stop.aborted
+      ? Promise.resolve()
+      : new Promise((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+  }
+  return new Promise((resolve) => {
+    const onSignal = () => {
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      resolve();
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  });
+}
+
+/**
+ * commander argParsers for `serve`'s number and address flags (docs/behaviour.md §29.1). Each throws
+ * commander's InvalidArgumentError, so commander names the flag and the value; the message is CodexBar's.
+ */
+const WHOLE = /^\s*\d+\s*$/;
+/** Plain decimal seconds: `60`, `12.5`, `.5`, `1e3`. No sign, no `inf`, no `nan`, no hex. */
+const DECIMAL = /^\s*(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+const DOTTED_QUAD = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
+
+const MAX_REQUEST_TIMEOUT_SECONDS = 86_400;
+
+export function parsePort(value: string): number {
+  const port = WHOLE.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 1 && port <= 65_535)) throw new InvalidArgumentError('--port must be between 1 and 65535.');
+  return port;
+}
+
+function finiteSeconds(value: string): number {
+  const seconds = DECIMAL.test(value) ? Number(value) : Number.NaN;
+  return Number.isFinite(seconds) ? seconds : Number.NaN;
+}
+
+/** Any finite value ≥ 0; 0 turns the response cache off. Not clamped (CodexBar accepts 86401). */
+export function parseRefreshInterval(value: string): number {
+  const seconds = finiteSeconds(value);
+  if (Number.isNaN(seconds)) {
+    throw new InvalidArgumentError('--refresh-interval must be a finite number of seconds, 0 or more.');
+  }
+  return seconds;
+}
+
+/** Finite and ≥ 0; 0 means no deadline; clamped to a day. */
+export function parseRequestTimeout(value: string): number {
+  const seconds = finiteSeconds(value);
+  if (Number.isNaN(seconds)) {
+    throw new InvalidArgumentError(
+      '--request-timeout must be a finite number of seconds, 0 or more (0 means no deadline).',
+    );
+  }
+  return Math.min(seconds, MAX_REQUEST_TIMEOUT_SECONDS);
+}
+
+/** `localhost` becomes 127.0.0.1; otherwise a dotted quad with parts 0–255 and no leading zeros. */
+export function parseServeHost(value: string): string {
+  const host = value.trim();
+  if (host.toLowerCase() === 'localhost') return '127.0.0.1';
+  if (DOTTED_QUAD.test(host) && host.split('.').every((part) => Number(part) <= 255)) return host;
+  throw new InvalidArgumentError("--host must be 'localhost' or an IPv4 address.");
 }

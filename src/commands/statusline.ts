@@ -1,21 +1,111 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliIo } from '../cli/io.js';
-import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import {
+  addAccountOptions,
+  maxAgeOption,
+  providerOption,
+  type SharedFlags,
+  sharedOptions,
+  sourceOption,
+} from '../cli/options.js';
 import { errorLine } from '../cli/output.js';
+import { choiceOption, duration } from '../cli/parsers.js';
 import {
   type AccountFlags,
   accountFlagsUsed,
   checkAccountFlags,
   selectAccounts,
 } from '../config/accounts.js';
-import type { BrowserId } from '../config/schema.js';
+import { BROWSER_IDS, type BrowserId } from '../config/schema.js';
 import { exitCodeFor } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
-import { failureJson, failureText, type StatuslineJson } from '../render/statusline.js';
-import { type AccountResult, eachAccount, lastFailureCode } from '../session/accounts.js';
+import {
+  DEFAULT_TEMPLATE,
+  failureJson,
+  failureText,
+  STATUSLINE_TOKENS,
+  type StatuslineJson,
+  unknownTokens,
+} from '../render/statusline.js';
+import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/accounts.js';
 import type { CursorTarget } from '../session/cursor-session.js';
 import { type ObtainedUsage, obtainUsage } from '../session/usage-cache.js';
 import { startBackgroundRefresh } from '../statusline/background-refresh.js';
-import { type StatuslineSettings, statuslineEntry } from '../statusline/output.js';
+import {
+  STATUSLINE_DEFAULT_MAX_AGE_MS,
+  STATUSLINE_DEFAULT_TIMEOUT_MS,
+  STATUSLINE_TIMEOUT_RANGE,
+  type StatuslineSettings,
+  statuslineEntry,
+} from '../statusline/output.js';
+
+const STATUSLINE_EXAMPLES = `
+Template tokens:
+  {label} Cursor (Cursor (work) for an account named by --account/--account-index/--all-accounts)
+  {left} 58% left   {used} 42% used   {reset} 15d 9h (primary window)
+  {pace} 8% in reserve   {ondemand} $12.34/$50   {plan} Pro   {account} email   {age} 2m
+  Parts between " · " that come out empty are dropped with their separator.
+
+Examples:
+  codexbar statusline                        Cursor 58% left · 15d 9h · $12.34/$50
+  codexbar statusline --template '{left} ({age})'
+  codexbar statusline --json                 {"provider":"cursor","text":…,"leftPercent":58,…}
+  codexbar statusline --all-accounts         one line per token account: Cursor (work) 58% left · …`;
+
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  addAccountOptions(
+    addStatuslineOptions(
+      program
+        .command('statusline')
+        .description('one line for a shell prompt or status bar, from a shared cache'),
+    ),
+  )
+    .addHelpText('after', STATUSLINE_EXAMPLES)
+    .action(async (flags: StatuslineFlags) => setExitCode(await statuslineCommand(flags, io)));
+}
+
+function addStatuslineOptions(command: Command): Command {
+  return command
+    .addOption(providerOption().default('cursor'))
+    .addOption(sourceOption('auth source: web uses cookies only; cli is auto'))
+    .addOption(new Option('--web', 'same as --source web').hideHelp())
+    .addOption(
+      choiceOption('--browser <name>', 'read the cursor.com cookie from this browser only', BROWSER_IDS),
+    )
+    .addOption(
+      new Option(
+        '--template <text>',
+        `what to print; tokens: ${STATUSLINE_TOKENS.map((t) => `{${t}}`).join(' ')}`,
+      )
+        .argParser(template)
+        .default(DEFAULT_TEMPLATE),
+    )
+    .addOption(
+      maxAgeOption(STATUSLINE_DEFAULT_MAX_AGE_MS, 'a snapshot older than this is shown stale and refreshed'),
+    )
+    .addOption(
+      new Option('--timeout <duration>', 'how long to wait for cursor.com when there is no snapshot at all')
+        .argParser(duration('--timeout', STATUSLINE_TIMEOUT_RANGE))
+        .default(STATUSLINE_DEFAULT_TIMEOUT_MS, `${STATUSLINE_DEFAULT_TIMEOUT_MS / 1000}s`),
+    )
+    .option('--strict', 'exit 1 (4 on a timeout) when there is nothing to show, instead of 0')
+    .option('--json', 'one JSON object instead of the line')
+    .option('--pretty', 'pretty JSON (sorted keys)')
+    .option('--color', 'colour even when stdout is not a terminal (NO_COLOR still wins)')
+    .option('--no-color', 'no colour')
+    .option('-v, --verbose', 'say where the figures came from, on stderr');
+}
+
+function template(value: string): string {
+  const unknown = unknownTokens(value);
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(
+      `--template has unknown ${unknown.length === 1 ? 'token' : 'tokens'} ${unknown.join(', ')} ` +
+        `(tokens: ${STATUSLINE_TOKENS.map((token) => `{${token}}`).join(' ')}).`,
+    );
+  }
+  return value;
+}
 
 /** What commander hands the `statusline` action, already validated. */
 export interface StatuslineFlags extends AccountFlags {
@@ -49,7 +139,7 @@ interface LineUsage extends ObtainedUsage {
  * stale one is printed at once, marked, and refreshed in the background; with none, cursor.com is asked
  * within `--timeout`. The fast path (src/statusline/fast-path.ts) answers the common cases before this loads.
  */
-export async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<number> {
+async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<number> {
   const settings: StatuslineSettings = {
     template: flags.template,
     json: flags.json === true,
@@ -72,9 +162,9 @@ export async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Prom
   // docs/behaviour.md §26.11: a bad combination of account flags is an argument error (exit 1), not a line.
   checkAccountFlags(flags);
   const named = accountFlagsUsed(flags);
-  let outcomes: AccountResult<LineUsage>[];
+  let outcomes: AccountOutcome<LineUsage>[];
   try {
-    outcomes = await eachAccount(io, options, flags, log, async (target, accountLog) => ({
+    outcomes = await forEachAccount(io, options, flags, log, async (target, accountLog) => ({
       ...(await obtainUsage(
         io,
         options,

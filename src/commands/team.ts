@@ -2,11 +2,28 @@
  * `codexbar team spend|usage|cost`: Cursor's Admin API for team admins (docs/behaviour.md §30).
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { CliIo } from '../cli/io.js';
+import { type CliIo, terminalColumns } from '../cli/io.js';
 import { choiceOption, wholeNumber } from '../cli/parsers.js';
-import { addStoreOptions, addWindowOptions } from '../cli/window-options.js';
-import { SPEND_SORTS } from '../team/spend-sorts.js';
-import type { TeamAction } from './team-actions.js';
+
+import {
+  addStoreOptions,
+  addWindowOptions,
+  type WindowFlags,
+  windowFromFlags,
+} from '../cli/window-options.js';
+import { createListPricer } from '../cost/pricing.js';
+import { localTimeZone } from '../lib/time-zone.js';
+import { eventsPageMessage } from '../render/progress.js';
+import { renderTeamCostCsv, renderTeamCostText, teamCostJsonRow } from '../render/team-cost.js';
+import { renderSpendCsv, renderSpendText, spendJsonRow } from '../render/team-spend.js';
+import { renderUsageCsv, renderUsageText, usageJsonRow } from '../render/team-usage.js';
+import { withEventStore } from '../session/event-store.js';
+import { parseTeamOutput, runTeamCommand, type TeamIo, type TeamRun } from '../session/team-run.js';
+import { collectTeamCost } from '../team/cost.js';
+import { collectTeamSpend, SPEND_SORTS, type SpendSort, selectSpend } from '../team/spend.js';
+import { memberStoreKey } from '../team/store-key.js';
+import { collectDailyUsage } from '../team/usage.js';
+import { aggregateDailyUsage } from '../team/usage-aggregate.js';
 
 function parsePercent(value: string): number {
   const number = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
@@ -42,9 +59,8 @@ const memberOption = () => new Option('--member <email>', 'only this member').ar
 
 function actionFor(io: CliIo, setExitCode: (code: number) => void, action: TeamAction) {
   return async (raw: Record<string, unknown>) => {
-    // Imported when a team command runs, so registering `team` costs other commands nothing.
-    const { runTeamAction } = await import('./team-actions.js');
-    setExitCode(await runTeamAction(io, action, raw));
+    const output = parseTeamOutput(raw);
+    setExitCode(await runTeamCommand(io as TeamIo, output, (run) => ACTIONS[action](run, raw)));
   };
 }
 
@@ -56,11 +72,7 @@ const KEY_HELP = [
 ].join('\n');
 
 /** Adds `team` and its three subcommands to the program (so they inherit its output and exit settings). */
-export function registerTeamCommand(
-  program: Command,
-  io: CliIo,
-  setExitCode: (code: number) => void,
-): Command {
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   const team = program
     .command('team')
     .description("team admins: members' spend, daily usage and team-wide cost from Cursor's Admin API")
@@ -135,6 +147,105 @@ export function registerTeamCommand(
       ].join('\n'),
     )
     .action(actionFor(io, setExitCode, 'cost'));
-
-  return team;
 }
+
+/** `team spend --over` exit code when any member is over: for cron alerts (docs/behaviour.md §30). */
+const OVER_EXIT_CODE = 3;
+
+type TeamAction = 'spend' | 'usage' | 'cost';
+
+function resolveWindow(raw: Record<string, unknown>, run: TeamRun) {
+  return windowFromFlags(raw as WindowFlags, run.io, run.progress.verbose);
+}
+
+async function spendAction(run: TeamRun, raw: Record<string, unknown>): Promise<number> {
+  const { context, reporter, progress, output, io } = run;
+  const report = await collectTeamSpend(context, {
+    now: io.now(),
+    onPage: (page, total) => progress.step(`Fetching team spend… page ${page}/${total}`),
+  });
+  progress.finish();
+  const over = raw.over as number | undefined;
+  const selected = selectSpend(report.members, {
+    over,
+    sort: (raw.sort as SpendSort | undefined) ?? 'spend',
+    limit: raw.limit as number | undefined,
+  });
+  const view = { report, selected, over };
+  if (output.format === 'json') reporter.printJson([spendJsonRow(view)]);
+  else if (output.format === 'csv') io.stdout.write(renderSpendCsv(view));
+  else
+    reporter.printText(renderSpendText(view, { colour: reporter.colour, timeZone: localTimeZone(io.env) }));
+  return over !== undefined && selected.overCount > 0 ? OVER_EXIT_CODE : 0;
+}
+
+async function usageAction(run: TeamRun, raw: Record<string, unknown>): Promise<number> {
+  const { context, reporter, progress, output, io } = run;
+  const window = resolveWindow(raw, run);
+  const fetched = await collectDailyUsage(context, {
+    window,
+    onRequest: ({ request, pieces }) =>
+      progress.step(`Fetching daily usage… request ${request}${request <= pieces ? `/${pieces}` : ''}`),
+  });
+  progress.verbose(
+    `[cursor-team] daily usage: ${fetched.requests} requests for ${fetched.pieces} 30-day pieces`,
+  );
+  progress.finish();
+  const report = aggregateDailyUsage(fetched.rows, {
+    window,
+    generatedAt: io.now(),
+    member: raw.member as string | undefined,
+    requests: fetched.requests,
+  });
+  if (output.format === 'json') reporter.printJson([usageJsonRow(report)]);
+  else if (output.format === 'csv') io.stdout.write(renderUsageCsv(report));
+  else reporter.printText(renderUsageText(report, { colour: reporter.colour }));
+  return 0;
+}
+
+async function costAction(run: TeamRun, raw: Record<string, unknown>): Promise<number> {
+  const { context, reporter, progress, output, io } = run;
+  const window = resolveWindow(raw, run);
+  const member = raw.member as string | undefined;
+  // docs/behaviour.md §30: the team's event store, or one of its own for one member's events.
+  const key = member === undefined ? run.teamKey : memberStoreKey(run.teamKey, member);
+  const choice = { noCache: raw.cache === false, refresh: raw.refresh === true };
+  const target = { key, owner: 'team', tag: '[cursor-team]' } as const;
+  const report = await withEventStore(run.env, choice, target, progress.verbose, (store) =>
+    collectTeamCost(context, {
+      window,
+      member,
+      pricing: createListPricer(),
+      now: () => io.now(),
+      store,
+      onProgress: (page) => {
+        progress.verbose(
+          `[cursor-team] events piece ${page.piece}/${page.pieces} page ${page.page}: ${page.pageEvents} events (${page.eventsReceived} raw total)`,
+        );
+        const piece = page.pieces > 1 ? ` (30-day piece ${page.piece}/${page.pieces})` : '';
+        progress.step(eventsPageMessage(page.page, page.pagesKnown ?? undefined) + piece);
+      },
+    }),
+  );
+  progress.finish();
+  if (output.format === 'json') reporter.printJson([teamCostJsonRow(report)]);
+  else if (output.format === 'csv') io.stdout.write(renderTeamCostCsv(report));
+  else {
+    reporter.printText(
+      renderTeamCostText(report, {
+        colour: reporter.colour,
+        columns: terminalColumns(io),
+        compact: raw.compact === true,
+        breakdown: raw.breakdown === true,
+        isTTY: io.stdout.isTTY === true,
+      }),
+    );
+  }
+  return 0;
+}
+
+const ACTIONS: Record<TeamAction, (run: TeamRun, raw: Record<string, unknown>) => Promise<number>> = {
+  spend: spendAction,
+  usage: usageAction,
+  cost: costAction,
+};

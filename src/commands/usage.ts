@@ -1,17 +1,48 @@
+import type { Command } from 'commander';
 import { resolveStatusUrl } from '../api/base-url.js';
 import type { ProviderStatus } from '../api/status-page.js';
 import { proxySettings } from '../api/transport.js';
 import type { CliIo } from '../cli/io.js';
-import { type SharedFlags, sharedOptions } from '../cli/options.js';
+import {
+  type AccountFlags,
+  addAccountOptions,
+  addSharedOptions,
+  maxAgeOption,
+  type SharedFlags,
+  sharedOptions,
+} from '../cli/options.js';
 import { Reporter } from '../cli/output.js';
-import { type AccountFlags, checkAccountFlags } from '../config/accounts.js';
+import { checkAccountFlags } from '../config/accounts.js';
 import { exitCodeFor } from '../errors.js';
 import { formatDuration } from '../lib/duration.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
 import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
-import { type AccountResult, eachAccount, lastFailureCode } from '../session/accounts.js';
+import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/accounts.js';
 import { noteTimeZone, type ObtainedUsage, obtainUsage } from '../session/usage-cache.js';
 import { labelledSnapshot } from '../usage/account-label.js';
+
+const USAGE_EXAMPLES = `
+Examples:
+  codexbar                                   plan usage (same as: codexbar usage --provider cursor)
+  codexbar usage --verbose                   also say which credential was used
+  codexbar usage --json --pretty             CodexBar's JSON row
+  codexbar usage --max-age 5m                a snapshot up to 5 minutes old, without a request
+  codexbar usage --account work --status     one token account, with cursor.com's status page`;
+
+/** docs/behaviour.md §2.1: `usage` is also what no command, or a first argument that is a flag, runs. */
+export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  addAccountOptions(
+    addSharedOptions(
+      program
+        .command('usage', { isDefault: true })
+        .description('plan usage: how much is used, when it resets, pace and on-demand spend'),
+    ),
+  )
+    .option('--status', "add cursor.com's status page indicator (status.cursor.com)")
+    .addOption(maxAgeOption(0, 'use a cached snapshot at most this old, without a request (0: always live)'))
+    .addHelpText('after', USAGE_EXAMPLES)
+    .action(async (flags: UsageFlags) => setExitCode(await usageCommand(flags, io)));
+}
 
 /** `usage`'s own flags on top of the shared and account ones. */
 export interface UsageFlags extends SharedFlags, AccountFlags {
@@ -25,7 +56,7 @@ export interface UsageFlags extends SharedFlags, AccountFlags {
  * from the usage cache when `--max-age` allows (docs/behaviour.md §26.3) or fetch and map, then print one
  * text section or one CodexBar JSON row per account (docs/behaviour.md §27.3).
  */
-export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number> {
+async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number> {
   const options = sharedOptions(flags);
   const reporter = new Reporter(io, options);
   let status: Promise<ProviderStatus | undefined> = Promise.resolve(undefined);
@@ -40,7 +71,7 @@ export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number
         fetchProviderStatus(siteUrl, proxySettings(io.env), io.timing.statusTimeoutMs),
       );
     }
-    const outcomes = await eachAccount(io, options, flags, reporter.verbose, (target, log) =>
+    const outcomes = await forEachAccount(io, options, flags, reporter.verbose, (target, log) =>
       obtainUsage(io, options, log, { maxAgeMs: flags.maxAge, timeZone }, target),
     );
     printOutcomes(outcomes, reporter, options.sourceLabel, await status);
@@ -52,7 +83,7 @@ export async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number
 }
 
 function printOutcomes(
-  outcomes: readonly AccountResult<ObtainedUsage>[],
+  outcomes: readonly AccountOutcome<ObtainedUsage>[],
   reporter: Reporter,
   source: string,
   status: ProviderStatus | undefined,

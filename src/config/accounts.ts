@@ -39,7 +39,10 @@ export function accountFlagsUsed(flags: AccountFlags): boolean {
   return flags.account !== undefined || flags.accountIndex !== undefined || flags.allAccounts === true;
 }
 
-/** The one combination CodexBar refuses before anything is read: an argument error. */
+/**
+ * The one combination CodexBar refuses before anything is read: an argument error. Each command checks it
+ * once, first; selectAccounts and forEachAccount take the flags as checked.
+ */
 export function checkAccountFlags(flags: AccountFlags): void {
   if (flags.allAccounts === true && (flags.account !== undefined || flags.accountIndex !== undefined)) {
     throw new ArgumentError(ALL_ACCOUNTS_CONFLICT);
@@ -67,7 +70,6 @@ export function selectAccounts(
   flags: AccountFlags,
   options: SelectOptions = {},
 ): SelectedAccount[] {
-  checkAccountFlags(flags);
   const used = accountFlagsUsed(flags);
   if (!used && options.manualOverride) return [];
   const accounts = (cursor.tokenAccounts?.accounts ?? []).map(

@@ -19,7 +19,7 @@ import { localTimeZone } from '../lib/time-zone.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { type CostRow, costErrorRow, costRow } from '../render/cost-json.js';
 import { type UsageRow, usageErrorRow, usageRow } from '../render/usage-json.js';
-import { runForAccounts } from '../session/accounts.js';
+import { forEachAccount } from '../session/accounts.js';
 import {
   type CursorPrep,
   type Purpose,
@@ -114,22 +114,29 @@ export class CursorDataSource {
   ): Promise<FetchOutcome<UsageRow>> {
     try {
       const options = this.sessionOptions(config);
-      const outcomes = await runForAccounts(
+      const outcomes = await forEachAccount(
         this.io,
         options,
         selection.flags,
-        'usage',
         this.log,
-        (client, session) =>
-          collectUsage({
-            client,
-            session,
-            now: this.io.now(),
-            timeZone: localTimeZone(this.io.env),
-            log: this.log,
-            timeouts: usageTimeouts(this.io.timing),
-            signal,
-          }),
+        (target, log) =>
+          runWithCursorSession(
+            this.io,
+            options,
+            'usage',
+            log,
+            (client, session) =>
+              collectUsage({
+                client,
+                session,
+                now: this.io.now(),
+                timeZone: localTimeZone(this.io.env),
+                log: this.log,
+                timeouts: usageTimeouts(this.io.timing),
+                signal,
+              }),
+            target,
+          ),
         await this.prepare(config, options),
       );
       return {
@@ -220,8 +227,7 @@ export class CursorDataSource {
   ): Promise<T> {
     const options = this.sessionOptions(config);
     const prep = await this.prepare(config, options);
-    const { value } = await runWithCursorSession(this.io, options, purpose, this.log, perform, { prep });
-    return value;
+    return runWithCursorSession(this.io, options, purpose, this.log, perform, { prep });
   }
 
   /** `usage`'s preparation with the config this request read instead of a second read of the file. */

@@ -8,7 +8,7 @@ import { ArgumentError } from '../errors.js';
 
 export type IdentityMode = 'redacted' | 'full';
 
-/** The flag values commander hands over, already parsed by src/commands/serve-parsers.ts. */
+/** The flag values commander hands over, already parsed by src/commands/serve.ts. */
 export interface ServeFlags {
   host: string;
   port: number;

@@ -1,79 +1,32 @@
-import type { CursorClient } from '../api/client.js';
-import type { Session } from '../auth/types.js';
 import type { CliIo } from '../cli/io.js';
 import type { SharedOptions } from '../cli/options.js';
 import {
   type AccountFlags,
   accountFlagsUsed,
-  checkAccountFlags,
   type SelectedAccount,
   selectAccounts,
 } from '../config/accounts.js';
 import { ArgumentError } from '../errors.js';
 import { mapWithConcurrency } from '../lib/concurrency.js';
-import {
-  type CursorPrep,
-  type CursorTarget,
-  type Purpose,
-  prepareCursor,
-  runWithCursorSession,
-} from './cursor-session.js';
+import { type CursorPrep, type CursorTarget, prepareCursor } from './cursor-session.js';
 
 /** docs/behaviour.md §27.3: at most this many accounts are fetched at once. */
 const ACCOUNT_CONCURRENCY = 4;
 
-/** One row's worth of work: the account it ran as (none for the ordinary ladder) and how it ended. */
-export type AccountOutcome<T> =
-  | { account?: SelectedAccount; ok: true; value: T; session: Session }
-  | { account?: SelectedAccount; ok: false; error: unknown };
-
-/**
- * Runs `perform` once per selected token account (docs/behaviour.md §27.2–27.3), or once through the ordinary
- * credential ladder when no account applies. Flag, config and selection errors are thrown (nothing has
- * been fetched yet); a failure of one account is its outcome, and the others still run. Outcomes keep the
- * config order whatever order the fetches finish in.
- */
-export async function runForAccounts<T>(
-  io: CliIo,
-  options: SharedOptions,
-  flags: AccountFlags,
-  purpose: Purpose,
-  log: (line: string) => void,
-  perform: (client: CursorClient, session: Session, account: SelectedAccount | undefined) => Promise<T>,
-  given?: CursorPrep,
-): Promise<AccountOutcome<T>[]> {
-  const outcomes = await eachAccount(
-    io,
-    options,
-    flags,
-    log,
-    (target, accountLog) =>
-      runWithCursorSession(
-        io,
-        options,
-        purpose,
-        accountLog,
-        (client, session) => perform(client, session, target.account),
-        target,
-      ),
-    given,
-  );
-  return outcomes.map((outcome) =>
-    outcome.ok ? { ...outcome, value: outcome.value.value, session: outcome.value.session } : outcome,
-  );
-}
-
-/** How one account's run ended: its value, or its error. */
-export type AccountResult<V> =
+/** How one account's run ended: the account it ran as (none for the ordinary ladder), and its value or error. */
+export type AccountOutcome<V> =
   | { account?: SelectedAccount; ok: true; value: V }
   | { account?: SelectedAccount; ok: false; error: unknown };
 
 /**
- * The account selection of `runForAccounts` for a caller that resolves its own session per account (the
- * usage cache does, docs/behaviour.md §26.3): `perform` gets the target to open the session with and the log
- * to write to.
+ * Runs `perform` once per selected token account (docs/behaviour.md §27.2–27.3), or once through the ordinary
+ * credential ladder when no account applies: `perform` gets the target to open the session with (through
+ * `openCursorSession` or `runWithCursorSession`) and the log to write to. The caller has checked the account
+ * flags (`checkAccountFlags`). Config and selection errors are thrown (nothing has been fetched yet); a
+ * failure of one account is its outcome, and the others still run. Outcomes keep the config order whatever
+ * order the fetches finish in.
  */
-export async function eachAccount<V>(
+export async function forEachAccount<V>(
   io: CliIo,
   options: SharedOptions,
   flags: AccountFlags,
@@ -81,8 +34,7 @@ export async function eachAccount<V>(
   perform: (target: CursorTarget, log: (line: string) => void) => Promise<V>,
   /** A preparation already made (serve's, with the config its request read); otherwise one is made here. */
   given?: CursorPrep,
-): Promise<AccountResult<V>[]> {
-  checkAccountFlags(flags);
+): Promise<AccountOutcome<V>[]> {
   if (options.cookieFlag !== undefined && accountFlagsUsed(flags)) {
     throw new ArgumentError('--cookie cannot be combined with --account, --account-index or --all-accounts.');
   }
@@ -94,7 +46,7 @@ export async function eachAccount<V>(
   const [plain] = accountFlagsUsed(flags)
     ? selectAccounts(prep.config.cursor, {}, { manualOverride })
     : accounts;
-  const runAs = async (account: SelectedAccount | undefined): Promise<AccountResult<V>> => {
+  const runAs = async (account: SelectedAccount | undefined): Promise<AccountOutcome<V>> => {
     const accountLog = account && accounts.length > 1 ? labelledLog(log, account.label) : log;
     const offLadder = account !== undefined && account.index !== plain?.index;
     return { account, ok: true, value: await perform({ prep, account, offLadder }, accountLog) };
@@ -103,7 +55,7 @@ export async function eachAccount<V>(
   // stays a `cli` row). With token accounts, one account's failure is its own row.
   if (accounts.length === 0) return [await runAs(undefined)];
   return mapWithConcurrency(accounts, ACCOUNT_CONCURRENCY, (account) =>
-    runAs(account).catch((error: unknown): AccountResult<V> => ({ account, ok: false, error })),
+    runAs(account).catch((error: unknown): AccountOutcome<V> => ({ account, ok: false, error })),
   );
 }
 
@@ -114,7 +66,7 @@ function labelledLog(log: (line: string) => void, label: string): (line: string)
 
 /** docs/behaviour.md §4, §27.3: the run exits with the code of the last failing row, else 0. */
 export function lastFailureCode<T>(
-  outcomes: readonly AccountResult<T>[],
+  outcomes: readonly AccountOutcome<T>[],
   codeOf: (error: unknown) => number,
 ): number {
   let code = 0;

@@ -73,8 +73,8 @@ export async function runWithCursorSession<T>(
   log: (line: string) => void,
   perform: (client: CursorClient, session: Session) => Promise<T>,
   target: CursorTarget = {},
-): Promise<Resolved<T>> {
-  return (await openCursorSession(io, options, purpose, log, target)).run(perform);
+): Promise<T> {
+  return (await (await openCursorSession(io, options, purpose, log, target)).run(perform)).value;
 }
 
 /** A prepared session set-up: nothing has been read from the ladder or sent yet. */

@@ -6,7 +6,6 @@ import { type AdminContext, fetchSpendPage } from '../api/admin/endpoints.js';
 import type { MemberSpendRow } from '../api/admin/schemas/spend.js';
 import { allKnown } from '../cost/sums.js';
 import { PaginationError } from '../errors.js';
-import type { SpendSort } from './spend-sorts.js';
 
 /** More pages than this (100,000 members at 100 a page) means the server is not converging. */
 const MAX_SPEND_PAGES = 1000;
@@ -137,6 +136,10 @@ export async function collectTeamSpend(
     totalUSD: allKnown(members.map((member) => member.totalUSD)),
   };
 }
+
+/** `team spend --sort` keys. */
+export const SPEND_SORTS = ['spend', 'total', 'percent', 'name', 'email'] as const;
+export type SpendSort = (typeof SPEND_SORTS)[number];
 
 export interface SpendSelection {
   /** `--over <percent>`: only members whose on-demand spend is above this share of their limit. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAccountIndex, selectAccounts } from '../../src/config/accounts.js';
+import { checkAccountFlags, parseAccountIndex, selectAccounts } from '../../src/config/accounts.js';
 import type { CursorConfig } from '../../src/config/config.js';
 import { AccountSelectionError, ArgumentError } from '../../src/errors.js';
 
@@ -45,8 +45,12 @@ describe('selectAccounts (docs/behaviour.md §27.2)', () => {
     expect(labels(cursor(['  Work ', 'home']), { account: 'WORK' })).toEqual(['  Work ']);
   });
 
-  it('throws the argument error before looking at the config', () => {
-    expect(() => selectAccounts({}, { allAccounts: true, accountIndex: 1 })).toThrow(ArgumentError);
+  it('--all-accounts with --account or --account-index is an argument error; each alone is not', () => {
+    expect(() => checkAccountFlags({ allAccounts: true, accountIndex: 1 })).toThrow(ArgumentError);
+    expect(() => checkAccountFlags({ allAccounts: true, account: '' })).toThrow(ArgumentError);
+    for (const flags of [{ allAccounts: true }, { account: 'a', accountIndex: 2 }, {}]) {
+      expect(() => checkAccountFlags(flags)).not.toThrow();
+    }
   });
 
   it('selection failures are AccountSelectionError (provider rows)', () => {

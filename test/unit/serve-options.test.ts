@@ -5,7 +5,7 @@ import {
   parseRefreshInterval,
   parseRequestTimeout,
   parseServeHost,
-} from '../../src/commands/serve-parsers.js';
+} from '../../src/commands/serve.js';
 import { ArgumentError } from '../../src/errors.js';
 import {
   resolveDashboardToken,
