@@ -25,7 +25,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { isAbandonedTemp, isTempName } from '../cache/abandoned-temp.js';
 import { codexbarCacheDir } from '../cache/cache-dir.js';
-import { fnv1a } from '../cache/fnv1a.js';
+import { fnv1a } from '../lib/hash.js';
 
 export function compileCacheDir(): string | undefined {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;

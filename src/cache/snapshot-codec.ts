@@ -61,7 +61,7 @@ export function encodeSnapshot(snapshot: UsageSnapshot, meta: SnapshotMeta): Sna
   };
 }
 
-/** The file, already checked (snapshot-check.ts or snapshot-schema.ts), back to the model. */
+/** The file, already checked (`isSnapshotFile`), back to the model. */
 export function decodeSnapshot(file: SnapshotFile): CachedSnapshot {
   const data = file.snapshot;
   const cost = data.providerCost;

@@ -3,13 +3,12 @@ import type { LocalEnvironment } from '../local/environment.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 import { codexbarCacheDir } from './cache-dir.js';
 import { type CachedSnapshot, decodeSnapshot } from './snapshot-codec.js';
-import type { SnapshotFile } from './snapshot-file.js';
+import { isSnapshotFile } from './snapshot-file.js';
 
 /**
  * Reading the usage snapshots (docs/behaviour.md §26.2): `<cache dir>/codexbar/usage/<account key>.json`,
- * one per account. Zod-free and without `node:fs/promises`, for the statusline fast path: the caller passes
- * the check (zod's schema in the full CLI, the hand-written one on the fast path). Writing is
- * snapshot-store.ts.
+ * one per account. Zod-free and without `node:fs/promises`, for the statusline fast path. Writing is
+ * snapshot-write.ts.
  */
 
 /** A snapshot is a few kilobytes; anything this large is not one of ours. */
@@ -29,11 +28,7 @@ export type SnapshotRead =
   | { kind: 'missing'; reason: string };
 
 /** A corrupt, truncated, unreadable or other-version file counts as missing and is replaced by the next fetch. */
-export function readSnapshot(
-  dir: string,
-  account: string,
-  isValid: (value: unknown) => value is SnapshotFile,
-): SnapshotRead {
+export function readSnapshot(dir: string, account: string): SnapshotRead {
   const read = readTextFileSync(snapshotPath(dir, account), SNAPSHOT_LIMIT);
   if (read.kind === 'missing') return { kind: 'missing', reason: 'no snapshot yet' };
   if (read.kind === 'unreadable') return { kind: 'missing', reason: `unreadable (${read.reason})` };
@@ -43,7 +38,7 @@ export function readSnapshot(
   } catch {
     return { kind: 'missing', reason: 'not valid JSON' };
   }
-  if (!isValid(json)) return { kind: 'missing', reason: 'not a version 1 snapshot' };
+  if (!isSnapshotFile(json)) return { kind: 'missing', reason: 'not a version 1 snapshot' };
   // The name says whose it is; the content must agree, so a copied or renamed file is never shown.
   if (json.account !== account) return { kind: 'missing', reason: 'belongs to another account' };
   return { kind: 'ok', cached: decodeSnapshot(json) };

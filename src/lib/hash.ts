@@ -1,8 +1,8 @@
 /**
- * SHA-256 (FIPS 180-4) of a short string, as lowercase hex. The account key (account-key.ts) hashes a few
- * dozen bytes once per run, and loading node:crypto for that costs every `usage`, `guard` and `statusline`
- * run ~8 ms of start-up (docs/behaviour.md §26.10); here it costs microseconds. A test checks it against
- * node:crypto on random inputs of every length around the block boundaries.
+ * Hashes without node:crypto, which costs every `usage`, `guard` and `statusline` run ~8 ms to load
+ * (bench/README.md): SHA-256 for the account key (src/cache/account-key.ts), a few dozen bytes once per run,
+ * and FNV-1a for file names of things that are not secret. A test checks SHA-256 against node:crypto on
+ * random inputs of every length around the block boundaries.
  */
 
 const K = new Uint32Array([
@@ -18,6 +18,7 @@ const K = new Uint32Array([
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
+/** SHA-256 (FIPS 180-4) of a short string, as lowercase hex. */
 export function sha256Hex(text: string): string {
   const data = new TextEncoder().encode(text);
   // The message, a 1 bit, zeros, then its length in bits as a 64-bit big-endian number: whole 64-byte blocks.
@@ -70,4 +71,17 @@ export function sha256Hex(text: string): string {
     });
   }
   return Array.from(hash, (word) => word.toString(16).padStart(8, '0')).join('');
+}
+
+/**
+ * 64-bit FNV-1a of a string's UTF-8 bytes, as 16 hex digits: a short file name for something that is not a
+ * secret (an account record's set-up, a bundle's path).
+ */
+export function fnv1a(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
 }

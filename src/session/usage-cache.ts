@@ -3,7 +3,6 @@ import { sessionAccountKey } from '../cache/session-account.js';
 import { encodeSnapshot } from '../cache/snapshot-codec.js';
 import type { SnapshotFile } from '../cache/snapshot-file.js';
 import { readSnapshot, usageCacheDir } from '../cache/snapshot-read.js';
-import { snapshotFileSchema } from '../cache/snapshot-schema.js';
 import { writeAccountRecord, writeSnapshot } from '../cache/snapshot-write.js';
 import type { CliIo } from '../cli/io.js';
 import type { SharedOptions } from '../cli/options.js';
@@ -94,7 +93,7 @@ async function cachedUsage(
   const local = await setup.peek();
   const account = local && sessionAccountKey(local.session, setup.accountLabel);
   if (account === undefined) return undefined;
-  const read = readSnapshot(cacheDir, account, isSnapshotFile);
+  const read = readSnapshot(cacheDir, account);
   if (read.kind === 'missing') {
     log(`[cache] No usable snapshot for this account (${read.reason}); fetching`);
     return undefined;
@@ -180,8 +179,4 @@ async function saveSnapshot(
   } catch (error) {
     log(`[cache] Not cached: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-function isSnapshotFile(value: unknown): value is SnapshotFile {
-  return snapshotFileSchema.safeParse(value).success;
 }

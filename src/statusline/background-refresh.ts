@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { isSnapshotFile } from '../cache/snapshot-check.js';
 import { readSnapshot } from '../cache/snapshot-read.js';
 import { acquireRefreshLock, handOverRefreshLock, releaseRefreshLock } from './refresh-lock.js';
 
@@ -40,7 +39,7 @@ export async function startBackgroundRefresh(
   const { nonce } = attempt;
   // Another refresh may have finished between our read and the lock: a newer snapshot than the one we
   // printed means there is nothing left to do (whatever the clocks say).
-  const read = readSnapshot(request.usageDir, request.account, isSnapshotFile);
+  const read = readSnapshot(request.usageDir, request.account);
   if (read.kind === 'ok' && read.cached.fetchedAt.getTime() > request.seenFetchedAt.getTime()) {
     releaseRefreshLock(lockPath, nonce);
     return 'fresh';

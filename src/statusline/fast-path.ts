@@ -11,7 +11,6 @@ import { resolveBaseUrl } from '../api/base-url.js';
 import { cleanCookieHeader, sessionTokenIdentityFromCookie } from '../auth/cookie.js';
 import type { SourceMode } from '../auth/resolver.js';
 import { sessionAccountKey } from '../cache/session-account.js';
-import { isSnapshotFile } from '../cache/snapshot-check.js';
 import { readSnapshot, usageCacheDir } from '../cache/snapshot-read.js';
 import type { OutputStream } from '../cli/io.js';
 import { parseDurationMs } from '../lib/duration.js';
@@ -70,7 +69,7 @@ export async function fastStatusline(
   if (!isAbsolute(usageDir)) return undefined;
   const account = await currentAccount(local, flags.mode, usageDir);
   if (account === undefined) return undefined;
-  const read = readSnapshot(usageDir, account, isSnapshotFile);
+  const read = readSnapshot(usageDir, account);
   if (read.kind !== 'ok' || read.cached.baseUrl !== baseUrl) return undefined;
 
   const now = io.now();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
-import { isSnapshotFile } from '../../src/cache/snapshot-check.js';
+import { isSnapshotFile } from '../../src/cache/snapshot-file.js';
 import { acquireRefreshLock, handOverRefreshLock } from '../../src/statusline/refresh-lock.js';
 import { type CliResult, repoRoot } from '../helpers/cli.js';
 import { type PromptWorld, usePromptWorld } from '../helpers/prompt-world.js';
