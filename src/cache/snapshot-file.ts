@@ -63,7 +63,7 @@ export interface SnapshotFile {
 }
 
 /** Exactly what `Date#toISOString()` writes for a real date (no Feb 30): the only date form the file holds. */
-export function isIsoInstant(value: string): boolean {
+function isIsoInstant(value: string): boolean {
   const time = Date.parse(value);
   return !Number.isNaN(time) && new Date(time).toISOString() === value;
 }
