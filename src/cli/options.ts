@@ -49,7 +49,7 @@ export function addOutputOptions(command: Command, formats: readonly OutputForma
 
 /**
  * `--account <label>`, `--account-index <n>` and `--all-accounts` (docs/behaviour.md §27.2), for every command
- * that fetches per account; run them with `forEachAccount` (src/session/accounts.ts).
+ * that fetches per account; run them with `forEachAccount` (src/session/per-account.ts).
  */
 export function addAccountOptions(command: Command): Command {
   return command

@@ -34,9 +34,9 @@ import { costCsv } from '../render/cost-csv.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage, type ProgressLine } from '../render/progress.js';
-import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/accounts.js';
 import { runWithCursorSession } from '../session/cursor-session.js';
 import { withCostStore } from '../session/event-store.js';
+import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/per-account.js';
 
 const COST_EXAMPLES = `
 Examples:

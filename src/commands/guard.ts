@@ -21,7 +21,7 @@ import {
 } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
 import { safeText } from '../render/safe-text.js';
-import { type AccountOutcome, forEachAccount } from '../session/accounts.js';
+import { type AccountOutcome, forEachAccount } from '../session/per-account.js';
 import { obtainUsage } from '../session/usage-cache.js';
 import type { UsageSnapshot } from '../usage/types.js';
 

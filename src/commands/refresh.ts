@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { usageCacheDir } from '../cache/snapshot-read.js';
 import type { CliIo } from '../cli/io.js';
 import { type SharedFlags, sharedOptions } from '../cli/options.js';
-import { forEachAccount } from '../session/accounts.js';
+import { forEachAccount } from '../session/per-account.js';
 import { obtainUsage } from '../session/usage-cache.js';
 import { lockPathFor } from '../statusline/background-refresh.js';
 import { holdRefreshLock, holdsRefreshLock, releaseRefreshLock } from '../statusline/refresh-lock.js';

@@ -27,8 +27,8 @@ import {
   type StatuslineJson,
   unknownTokens,
 } from '../render/statusline.js';
-import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/accounts.js';
 import type { CursorTarget } from '../session/cursor-session.js';
+import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/per-account.js';
 import { type ObtainedUsage, obtainUsage } from '../session/usage-cache.js';
 import { startBackgroundRefresh } from '../statusline/background-refresh.js';
 import {

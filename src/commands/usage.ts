@@ -17,7 +17,7 @@ import { exitCodeFor } from '../errors.js';
 import { formatDuration } from '../lib/duration.js';
 import { usageErrorRow, usageRow } from '../render/usage-json.js';
 import { implausibleFigures, renderUsageText } from '../render/usage-text.js';
-import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/accounts.js';
+import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/per-account.js';
 import { noteTimeZone, type ObtainedUsage, obtainUsage } from '../session/usage-cache.js';
 import { labelledSnapshot } from '../usage/account-label.js';
 

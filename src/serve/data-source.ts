@@ -19,13 +19,13 @@ import { localTimeZone } from '../lib/time-zone.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { type CostRow, costErrorRow, costRow } from '../render/cost-json.js';
 import { type UsageRow, usageErrorRow, usageRow } from '../render/usage-json.js';
-import { forEachAccount } from '../session/accounts.js';
 import {
   type CursorPrep,
   type Purpose,
   prepareCursor,
   runWithCursorSession,
 } from '../session/cursor-session.js';
+import { forEachAccount } from '../session/per-account.js';
 import { labelledSnapshot } from '../usage/account-label.js';
 import { collectUsage } from '../usage/collect.js';
 import type { FetchOutcome, KeyedRow } from './cache.js';
