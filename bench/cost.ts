@@ -1,7 +1,7 @@
 /**
  * `npm run bench:cost`: `codexbar cost` over 150,000 generated events (150 full pages of 1,000, so the empty
  * page 151 proves completion), at 40 ms per request and at zero latency, cold (an empty event store, which the
- * run then fills) and warm (docs/behaviour.md §28). Prints figures and whether each target was met; asserts
+ * run then fills) and warm (bench/README.md). Prints figures and whether each target was met; asserts
  * nothing. The machine may be shared, so CPU time (user + system of the CLI process) is reported beside wall
  * time, as medians of several runs. Talks only to the fake cursor.com on 127.0.0.1, and removes its temp dirs
  * and stops the server whatever happens.
@@ -29,7 +29,8 @@ const FAST_RUNS = 7;
 const WARM_RUNS = 5;
 const IN_PROCESS_RUNS = 10;
 const DAY_MS = 86_400_000;
-const CPU_TARGET_MS = 900;
+/** Cold CPU over 150,000 events with `--no-cache`, on Node 20 (bench/README.md). */
+const CPU_TARGET_MS = 1300;
 
 const rows: TargetRow[] = [];
 const MB = (value: number | undefined) =>
@@ -164,13 +165,13 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
 
   const peak = Math.max(peakOf(slowRuns), peakOf(zeroRunner.samples), peakOf(warmDays.samples));
   rows.push(
+    { figure: 'CPU, cold run, 0 ms (store written)', value: ms(coldCpu), target: '-' },
     {
-      figure: 'CPU, cold run, 0 ms (store written)',
-      value: ms(coldCpu),
+      figure: 'CPU, cold run, 0 ms, --no-cache',
+      value: ms(noCacheCpu),
       target: `≤ ${CPU_TARGET_MS} ms`,
-      met: coldCpu <= CPU_TARGET_MS,
+      met: noCacheCpu <= CPU_TARGET_MS,
     },
-    { figure: 'CPU, cold run, 0 ms, --no-cache', value: ms(noCacheCpu), target: '-' },
     { figure: `wall, ${LATENCY_MS} ms, --concurrency 1`, value: ms(slow.a.median), target: '-' },
     {
       figure: `wall, ${LATENCY_MS} ms, default (${DEFAULT_CONCURRENCY})`,
