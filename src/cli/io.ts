@@ -6,7 +6,7 @@ import {
   TEAM_DEADLINE_MS,
 } from '../api/timeouts.js';
 import { DEFAULT_RETRY_POLICY } from '../lib/retry.js';
-import type { Platform } from '../local/environment.js';
+import type { LocalEnvironment } from '../local/environment.js';
 import type { RefreshSpawner } from '../statusline/background-refresh.js';
 import type { UsageTimeouts } from '../usage/collect.js';
 
@@ -56,14 +56,13 @@ export interface InputStream extends AsyncIterable<Buffer | string> {
   pause(): unknown;
 }
 
-/** Everything a command touches outside the process: injected so tests can run commands in-process. */
-export interface CliIo {
+/**
+ * Everything a command touches outside the process: injected so tests can run commands in-process. It is the
+ * LocalEnvironment (platform, environment, home, clock) the layers below take, plus streams and budgets.
+ */
+export interface CliIo extends LocalEnvironment {
   stdout: OutputStream;
   stderr: OutputStream;
-  env: Readonly<Record<string, string | undefined>>;
-  platform: Platform;
-  homeDir: string;
-  now: () => Date;
   timing: Timing;
   /**
    * Starts the detached background refresh of a stale snapshot (docs/behaviour.md §26.5) and returns its

@@ -67,13 +67,12 @@ async function cacheClearCommand(flags: CacheClearFlags, io: CliIo): Promise<num
   );
   try {
     const kinds = selectedKinds(flags);
-    const env = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
     const results: ClearResult[] = [];
     for (const cache of kinds) {
       const result: ClearResult = { cache, cleared: 0 };
       if (cache === 'cookies' && flags.provider !== undefined) result.provider = 'cursor';
       try {
-        result.cleared = (await clearCache(cache, env)) ? 1 : 0;
+        result.cleared = (await clearCache(cache, io)) ? 1 : 0;
       } catch (error) {
         result.error = messageFor(error);
       }

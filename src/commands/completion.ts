@@ -68,8 +68,7 @@ Install:
 
 /** The labels for `--account <TAB>`; a missing or broken config simply offers none. */
 async function listAccounts(io: CliIo): Promise<void> {
-  const env = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
-  const document = await readConfigDocument(await findConfigPath(env));
+  const document = await readConfigDocument(await findConfigPath(io));
   if (document.kind !== 'ok') return;
   const cursor = document.file.providers.find((entry) => entry.id === 'cursor');
   const labels = (cursor?.tokenAccounts?.accounts ?? [])

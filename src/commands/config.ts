@@ -10,7 +10,6 @@ import { redactConfig } from '../config/redact.js';
 import { type ConfigIssue, validateConfigDocument } from '../config/validate.js';
 import { type ConfigObject, updateConfigFile } from '../config/write.js';
 import { ArgumentError, ConfigError } from '../errors.js';
-import type { LocalEnvironment } from '../local/environment.js';
 
 /**
  * `codexbar config validate|dump|providers|enable|disable` (docs/behaviour.md §27.4). `validate` is the
@@ -68,12 +67,8 @@ Examples:
   codexbar config dump --pretty              the file with tokens and cookies redacted
   codexbar config enable --provider cursor   show Cursor in CodexBar too`;
 
-function localEnvironment(io: CliIo): LocalEnvironment {
-  return { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
-}
-
 async function validate(reporter: Reporter<OutputOptions>): Promise<number> {
-  const path = await findConfigPath(localEnvironment(reporter.io));
+  const path = await findConfigPath(reporter.io);
   const issues = validateConfigDocument(await readConfigDocument(path));
   if (reporter.json) reporter.printJson(issues);
   else reporter.printText(issues.length === 0 ? 'Config: OK' : issues.map(issueLine).join('\n'));
@@ -88,7 +83,7 @@ function issueLine(issue: ConfigIssue): string {
 
 /** Always JSON, an object, whatever the format (CodexBar's dump). A broken file is a config error. */
 async function dump(reporter: Reporter<OutputOptions>, showSecrets: boolean): Promise<number> {
-  const document = await readConfigDocument(await findConfigPath(localEnvironment(reporter.io)));
+  const document = await readConfigDocument(await findConfigPath(reporter.io));
   let config: ConfigObject;
   switch (document.kind) {
     case 'missing':
@@ -106,7 +101,7 @@ async function dump(reporter: Reporter<OutputOptions>, showSecrets: boolean): Pr
 }
 
 async function providers(reporter: Reporter<OutputOptions>): Promise<number> {
-  const document = await readConfigDocument(await findConfigPath(localEnvironment(reporter.io)));
+  const document = await readConfigDocument(await findConfigPath(reporter.io));
   if (document.kind === 'unreadable' || document.kind === 'invalid') {
     throw new ConfigError(`Failed to decode CodexBar config at ${document.path}: ${document.reason}`);
   }
@@ -130,7 +125,7 @@ async function toggle(
   raw: string | undefined,
   enabled: boolean,
 ): Promise<number> {
-  const env = localEnvironment(reporter.io);
+  const env = reporter.io;
   const document = await readConfigDocument(await findConfigPath(env));
   const provider = knownProviderId(raw, document.kind === 'ok' ? document.file : undefined);
   if (provider === undefined) throw new ArgumentError('Unknown or missing provider. Use --provider <name>.');

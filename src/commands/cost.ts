@@ -144,7 +144,6 @@ function fetchReports(
 ): Promise<AccountOutcome<CostReport>[]> {
   // docs/behaviour.md §18.12: one deadline for the whole run, every account, session, page and wait.
   const deadline = { signal: io.timing.deadline(flags.timeout), ms: flags.timeout };
-  const env = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
   const choice = { noCache: flags.cache === false, refresh: flags.refresh === true };
   const options = reporter.options;
   return forEachAccount(io, options, flags, reporter.verbose, (target, log) =>
@@ -154,7 +153,7 @@ function fetchReports(
       'cost',
       log,
       (client, session) =>
-        withCostStore(env, choice, session, { label: target.account?.label }, reporter.verbose, (store) =>
+        withCostStore(io, choice, session, { label: target.account?.label }, reporter.verbose, (store) =>
           collectCost({
             client,
             cookieHeader: session.cookieHeader,

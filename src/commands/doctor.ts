@@ -9,7 +9,6 @@ import { loadConfig } from '../config/config.js';
 import { checkAuth } from '../doctor/auth.js';
 import { checkEnvironment } from '../doctor/environment.js';
 import type { AuthReport } from '../doctor/types.js';
-import type { LocalEnvironment } from '../local/environment.js';
 import { doctorJson } from '../render/doctor-json.js';
 import { renderDoctorText } from '../render/doctor-text.js';
 
@@ -40,10 +39,9 @@ const PLATFORM_NAMES = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' } as 
 
 async function doctorCommand(flags: OutputFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, outputOptions(flags));
-  const env: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
   try {
-    const environment = await checkEnvironment(env, io.timing.optionalTimeoutMs);
-    const auth = await authReport(env, io);
+    const environment = await checkEnvironment(io, io.timing.optionalTimeoutMs);
+    const auth = await authReport(io);
     const platformName = PLATFORM_NAMES[io.platform];
     const problems = environment.problems.length + auth.problems.length;
     if (reporter.json) {
@@ -61,7 +59,7 @@ async function doctorCommand(flags: OutputFlags, io: CliIo): Promise<number> {
 }
 
 /** The credential checks need a readable config and an acceptable base URL; without them, say why. */
-async function authReport(env: LocalEnvironment, io: CliIo): Promise<AuthReport> {
+async function authReport(io: CliIo): Promise<AuthReport> {
   let baseUrl: string;
   try {
     baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
@@ -70,13 +68,13 @@ async function authReport(env: LocalEnvironment, io: CliIo): Promise<AuthReport>
   }
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
-    config = await loadConfig(env);
+    config = await loadConfig(io);
   } catch {
     return skippedAuth('the config file cannot be read (see Problems)');
   }
   const client = new CursorClient({ baseUrl });
   try {
-    return await checkAuth({ env, config, client, timeoutMs: io.timing.requestTimeoutMs });
+    return await checkAuth({ env: io, config, client, timeoutMs: io.timing.requestTimeoutMs });
   } finally {
     await client.close();
   }

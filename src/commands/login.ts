@@ -13,7 +13,6 @@ import { cleanValue } from '../config/clean.js';
 import { newConfig, upsertTokenAccount } from '../config/edit.js';
 import { assertConfigUpdatable, updateConfigFile } from '../config/write.js';
 import { ArgumentError, NotLoggedInError } from '../errors.js';
-import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
 import { planName } from '../usage/plan-name.js';
 
@@ -62,10 +61,9 @@ async function loginCommand(flags: LoginFlags, io: CliIo): Promise<number> {
     const label = flags.label === undefined ? undefined : cleanValue(flags.label);
     if (flags.label !== undefined && label === undefined)
       throw new ArgumentError('--label must not be empty.');
-    const env: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
     const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
     // A config file that could not take the account is reported before the secret is asked for.
-    await assertConfigUpdatable(env);
+    await assertConfigUpdatable(io);
     const pasted = await readSecret(io.stdin, io.stderr, {
       fromStdin: flags.stdin === true,
       question: QUESTION,
@@ -79,7 +77,7 @@ async function loginCommand(flags: LoginFlags, io: CliIo): Promise<number> {
         'Run codexbar login again with --label <name>. Nothing was saved.',
       );
     }
-    const { path, result } = await updateConfigFile(env, (current) => {
+    const { path, result } = await updateConfigFile(io, (current) => {
       const config = current ?? newConfig();
       const stored = upsertTokenAccount(
         config,
@@ -93,7 +91,7 @@ async function loginCommand(flags: LoginFlags, io: CliIo): Promise<number> {
       );
       return { config, result: stored };
     });
-    const shown = displayPath(path, env);
+    const shown = displayPath(path, io);
     if (reporter.json) {
       reporter.printJson({
         account: result.label,

@@ -7,7 +7,6 @@ import { readConfigDocument } from '../config/document.js';
 import { type RemoveResult, type RemoveTarget, removeTokenAccounts } from '../config/edit.js';
 import { updateConfigFile } from '../config/write.js';
 import { AccountSelectionError, ArgumentError } from '../errors.js';
-import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
 
 /** `codexbar logout` (docs/behaviour.md §27.5). */
@@ -41,10 +40,9 @@ async function logoutCommand(flags: LogoutFlags, io: CliIo): Promise<number> {
       : flags.account?.trim()
         ? { kind: 'label', label: flags.account.trim() }
         : { kind: 'active' };
-    const env: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
     // No file, no accounts: say so without creating anything.
-    if ((await readConfigDocument(await findConfigPath(env))).kind === 'missing') throw noAccounts();
-    const { path, result } = await updateConfigFile(env, (current) => {
+    if ((await readConfigDocument(await findConfigPath(io))).kind === 'missing') throw noAccounts();
+    const { path, result } = await updateConfigFile(io, (current) => {
       if (current === undefined) throw noAccounts();
       const removal = removeTokenAccounts(current, target);
       if (removal.removed.length === 0) {
@@ -57,7 +55,7 @@ async function logoutCommand(flags: LogoutFlags, io: CliIo): Promise<number> {
       return { config: current, result: removal };
     });
     if (reporter.json) reporter.printJson({ ...result, configPath: path });
-    else reporter.printText(summary(result, displayPath(path, env)));
+    else reporter.printText(summary(result, displayPath(path, io)));
     return 0;
   } catch (error) {
     return reporter.fail(error);

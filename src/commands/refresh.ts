@@ -41,10 +41,7 @@ interface RefreshFlags {
  * that token account, selected as `--account <label>` selects it (docs/behaviour.md §26.11).
  */
 async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<number> {
-  const lockPath = lockPathFor(
-    usageCacheDir({ platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now }),
-    flags.account,
-  );
+  const lockPath = lockPathFor(usageCacheDir(io), flags.account);
   if (!holdsRefreshLock(lockPath, flags.lock)) return 0; // taken over, or cleared: not ours to run
   const options = sharedOptions({
     provider: 'cursor',

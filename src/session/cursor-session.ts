@@ -39,7 +39,7 @@ export async function prepareCursor(
   if (options.unsupportedSource) {
     throw new UnsupportedError(`Source '${options.unsupportedSource}' is not supported for cursor.`);
   }
-  const authEnv: LocalEnvironment = { platform: io.platform, env: io.env, homeDir: io.homeDir, now: io.now };
+  const authEnv: LocalEnvironment = io;
   const config = await loadConfig(authEnv);
   if (!config.exists && io.env.CODEXBAR_CONFIG?.trim()) {
     log(

@@ -141,12 +141,7 @@ export async function runTeamCommand(
   );
   let client: AdminClient | undefined;
   try {
-    const authEnv: LocalEnvironment = {
-      platform: io.platform,
-      env: io.env,
-      homeDir: io.homeDir,
-      now: io.now,
-    };
+    const authEnv: LocalEnvironment = io;
     const baseUrl = resolveOverridableUrl(io.env.CODEXBAR_CURSOR_ADMIN_BASE_URL, {
       variable: 'CODEXBAR_CURSOR_ADMIN_BASE_URL',
       defaultUrl: ADMIN_ORIGIN,
