@@ -41,7 +41,7 @@ const requestCountsSchema = z
   .strictObject(requestCountFields)
   .meta({ title: 'Request counts', about: 'How the token requests were priced.' });
 
-const windowRequestCountsSchema = z
+export const windowRequestCountsSchema = z
   .strictObject({
     ...requestCountFields,
     skipped: count
@@ -317,3 +317,6 @@ export const costErrorRowSchema = z
 export const costOutputSchema = z.array(z.union([costRowSchema, costErrorRowSchema, cliErrorRowSchema]));
 
 export type CostRowJson = z.infer<typeof costRowSchema>;
+
+/** `team cost` builds on the cost row (test/helpers/json-rows/team.ts). */
+export const costRowShape = costRowFields;

@@ -70,3 +70,6 @@ export const cliErrorRowSchema = z
       'any of the four. It comes as the only row of an array, also from the commands whose output is an object ' +
       '(`statusline`, `guard`, `config`, `login`, `logout`, `doctor`). The run exits with `error.code`.',
   });
+
+/** What a command prints instead of its output when it fails as a whole. */
+export const cliErrorOutputSchema = z.tuple([cliErrorRowSchema]);
