@@ -1,6 +1,7 @@
 import type { FakeAccount, FakeCursor, RecordedRequest } from '../fake-cursor/server.js';
 import { startFakeCursor } from '../fake-cursor/server.js';
 import { type CliResult, makeTempHome, type RunOptions, runCli } from './cli.js';
+import { costOutputSchema } from './json-rows/cost.js';
 
 const EVENTS_PATH = '/api/dashboard/get-filtered-usage-events';
 export const EVENTS_ENDPOINT = `POST ${EVENTS_PATH}`;
@@ -84,10 +85,11 @@ export function pagesRequested(requests: readonly RecordedRequest[]): number[] {
   return [...new Set(eventsBodies(requests).map((body) => body.page))].sort((a, b) => a - b);
 }
 
-/** The single row of a `cost --json` run. */
+/** The single row of a `cost --json` run, checked against its documented schema (docs/json.md). */
 export function onlyRow(result: CliResult): Record<string, unknown> {
   const rows = JSON.parse(result.stdout) as unknown;
   if (!Array.isArray(rows) || rows.length !== 1)
     throw new Error(`expected one JSON row, got: ${result.stdout}`);
+  costOutputSchema.parse(rows);
   return rows[0] as Record<string, unknown>;
 }

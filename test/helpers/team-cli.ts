@@ -8,12 +8,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { z } from 'zod';
 import { DEFAULT_TIMING } from '../../src/cli/io.js';
 import { run } from '../../src/cli.js';
 import type { TeamIo } from '../../src/session/team-run.js';
 import { startFakeAdmin } from '../fake-cursor/admin-server.js';
 import type { FakeAdmin, FakeAdminOptions } from '../fake-cursor/admin-types.js';
 import type { RecordedRequest } from '../fake-cursor/types.js';
+import { teamCostOutputSchema, teamSpendOutputSchema, teamUsageOutputSchema } from './json-rows/team.js';
 
 export const ADMIN_KEY = 'key_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
@@ -108,11 +110,14 @@ export function requestsTo(run: TeamRun, endpoint: string): RecordedRequest[] {
   return run.requests.filter((request) => request.path === endpoint);
 }
 
-/** The one JSON row of a --json run. */
+const teamOutputSchema = z.union([teamSpendOutputSchema, teamUsageOutputSchema, teamCostOutputSchema]);
+
+/** The one JSON row of a --json run, checked against its command's documented schema (docs/json.md). */
 export function jsonRow(result: { stdout: string }): Record<string, unknown> {
   const rows = JSON.parse(result.stdout) as unknown;
   if (!Array.isArray(rows) || rows.length !== 1)
     throw new Error(`expected one JSON row, got: ${result.stdout}`);
+  teamOutputSchema.parse(rows);
   return rows[0] as Record<string, unknown>;
 }
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { type CliResult, makeTempHome, type RunOptions, runCli } from './cli.js';
 import { expectNoColleagueLeak } from './colleagues.js';
+import { usageOutputSchema } from './json-rows/usage.js';
 import { startTimelineProxy, type TimelineProxy } from './timeline-proxy.js';
 
 /**
@@ -76,10 +77,11 @@ export function expectSuccess(result: CliResult): void {
   expect(result.code, result.stderr).toBe(0);
 }
 
-/** The one `usage` row of a `--json` run. */
+/** The one `usage` row of a `--json` run, checked against its documented schema (docs/json.md). */
 export function usageJson(result: CliResult): UsageJsonRow {
   const rows = JSON.parse(result.stdout) as UsageJsonRow[];
   if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
+  usageOutputSchema.parse(rows);
   return rows[0]!;
 }
 

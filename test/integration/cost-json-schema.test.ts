@@ -1,13 +1,14 @@
 /**
- * Every `cost --json` row validates against the documented shape: CodexBar's CostPayload
- * (docs/behaviour.md §21.8) plus the README's additive fields, all strict, so an undocumented field fails.
+ * Every `cost --json` row validates against the documented shape (test/helpers/json-rows/cost.ts, which
+ * docs/json.md is generated from): CodexBar's CostPayload (docs/behaviour.md §21.8) plus the additive fields,
+ * all strict, so an undocumented field fails.
  */
 import { describe, expect, it } from 'vitest';
 import { generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';
-import { costErrorRowSchema, costOutputSchema, costRowSchema } from '../helpers/cost-row-schema.js';
 import { writeConfig } from '../helpers/home.js';
+import { costErrorRowSchema, costOutputSchema, costRowSchema } from '../helpers/json-rows/cost.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 const generated = (count: number, extra: Partial<Parameters<typeof generateEvents>[0]> = {}) =>
@@ -23,6 +24,9 @@ const ODD_EVENTS: UsageEventJson[] = [
 ];
 
 const manual = (events: FakeAccount['events']): FakeAccount[] => [{ cookies: [MANUAL_COOKIE_VALUE], events }];
+
+/** One account, so one row. */
+const oneRow = costOutputSchema.length(1);
 
 async function jsonRun(accounts: FakeAccount[], args: string[] = [], prepareHome?: (home: string) => void) {
   // A config file decides the credential policy only when no CODEXBAR_CURSOR_COOKIE overrides it.
@@ -51,11 +55,25 @@ describe('successful rows match the documented cost row exactly', () => {
       manual({ events: generated(50) }),
       ['--timezone', 'Asia/Tokyo', '--month'],
     ],
+    ['--by day', manual({ events: generated(300) }), ['--by', 'day', '--days', '7']],
+    [
+      '--by week --week-start sunday',
+      manual({ events: generated(300) }),
+      ['--by', 'week', '--week-start', 'sunday'],
+    ],
+    ['--by month', manual({ events: generated(300) }), ['--by', 'month', '--all']],
+    ['--by model --order asc', manual({ events: ODD_EVENTS }), ['--by', 'model', '--order', 'asc']],
+    ['--by kind', manual({ events: generated(300) }), ['--by', 'kind']],
+    ['--by week on an empty window', manual({ events: [] }), ['--by', 'week', '--days', '7']],
   ])('%s', async (_name, accounts, args) => {
     const { run, rows } = await jsonRun(accounts, args);
     expect(run.code).toBe(0);
-    const parsed = costOutputSchema.parse(rows);
-    expect(costRowSchema.safeParse(parsed[0]).success).toBe(true);
+    const parsed = oneRow.parse(rows);
+    const row = costRowSchema.parse(parsed[0]);
+    // Without --by the row is as before; with it, the groups are checked too.
+    const by = args.includes('--by') ? args[args.indexOf('--by') + 1] : undefined;
+    expect(row.groupBy).toBe(by);
+    expect(row.groups !== undefined).toBe(by !== undefined);
   });
 
   it('--pretty prints the same row (sorted keys, `"key" : value`)', async () => {
@@ -64,7 +82,7 @@ describe('successful rows match the documented cost row exactly', () => {
     const pretty = await jsonRun(accounts(), ['--days', '2', '--pretty']);
     expect(pretty.rows).toEqual(compact.rows);
     expect(pretty.run.stdout).toContain('"provider" : "cursor"');
-    costOutputSchema.parse(pretty.rows);
+    oneRow.parse(pretty.rows);
   });
 
   it('omits unknown values instead of writing 0 (unknown model: no cost key at all)', async () => {
@@ -108,7 +126,7 @@ describe('error rows match the documented cost error row (no kind)', () => {
   ] as const)('%s', async (_name, accounts, prepareHome) => {
     const { run, rows } = await jsonRun([...accounts] as FakeAccount[], [], prepareHome);
     expect(run.code).toBe(1);
-    const parsed = costOutputSchema.parse(rows);
+    const parsed = oneRow.parse(rows);
     expect(costErrorRowSchema.parse(parsed[0]).updatedAt).toBe('2026-07-20T15:00:00Z');
   });
 });

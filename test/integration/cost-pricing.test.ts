@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { UsageEventJson } from '../fake-cursor/events.js';
 import { MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';
-import { type CostRowJson, costRowSchema } from '../helpers/cost-row-schema.js';
+import { type CostRowJson, costRowSchema } from '../helpers/json-rows/cost.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 const at = (minute: number) => String(Date.parse('2026-07-20T10:00:00Z') + minute * 60_000);

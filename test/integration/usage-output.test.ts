@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   WORKED_ME,
   WORKED_MONTHLY_TEXT,
@@ -9,6 +8,7 @@ import {
 } from '../../fixtures/worked-example.js';
 import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { makeTempHome, runCli } from '../helpers/cli.js';
+import { usageErrorRowSchema, usageOutputSchema, usageRowSchema } from '../helpers/json-rows/usage.js';
 
 /** docs/behaviour.md §23: TZ=UTC, now 2026-07-20T15:00:00Z. */
 const NOW = WORKED_NOW;
@@ -46,82 +46,6 @@ async function run(args: string[], account = workedExampleAccount()) {
   });
 }
 
-const rateWindow = z.strictObject({
-  usedPercent: z.number(),
-  windowMinutes: z.number().int().optional(),
-  resetsAt: z
-    .string()
-    .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
-    .optional(),
-  resetDescription: z.string().optional(),
-});
-const paceEntry = z.strictObject({
-  stage: z.enum(['onTrack', 'slightlyAhead', 'slightlyBehind', 'ahead', 'behind', 'farAhead', 'farBehind']),
-  deltaPercent: z.number().int(),
-  expectedUsedPercent: z.number().int(),
-  willLastToReset: z.boolean(),
-  etaSeconds: z.number().int().optional(),
-  summary: z.string(),
-});
-/** The documented row (docs/behaviour.md §16), plus our documented additive `pace.extra`. */
-const usageRowSchema = z.strictObject({
-  provider: z.literal('cursor'),
-  source: z.literal('web'),
-  usage: z.strictObject({
-    primary: rateWindow.nullable(),
-    secondary: rateWindow.nullable(),
-    tertiary: rateWindow.nullable(),
-    extraRateWindows: z
-      .array(
-        z.strictObject({
-          id: z.string(),
-          title: z.string(),
-          window: rateWindow,
-          usageKnown: z.literal(false).optional(),
-        }),
-      )
-      .optional(),
-    providerCost: z
-      .strictObject({
-        used: z.number(),
-        limit: z.number(),
-        currencyCode: z.literal('USD'),
-        period: z.string().optional(),
-        resetsAt: z.string().optional(),
-        personalUsed: z.number().optional(),
-        updatedAt: z.string(),
-      })
-      .optional(),
-    details: z
-      .array(
-        z.object({
-          title: z.string().optional(),
-          rows: z.array(z.object({ label: z.string(), value: z.string() })),
-        }),
-      )
-      .optional(),
-    updatedAt: z.string(),
-    identity: z.strictObject({
-      providerID: z.literal('cursor'),
-      accountEmail: z.string().optional(),
-      accountOrganization: z.string().optional(),
-      loginMethod: z.string().optional(),
-      accountID: z.string().optional(),
-    }),
-    accountEmail: z.string().optional(),
-    accountOrganization: z.string().optional(),
-    loginMethod: z.string().optional(),
-  }),
-  pace: z
-    .strictObject({
-      primary: paceEntry.optional(),
-      secondary: paceEntry.optional(),
-      tertiary: paceEntry.optional(),
-      extra: z.record(z.string(), paceEntry).optional(),
-    })
-    .optional(),
-});
-
 describe('codexbar usage output', () => {
   it('text matches the worked example (docs/behaviour.md §23.1), with the paid-weekly Grok Bot pace line', async () => {
     const result = await run(['--no-color']);
@@ -141,10 +65,10 @@ describe('codexbar usage output', () => {
     );
   });
 
-  it('--json prints one row that validates against the documented row shape', async () => {
+  it('--json prints one row that validates against the documented row shape (docs/json.md)', async () => {
     const result = await run(['--json']);
     expect(result.code).toBe(0);
-    const rows = JSON.parse(result.stdout);
+    const rows = usageOutputSchema.parse(JSON.parse(result.stdout));
     expect(rows).toHaveLength(1);
     const row = usageRowSchema.parse(rows[0]);
     expect(row.usage.primary).toEqual({
@@ -173,7 +97,9 @@ describe('codexbar usage output', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('"provider" : "cursor"');
     expect(result.stdout.indexOf('"pace"')).toBeLessThan(result.stdout.indexOf('"provider"'));
-    expect(JSON.parse(result.stdout)[0].usage.primary.usedPercent).toBe(42);
+    expect(
+      usageRowSchema.parse(usageOutputSchema.parse(JSON.parse(result.stdout))[0]).usage.primary?.usedPercent,
+    ).toBe(42);
   });
 
   it('a non-JSON usage-summary: "Could not parse Cursor usage" naming the endpoint, exit 1', async () => {
@@ -189,7 +115,7 @@ describe('codexbar usage output', () => {
       workedExampleAccount({ usageSummary: { json: { individualUsage: { plan: { used: 'lots' } } } } }),
     );
     expect(result.code).toBe(1);
-    const row = JSON.parse(result.stdout)[0];
+    const row = usageErrorRowSchema.parse(usageOutputSchema.parse(JSON.parse(result.stdout))[0]);
     expect(row.error.message).toMatch(/Could not parse Cursor usage: GET \/api\/usage-summary: .*used/);
   });
 

@@ -1,0 +1,125 @@
+/**
+ * `codexbar statusline --json` (docs/behaviour.md §26.4, §26.11) and `codexbar guard --json` (§26.8, §26.12):
+ * one object, or with `--all-accounts` an array of them; an argument error is a `cli` row in an array.
+ */
+import { z } from 'zod';
+import { cliErrorOutputSchema, count, errorBodySchema, isoDate } from './shared.js';
+
+const labelField = z
+  .string()
+  .optional()
+  .describe(
+    "The token account's label, when an account flag (`--account`, `--account-index`, `--all-accounts`) named the " +
+      'account; never for the default account.',
+  );
+
+const statuslineLineSchema = z
+  .strictObject({
+    provider: z.literal('cursor').describe('Always `cursor`.'),
+    account: labelField,
+    text: z
+      .string()
+      .describe(
+        'The line text output prints (`Cursor 58% left · 15d 9h · $12.34/$50`), without colour; a stale one starts with `~`.',
+      ),
+    leftPercent: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe(
+        "The primary window's percent left: 100 − used, clamped to 0–100; omitted without a primary window.",
+      ),
+    usedPercent: z
+      .number()
+      .optional()
+      .describe("The primary window's percent used; omitted without a primary window."),
+    resetsAt: isoDate.optional().describe('When the primary window resets, when known.'),
+    stale: z
+      .boolean()
+      .describe(
+        'Whether the snapshot is older than `--max-age` (default 60 s); a stale line is printed at once and ' +
+          'refreshed in the background.',
+      ),
+    fetchedAt: isoDate.describe('When the figures were fetched from cursor.com.'),
+    ageSeconds: count.describe('How old the figures are, in whole seconds (`{age}`).'),
+  })
+  .meta({ title: 'Statusline object', about: "One account's line." });
+
+const statuslineFailureSchema = z
+  .strictObject({
+    provider: z.literal('cursor').describe('Always `cursor`.'),
+    account: labelField,
+    text: z
+      .string()
+      .describe(
+        'The short marker text output prints: `Cursor: not logged in`, `Cursor: timed out`, `Cursor: offline`, ' +
+          '`Cursor: cursor.com error`, `Cursor: unexpected response`, `Cursor: config error`, `Cursor: unavailable`, ' +
+          '`Cursor: no such account`, `Cursor: error`; `Cursor (<label>): …` for a named account.',
+      ),
+    stale: z.literal(false).describe('Always `false`.'),
+    error: errorBodySchema.describe('The failure.'),
+  })
+  .meta({
+    title: 'Statusline failure',
+    about: "One account's failure: the run still exits 0 (unless `--strict`), so a prompt never breaks.",
+  });
+
+const statuslineEntrySchema = z.union([statuslineLineSchema, statuslineFailureSchema]);
+
+export const statuslineOutputSchema = z.union([
+  statuslineEntrySchema,
+  z.array(statuslineEntrySchema),
+  cliErrorOutputSchema,
+]);
+
+const guardCommonFields = {
+  provider: z.literal('cursor').describe('Always `cursor`.'),
+  account: labelField,
+  window: z
+    .enum(['session', 'weekly'])
+    .describe('`--window`: `session` is the primary (Total) window, `weekly` the secondary (Cursor) one.'),
+};
+
+const minimumField = z.number().min(0).max(100).describe('`--min-remaining` (default 10).');
+
+const guardVerdictSchema = z
+  .strictObject({
+    ...guardCommonFields,
+    remainingPercent: z
+      .number()
+      .min(0)
+      .max(100)
+      .describe("The window's percent left: 100 − used, clamped to 0–100."),
+    minimumRemainingPercent: minimumField,
+    decision: z
+      .enum(['ok', 'blocked'])
+      .describe('`ok` when at least the minimum is left (inclusive), else `blocked`.'),
+    exitCode: z
+      .union([z.literal(0), z.literal(1)])
+      .describe("This account's exit code: 0 for `ok`, 1 for `blocked`."),
+  })
+  .meta({ title: 'Guard verdict', about: 'An account whose window could be read.' });
+
+const guardUnknownSchema = z
+  .strictObject({
+    ...guardCommonFields,
+    minimumRemainingPercent: minimumField,
+    decision: z.literal('unknown').describe('Always `unknown`.'),
+    exitCode: z.union([z.literal(69), z.literal(0)]).describe('69 (unavailable), or 0 with `--fail-open`.'),
+    unavailableReason: z
+      .enum(['account-resolution', 'fetch-failed', 'timeout', 'window-unavailable'])
+      .describe(
+        '`account-resolution`: no session, not logged in, a config or cookie-source error, an account that cannot ' +
+          'be selected; `fetch-failed`: network, HTTP or parse errors; `timeout`: a request timed out or `--timeout` ' +
+          'passed; `window-unavailable`: the account has no such window.',
+      ),
+  })
+  .meta({
+    title: 'Guard unknown',
+    about: 'An account whose window could not be read; the error is on stderr.',
+  });
+
+const guardEntrySchema = z.union([guardVerdictSchema, guardUnknownSchema]);
+
+export const guardOutputSchema = z.union([guardEntrySchema, z.array(guardEntrySchema), cliErrorOutputSchema]);
