@@ -3,7 +3,7 @@ import type { LocalEnvironment } from '../local/environment.js';
 import { access } from '../local/fs-async.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
 import { cleanValue } from './clean.js';
-import { readConfigDocument } from './document.js';
+import { configFailure, readConfigDocument } from './document.js';
 import type { BrowserId, ConfigFile, CookieSource, ProviderSource, TokenAccounts } from './schema.js';
 
 /** The Cursor entry of the config file, values cleaned (docs/behaviour.md §6.2–6.3). */
@@ -55,9 +55,8 @@ export async function loadConfig(env: LocalEnvironment): Promise<LoadedConfig> {
     case 'missing':
       return { path, exists: false, cursor: {} };
     case 'unreadable':
-      throw new ConfigError(`Failed to read CodexBar config at ${path}: ${document.reason}`);
     case 'invalid':
-      throw new ConfigError(`Failed to decode CodexBar config at ${path}: ${document.reason}`);
+      throw new ConfigError(configFailure(document));
     case 'ok':
       return { path, exists: true, cursor: cursorConfigFrom(document.file) };
   }

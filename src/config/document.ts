@@ -30,6 +30,12 @@ export async function readConfigDocument(path: string): Promise<ConfigDocument> 
   return { kind: 'ok', path, raw: read.value as Record<string, unknown>, file: parsed.data };
 }
 
+/** What `loadConfig` throws and `config validate` reports for a file it cannot use. */
+export function configFailure(document: Extract<ConfigDocument, { reason: string }>): string {
+  const verb = document.kind === 'unreadable' ? 'read' : 'decode';
+  return `Failed to ${verb} CodexBar config at ${document.path}: ${document.reason}`;
+}
+
 function describeIssues(error: z.ZodError, json: unknown): string {
   return error.issues
     .slice(0, 3)

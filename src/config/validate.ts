@@ -1,5 +1,5 @@
 import { cleanValue } from './clean.js';
-import type { ConfigDocument } from './document.js';
+import { type ConfigDocument, configFailure } from './document.js';
 import type { ConfigFile } from './schema.js';
 
 /** One finding of `config validate` (docs/behaviour.md §27.4), CodexBar's shape. */
@@ -20,25 +20,16 @@ export function validateConfigDocument(document: ConfigDocument): ConfigIssue[] 
     case 'missing':
       return [];
     case 'unreadable':
-      return [
-        {
-          severity: 'error',
-          code: 'unreadable',
-          message: `Failed to read CodexBar config at ${document.path}: ${document.reason}`,
-        },
-      ];
-    case 'invalid':
-      return [
-        {
-          severity: 'error',
-          code: 'decode_failed',
-          message: `Failed to decode CodexBar config at ${document.path}: ${document.reason}`,
-        },
-      ];
+    case 'invalid': {
+      const code = document.kind === 'unreadable' ? 'unreadable' : 'decode_failed';
+      return [{ severity: 'error', code, message: configFailure(document) }];
+    }
     case 'ok':
       return validateConfigFile(document.file);
   }
 }
+
+type CursorEntry = ConfigFile['providers'][number] & Record<string, unknown>;
 
 function validateConfigFile(file: ConfigFile): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
@@ -51,12 +42,21 @@ function validateConfigFile(file: ConfigFile): ConfigIssue[] {
     });
   }
   const cursor = file.providers.find((entry) => entry.id === 'cursor');
-  if (cursor)
-    issues.push(...cursorIssues(cursor as ConfigFile['providers'][number] & Record<string, unknown>));
+  if (cursor) issues.push(...cursorIssues(cursor as CursorEntry));
   return issues;
 }
 
-type CursorEntry = ConfigFile['providers'][number] & Record<string, unknown>;
+/** CodexBar's warnings for fields Cursor has no use for: [field, code, message]. */
+const UNUSED_FIELDS = [
+  ['secretKey', 'secret_key_unused', 'secretKey is set but only bedrock and doubao use secretKey.'],
+  ['region', 'region_unused', 'region is set but cursor does not use regions.'],
+  ['workspaceID', 'workspace_unused', 'workspaceID is set but cursor does not use workspaceID.'],
+  [
+    'enterpriseHost',
+    'enterprise_host_unused',
+    'enterpriseHost is set but cursor does not use enterpriseHost.',
+  ],
+] as const;
 
 function cursorIssues(entry: CursorEntry): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
@@ -77,32 +77,8 @@ function cursorIssues(entry: CursorEntry): ConfigIssue[] {
       'cookieSource manual is set but cookieHeader is missing for cursor.',
     );
   }
-  if (nonBlank(entry.secretKey)) {
-    add(
-      'warning',
-      'secretKey',
-      'secret_key_unused',
-      'secretKey is set but only bedrock and doubao use secretKey.',
-    );
-  }
-  if (nonBlank(entry.region)) {
-    add('warning', 'region', 'region_unused', 'region is set but cursor does not use regions.');
-  }
-  if (nonBlank(entry.workspaceID)) {
-    add(
-      'warning',
-      'workspaceID',
-      'workspace_unused',
-      'workspaceID is set but cursor does not use workspaceID.',
-    );
-  }
-  if (nonBlank(entry.enterpriseHost)) {
-    add(
-      'warning',
-      'enterpriseHost',
-      'enterprise_host_unused',
-      'enterpriseHost is set but cursor does not use enterpriseHost.',
-    );
+  for (const [field, code, message] of UNUSED_FIELDS) {
+    if (nonBlank(entry[field])) add('warning', field, code, message);
   }
   issues.push(...tokenAccountIssues(entry));
   return issues;
