@@ -64,11 +64,9 @@ export async function withSession<T>(
       }
       const { session } = result;
       const next: (() => Promise<SourceResult>) | undefined = result.next;
-      // docs/behaviour.md §1.2: from here on, an echo of this credential in any output is redacted.
-      registerSecret(session.cookieHeader);
-      log(`[cursor] Using ${session.description}`);
       // docs/behaviour.md §1.2: known before its first request, so nothing a server echoes back can print it.
       registerSecret(session.cookieHeader);
+      log(`[cursor] Using ${session.description}`);
       try {
         return { value: await perform(session), session };
       } catch (error) {

@@ -4,13 +4,7 @@ import { displayPath } from '../../../local/paths.js';
 import { errorCode } from '../../../local/read-file.js';
 import { sessionTokenIdentityFromCookie } from '../../cookie.js';
 import type { Session, SourceResult } from '../../types.js';
-import {
-  BROWSER_NAMES,
-  type BrowserInstall,
-  browsersToSearch,
-  type ChromiumInstall,
-  installLocations,
-} from './catalog.js';
+import { BROWSER_NAMES, type BrowserInstall, browsersToSearch, installLocations } from './catalog.js';
 import { plainCookieText } from './chromium-crypto.js';
 import { readChromiumCookies } from './chromium-reader.js';
 import { decryptChromiumValue } from './decrypt.js';
@@ -102,57 +96,38 @@ async function* walk(context: Context): AsyncGenerator<Step> {
       if (!profiles.ok) {
         if (profiles.skip.kind === 'not-installed') continue;
         found = true;
-        yield {
-          kind: 'skip',
-          browser: install.label,
-          where: install.label,
-          skip: profiles.skip,
-          installed: true,
-        };
+        yield skipStep(install.label, install.label, profiles.skip);
         continue;
       }
       found = true;
-      const keys = install.kind === 'chromium' ? keysFor(install, context) : undefined;
+      const keys =
+        install.kind === 'chromium'
+          ? installKeys(install, { ...context, allowKeychainPrompt: context.options.allowKeychainPrompt })
+          : undefined;
       for (const profile of profiles.value) {
         const where = `${install.label} profile "${profile.name}"`;
-        const header = await readProfileSafely(install, profile, keys, context);
+        // A profile that fails in a way nobody foresaw is skipped with its error code, never a crash.
+        const header = await readProfile(install, profile, keys, context).catch((error: unknown) =>
+          skip(
+            'unreadable',
+            `cannot read ${context.show(profile.dbPath)} (${errorCode(error) ?? 'unexpected error'})`,
+          ),
+        );
         yield header.ok
           ? { kind: 'found', where, dbPath: profile.dbPath, header: header.value }
-          : { kind: 'skip', browser: install.label, where, skip: header.skip, installed: true };
+          : skipStep(install.label, where, header.skip);
       }
     }
     if (!found) yield notInstalled(name, 'not installed');
   }
 }
 
-function notInstalled(where: string, reason: string): Step {
-  return { kind: 'skip', browser: where, where, skip: { kind: 'not-installed', reason }, installed: false };
+function skipStep(browser: string, where: string, skip: BrowserSkip, installed = true): Step {
+  return { kind: 'skip', browser, where, skip, installed };
 }
 
-function keysFor(install: ChromiumInstall, context: Context): InstallKeys {
-  return installKeys(install, {
-    env: context.env,
-    providers: context.providers,
-    allowKeychainPrompt: context.options.allowKeychainPrompt,
-    show: context.show,
-  });
-}
-
-/** A profile that fails in a way nobody foresaw is skipped with its error code, never a crash. */
-async function readProfileSafely(
-  install: BrowserInstall,
-  profile: BrowserProfile,
-  keys: InstallKeys | undefined,
-  context: Context,
-): Promise<Outcome<string>> {
-  try {
-    return await readProfile(install, profile, keys, context);
-  } catch (error) {
-    return skip(
-      'unreadable',
-      `cannot read ${context.show(profile.dbPath)} (${errorCode(error) ?? 'unexpected error'})`,
-    );
-  }
+function notInstalled(browser: string, reason: string): Step {
+  return skipStep(browser, browser, { kind: 'not-installed', reason }, false);
 }
 
 /** One profile's Cookie header, or why it has none. The database is read from a private copy. */
