@@ -214,3 +214,22 @@ export const TEAM_COOKIE_NAMES = ['portal-selected-team-id', 'team_id'] as const
 
 /** Only what the browser itself would send to https://cursor.com: host-only `cursor.com` or domain `.cursor.com`. */
 export const COOKIE_HOSTS = ['cursor.com', '.cursor.com'] as const;
+
+/** The cookies both readers select: the session and team cookies, on the hosts above. */
+export const WANTED_NAMES: readonly string[] = [...SESSION_COOKIE_NAMES, ...TEAM_COOKIE_NAMES];
+
+/** `?, ?, …` for an `IN (…)` list. */
+export function placeholders(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
+}
+
+/** One stored cookie that may matter, before its value is read or decrypted. */
+export interface CookieRow {
+  name: string;
+  /** Firefox `host`, Chromium `host_key`: `cursor.com` or `.cursor.com`. */
+  host: string;
+  /** Creation time, epoch ms: the newest cookie wins. */
+  createdMs: number;
+  /** Expiry, epoch ms; absent for a cookie that lives until the browser closes. */
+  expiresMs?: number;
+}

@@ -2,8 +2,7 @@ import { cookieHeaderProblem } from '../../../api/header-value.js';
 import { isoSeconds } from '../../../lib/iso-date.js';
 import { sessionTokenFromCookie } from '../../cookie.js';
 import { inspectAccessToken } from '../../jwt.js';
-import { SESSION_COOKIE_NAMES, TEAM_COOKIE_NAMES } from './catalog.js';
-import type { CookieRow } from './cookie-rows.js';
+import { type CookieRow, SESSION_COOKIE_NAMES, TEAM_COOKIE_NAMES } from './catalog.js';
 import { type BrowserSkip, type Outcome, ok, type SkipKind, skip } from './outcome.js';
 
 /** A stored cookie whose value is read (or decrypted) only when it is the one being considered. */
