@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LocalEnvironment } from '../../local/environment.js';
 import { authPaths } from '../paths.js';
-import type { SourceResult } from '../types.js';
+import { type SourceResult, skipped } from '../types.js';
 import { readStoreFile } from './store-file.js';
 import { sessionFromAccessToken } from './token-session.js';
 
@@ -27,9 +27,8 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
   if (!read.ok) return read.skip;
   const { shown } = read;
   const token = read.value.accessToken;
-  if (token == null) return { kind: 'skip', cause: 'absent', reason: `${shown} has no accessToken` };
-  if (token.trim() === '')
-    return { kind: 'skip', cause: 'absent', reason: `${shown} has an empty accessToken` };
+  if (token == null) return skipped('absent', `${shown} has no accessToken`);
+  if (token.trim() === '') return skipped('absent', `${shown} has an empty accessToken`);
   return sessionFromAccessToken(token, {
     source: 'agent',
     label: LABEL,
