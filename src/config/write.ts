@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { writePrivateFileAtomic } from '../cache/private-files.js';
 import { CodexbarError, ConfigError } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
 import type { LocalEnvironment } from '../local/environment.js';
@@ -47,7 +46,7 @@ export async function updateConfigFile<R>(
       async () => {
         const current = await readForUpdate(target, shown);
         const { config, result } = change(current === undefined ? undefined : structuredClone(current));
-        await writeAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
+        await writePrivateFileAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
         return { path: configPath, result };
       },
       lock,
@@ -110,26 +109,6 @@ async function writeTarget(configPath: string, shown: string): Promise<string> {
     current = path.resolve(path.dirname(current), await readlink(current));
   }
   throw new ConfigError(`Cannot write the config file ${shown}: too many symbolic links.`);
-}
-
-/** A fresh 0600 file beside the target (never through a link), flushed, then renamed over it. */
-async function writeAtomic(target: string, text: string): Promise<void> {
-  const temp = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`,
-  );
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  const handle = await open(temp, flags, 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-    await handle.close();
-    await rename(temp, target);
-  } catch (error) {
-    await handle.close().catch(() => {});
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
 }
 
 function describeWriteError(error: unknown): string {
