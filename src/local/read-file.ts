@@ -1,18 +1,12 @@
 import type { z } from 'zod';
-import { errorCode, readTextFileSync } from './read-file-sync.js';
+import { errorCode, readTextFileSync, type TextFileReadSync } from './read-file-sync.js';
 
 export { errorCode };
 
 /** JSON files we read (config, auth files, cookie files) are small; a larger one is refused, not loaded. */
 const JSON_FILE_LIMIT = 1024 * 1024;
 
-/** A read-only look at a local file: missing, unreadable (with a reason), or its text. */
-export type TextFileRead =
-  | { kind: 'missing' }
-  | { kind: 'unreadable'; reason: string }
-  | { kind: 'ok'; text: string };
-
-/** The same for a JSON file checked against a schema; `malformed` never quotes the file. */
+/** A JSON file checked against a schema: as `readTextFile` answers, or malformed (never quoting the file). */
 export type JsonFileRead<T> =
   | { kind: 'missing' }
   | { kind: 'unreadable'; reason: string }
@@ -26,7 +20,7 @@ export type JsonFileRead<T> =
  * A UTF-8 byte-order mark is dropped. The read itself is `readTextFileSync`'s: a regular file of at most a
  * MiB reads in well under a millisecond, so one implementation serves both the CLI and the fast path.
  */
-export async function readTextFile(filePath: string, limit = JSON_FILE_LIMIT): Promise<TextFileRead> {
+export async function readTextFile(filePath: string, limit = JSON_FILE_LIMIT): Promise<TextFileReadSync> {
   return readTextFileSync(filePath, limit);
 }
 

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode, readTextFile } from '../../../local/read-file.js';
+import { describeFsError } from '../../../local/read-file-sync.js';
 import type { BrowserInstall, ChromiumInstall, FirefoxInstall } from './catalog.js';
 import { type Outcome, ok, skip } from './outcome.js';
 
@@ -98,7 +99,7 @@ async function chromiumProfiles(install: ChromiumInstall, show: Show): Promise<O
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return notInstalled(install, 'absent', show);
-    return skip('unreadable', `cannot read ${show(install.root)} (${describeCode(code)})`);
+    return skip('unreadable', `cannot read ${show(install.root)} (${describeFsError(code)})`);
   }
   const names = entries.filter((entry) => CHROMIUM_PROFILE.test(entry)).sort(byProfileNumber);
   if (names.length === 0) return skip('no-profile', `no profiles in ${show(install.root)}`);
@@ -134,8 +135,4 @@ export async function fileState(filePath: string): Promise<FileState> {
     const code = errorCode(error);
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'unreadable';
   }
-}
-
-function describeCode(code: string | undefined): string {
-  return code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'read failed');
 }
