@@ -81,12 +81,7 @@ export function upsertTokenAccount(
   if (replaced) {
     accounts.accounts[index]!.token = account.token;
   } else {
-    accounts.accounts.push({
-      id: account.id,
-      label: account.label,
-      token: account.token,
-      addedAt: account.addedAt,
-    });
+    accounts.accounts.push({ ...account });
     index = accounts.accounts.length - 1;
   }
   if (activate) accounts.activeIndex = index;
