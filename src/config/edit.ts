@@ -36,10 +36,6 @@ function providerEntry(config: ConfigObject, id: string, create: (id: string) =>
   return entry;
 }
 
-function findProviderEntry(config: ConfigObject, id: string): Entry | undefined {
-  return (config.providers as Entry[]).find((entry) => entry.id === id);
-}
-
 export function setProviderEnabled(config: ConfigObject, id: string, enabled: boolean): void {
   providerEntry(config, id, (newId) => ({ id: newId })).enabled = enabled;
 }
@@ -102,7 +98,7 @@ export interface RemoveResult {
  * removed, the one now at its position (or the last) becomes active. Returns no `removed` when nothing matched.
  */
 export function removeTokenAccounts(config: ConfigObject, target: RemoveTarget): RemoveResult {
-  const entry = findProviderEntry(config, 'cursor');
+  const entry = (config.providers as Entry[]).find((provider) => provider.id === 'cursor');
   const data = entry?.tokenAccounts as TokenAccounts | null | undefined;
   if (!data || data.accounts.length === 0) return { removed: [], remaining: 0 };
   const activeBefore = clampedActive(data);

@@ -99,16 +99,15 @@ function tokenAccountIssues(entry: CursorEntry): ConfigIssue[] {
       `tokenAccounts.activeIndex ${data.activeIndex} is outside 0-${count - 1}; account ${used} is used.`,
     );
   }
-  const seen = new Map<string, string>();
+  const seen = new Set<string>();
   for (const account of data.accounts) {
     const key = account.label.trim().toLowerCase();
-    const first = seen.get(key);
-    if (first !== undefined) {
+    if (seen.has(key)) {
       add(
         'duplicate_account_label',
         `Token account label '${account.label.trim()}' is used more than once; --account picks the first.`,
       );
-    } else seen.set(key, account.label);
+    } else seen.add(key);
     if (key === '')
       add('empty_account_label', 'A token account has an empty label; only --account-index can pick it.');
     if (cleanValue(account.token) === undefined) {
