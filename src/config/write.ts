@@ -8,7 +8,7 @@ import { displayPath } from '../local/paths.js';
 import { errorCode } from '../local/read-file.js';
 import { findConfigPath } from './config.js';
 import { readConfigDocument } from './document.js';
-import { type LockOptions, LockTimeoutError, withFileLock } from './lock.js';
+import { LockTimeoutError, withFileLock } from './lock.js';
 
 /** The config file as a plain JSON object: every key kept, known or not. */
 export type ConfigObject = Record<string, unknown>;
@@ -34,23 +34,18 @@ export interface ConfigWriteResult<R> {
 export async function updateConfigFile<R>(
   env: LocalEnvironment,
   change: (current: ConfigObject | undefined) => { config: ConfigObject; result: R },
-  lock: LockOptions = {},
 ): Promise<ConfigWriteResult<R>> {
   const configPath = await findConfigPath(env);
   const shown = displayPath(configPath, env);
   const target = await writeTarget(configPath, shown);
   try {
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    return await withFileLock(
-      target,
-      async () => {
-        const current = await readForUpdate(target, shown);
-        const { config, result } = change(current === undefined ? undefined : structuredClone(current));
-        await writePrivateFileAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
-        return { path: configPath, result };
-      },
-      lock,
-    );
+    return await withFileLock(target, async () => {
+      const current = await readForUpdate(target, shown);
+      const { config, result } = change(current === undefined ? undefined : structuredClone(current));
+      await writePrivateFileAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
+      return { path: configPath, result };
+    });
   } catch (error) {
     if (error instanceof CodexbarError) throw error;
     if (error instanceof LockTimeoutError) {

@@ -25,24 +25,20 @@ export async function readTextFile(filePath: string, limit = JSON_FILE_LIMIT): P
 }
 
 /**
- * `readTextFile`, then JSON, then the schema. `what` names the expected content (`a cursor-agent login`), or
- * describes the schema's complaints without quoting values from the file.
+ * `readTextFile`, then JSON, then the schema. `what` names the expected content (`a cursor-agent login`): a
+ * file the schema refuses is `not <what>`, so no value from it is ever quoted.
  */
 export async function readJsonFile<T>(
   filePath: string,
   schema: z.ZodType<T>,
-  what: string | ((error: z.ZodError, json: unknown) => string),
+  what: string,
 ): Promise<JsonFileRead<T>> {
   const read = await readTextFile(filePath);
   if (read.kind !== 'ok') return read;
   const json = parseJson(read.text);
   if (!json.ok) return { kind: 'malformed', reason: json.reason };
   const parsed = schema.safeParse(json.value);
-  if (parsed.success) return { kind: 'ok', value: parsed.data };
-  return {
-    kind: 'malformed',
-    reason: typeof what === 'string' ? `not ${what}` : what(parsed.error, json.value),
-  };
+  return parsed.success ? { kind: 'ok', value: parsed.data } : { kind: 'malformed', reason: `not ${what}` };
 }
 
 type JsonParse = { ok: true; value: unknown } | { ok: false; reason: string };

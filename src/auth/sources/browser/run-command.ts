@@ -27,10 +27,8 @@ export function runCommand(
   options: CommandOptions,
 ): Promise<CommandResult> {
   return new Promise((resolve) => {
-    let settled = false;
+    // The first answer wins: a promise settles once, so a later `close` after a timeout changes nothing.
     const finish = (result: CommandResult) => {
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
       resolve(result);
     };
