@@ -203,11 +203,11 @@ export function installLocations(env: LocalEnvironment, browser: BrowserId): Bro
 }
 
 /** docs/behaviour.md §24: the session cookie names, as cursor.com and its older NextAuth login set them. */
-export const SESSION_COOKIE_NAMES = [
+export const SESSION_COOKIE_NAMES: readonly string[] = [
   'WorkosCursorSessionToken',
   '__Secure-next-auth.session-token',
   'next-auth.session-token',
-] as const;
+];
 
 /** Sent along with the session from the same profile, so a team picked on cursor.com stays picked. */
 export const TEAM_COOKIE_NAMES = ['portal-selected-team-id', 'team_id'] as const;

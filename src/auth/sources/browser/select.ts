@@ -30,9 +30,7 @@ export async function pickSessionHeader(
   cookies: readonly CandidateCookie[],
   now: Date,
 ): Promise<Outcome<string>> {
-  const sessions = cookies.filter((cookie) =>
-    (SESSION_COOKIE_NAMES as readonly string[]).includes(cookie.name),
-  );
+  const sessions = cookies.filter((cookie) => SESSION_COOKIE_NAMES.includes(cookie.name));
   if (sessions.length === 0) return skip('no-cookie', 'no cursor.com session cookie');
   const live = newestFirst(sessions.filter((cookie) => isLive(cookie, now)));
   if (live.length === 0) {
@@ -76,7 +74,7 @@ function isLive(cookie: CookieRow, now: Date): boolean {
 }
 
 function newestFirst<T extends CookieRow>(cookies: T[]): T[] {
-  const rank = (name: string) => (SESSION_COOKIE_NAMES as readonly string[]).indexOf(name);
+  const rank = (name: string) => SESSION_COOKIE_NAMES.indexOf(name);
   return [...cookies].sort((a, b) => b.createdMs - a.createdMs || rank(a.name) - rank(b.name));
 }
 

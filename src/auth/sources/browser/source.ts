@@ -93,13 +93,12 @@ async function* walk(context: Context): AsyncGenerator<Step> {
     let found = false;
     for (const install of installs) {
       const profiles = await listProfiles(install, context.show);
+      if (!profiles.ok && profiles.skip.kind === 'not-installed') continue;
+      found = true;
       if (!profiles.ok) {
-        if (profiles.skip.kind === 'not-installed') continue;
-        found = true;
         yield skipStep(install.label, install.label, profiles.skip);
         continue;
       }
-      found = true;
       const keys =
         install.kind === 'chromium'
           ? installKeys(install, { ...context, allowKeychainPrompt: context.options.allowKeychainPrompt })
