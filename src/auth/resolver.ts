@@ -81,7 +81,8 @@ export async function withSession<T>(
         }
         rejected = error;
         const then = next ? `trying the next ${source.name}` : 'trying the next source';
-        log(`[cursor] ${capitalise(source.name)} was rejected (HTTP ${error.status}); ${then}`);
+        const name = source.name.charAt(0).toUpperCase() + source.name.slice(1);
+        log(`[cursor] ${name} was rejected (HTTP ${error.status}); ${then}`);
         looked.push(`${source.name} (rejected by cursor.com with HTTP ${error.status})`);
         result = next ? await next() : undefined;
       }
@@ -98,8 +99,4 @@ export async function withSession<T>(
     );
   }
   throw new NoSessionError(`No Cursor session found. Looked at: ${looked.join('; ')}.`, hint);
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -70,7 +70,8 @@ export function upsertTokenAccount(
   activate: boolean,
 ): UpsertResult {
   const entry = providerEntry(config, 'cursor', (id) => ({ id, enabled: true }));
-  const accounts = tokenAccountsOf(entry);
+  entry.tokenAccounts ??= { version: 1, activeIndex: 0, accounts: [] };
+  const accounts = entry.tokenAccounts as TokenAccounts;
   const wanted = account.label.trim().toLowerCase();
   let index = accounts.accounts.findIndex((stored) => stored.label.trim().toLowerCase() === wanted);
   const replaced = index !== -1;
@@ -119,14 +120,6 @@ export function removeTokenAccounts(config: ConfigObject, target: RemoveTarget):
     keptActive !== -1 ? keptActive : Math.max(0, Math.min(activeBefore, data.accounts.length - 1));
   const active = data.accounts[data.activeIndex]?.label;
   return { removed, remaining: data.accounts.length, ...(active === undefined ? {} : { active }) };
-}
-
-function tokenAccountsOf(entry: Entry): TokenAccounts {
-  const existing = entry.tokenAccounts as TokenAccounts | null | undefined;
-  if (existing) return existing;
-  const created: TokenAccounts = { version: 1, activeIndex: 0, accounts: [] };
-  entry.tokenAccounts = created;
-  return created;
 }
 
 function clampedActive(data: TokenAccounts): number {
