@@ -3,7 +3,7 @@ import type { LocalEnvironment } from '../../../local/environment.js';
 import { displayPath } from '../../../local/paths.js';
 import { errorCode } from '../../../local/read-file.js';
 import { sessionTokenIdentityFromCookie } from '../../cookie.js';
-import type { Session, SourceResult } from '../../types.js';
+import { type Session, type SourceResult, skipped } from '../../types.js';
 import { BROWSER_NAMES, type BrowserInstall, browsersToSearch, installLocations } from './catalog.js';
 import { plainCookieText } from './chromium-crypto.js';
 import { readChromiumCookies } from './chromium-reader.js';
@@ -190,25 +190,20 @@ class Tally {
     if (step.skip.hint !== undefined && !this.hints.includes(step.skip.hint)) this.hints.push(step.skip.hint);
   }
 
-  result(context: Context): Extract<SourceResult, { kind: 'skip' }> {
-    const hint = this.hints.length > 0 ? { hint: this.hints.join(' ') } : {};
+  result(context: Context): SourceResult {
+    const hint = this.hints.join(' ');
     if (this.found > 0) {
-      return {
-        kind: 'skip',
-        cause: 'absent',
-        reason: 'no other browser profile has a usable cursor.com session cookie',
-        ...hint,
-      };
+      return skipped('absent', 'no other browser profile has a usable cursor.com session cookie', hint);
     }
     if (this.installed.size === 0) {
       const only = context.options.browser;
       const reason = only
         ? `${BROWSER_NAMES[only]} is not installed`
         : `no supported browser found (looked for ${this.searched.join(', ')})`;
-      return { kind: 'skip', cause: 'absent', reason };
+      return skipped('absent', reason);
     }
     const cause = this.kinds.has('expired') && !this.kinds.has('no-cookie') ? 'expired' : 'absent';
     const where = this.searched.filter((browser) => this.installed.has(browser)).join(', ');
-    return { kind: 'skip', cause, reason: `no usable cursor.com session cookie in ${where}`, ...hint };
+    return skipped(cause, `no usable cursor.com session cookie in ${where}`, hint);
   }
 }
