@@ -9,7 +9,7 @@ const LABEL = 'cursor-agent token';
 const EXPIRED_HINT = 'Run `cursor-agent login` to renew the expired cursor-agent login.';
 
 /** docs/behaviour.md §7.9: `{accessToken, refreshToken}`; other keys are ignored. */
-export const agentAuthFileSchema = z.object({
+const agentAuthFileSchema = z.object({
   accessToken: z.string().nullish(),
   refreshToken: z.string().nullish(),
 });

@@ -6,17 +6,15 @@ import { type SourceResult, skipped } from '../types.js';
 import { cookieSession, readStoreFile } from './store-file.js';
 
 /** docs/behaviour.md §7.6: the label CodexBar gives a header it derived from the Cursor app's token. */
-export const APP_SESSION_LABEL = 'Cursor.app local auth';
+const APP_SESSION_LABEL = 'Cursor.app local auth';
 
 /** docs/behaviour.md §7.6: the cached cookie header (legacy file form). Unknown keys are ignored. */
-export const cachedCookieFileSchema = z.object({
+const cachedCookieFileSchema = z.object({
   cookieHeader: z.string(),
   storedAt: z.string(),
   sourceLabel: z.string(),
   authenticationFailurePolicy: z.string().nullish(),
 });
-
-export type CachedCookieFile = z.infer<typeof cachedCookieFileSchema>;
 
 /**
  * Reads `<data>/CodexBar/cursor-cookie.json` read-only (we never rewrite or clear it in this version). A

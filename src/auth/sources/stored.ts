@@ -17,14 +17,14 @@ const storedCookieSchema = z.object({
 /** The file is a list; each entry is checked on its own, so one odd entry does not hide the others. */
 const storedSessionFileSchema = z.array(z.unknown());
 
-export interface StoredCookie {
+interface StoredCookie {
   name: string;
   value: string;
   expiresAt?: Date;
 }
 
 /** The stored cookies that have not expired, in stored order; entries that are not cookies are skipped. */
-export function liveStoredCookies(json: unknown[], now: Date): { cookies: StoredCookie[]; expired: number } {
+function liveStoredCookies(json: unknown[], now: Date): { cookies: StoredCookie[]; expired: number } {
   const cookies: StoredCookie[] = [];
   let expired = 0;
   for (const item of json) {
