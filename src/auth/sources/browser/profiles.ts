@@ -79,10 +79,10 @@ export function parseProfilesIni(text: string): IniProfile[] {
     if (index !== -1) return index;
     return profile.marked ? installDefaults.length : installDefaults.length + 1;
   };
+  // sort() is stable: profiles of the same rank keep their file order.
   return profiles
-    .map((profile, order) => ({ profile, order, rank: rank(profile) }))
-    .sort((a, b) => a.rank - b.rank || a.order - b.order)
-    .map(({ profile: { name, path: profilePath, relative } }) => ({ name, path: profilePath, relative }));
+    .sort((a, b) => rank(a) - rank(b))
+    .map(({ name, path: profilePath, relative }) => ({ name, path: profilePath, relative }));
 }
 
 function profileDir(root: string, profile: IniProfile): string {
