@@ -26,18 +26,17 @@ export function newConfig(): ConfigObject {
   return { version: 1, providers: [] };
 }
 
-/** The first entry with this id (later duplicates are ignored, as on reading), optionally appended. */
-function providerEntry(config: ConfigObject, id: string, create: (id: string) => Entry): Entry {
+/** The first entry with `fresh`'s id (later duplicates are ignored, as on reading), else `fresh`, appended. */
+function providerEntry(config: ConfigObject, fresh: Entry): Entry {
   const providers = config.providers as Entry[];
-  const found = providers.find((entry) => entry.id === id);
+  const found = providers.find((entry) => entry.id === fresh.id);
   if (found) return found;
-  const entry = create(id);
-  providers.push(entry);
-  return entry;
+  providers.push(fresh);
+  return fresh;
 }
 
 export function setProviderEnabled(config: ConfigObject, id: string, enabled: boolean): void {
-  providerEntry(config, id, (newId) => ({ id: newId })).enabled = enabled;
+  providerEntry(config, { id }).enabled = enabled;
 }
 
 export interface NewAccount {
@@ -69,7 +68,7 @@ export function upsertTokenAccount(
   account: NewAccount,
   activate: boolean,
 ): UpsertResult {
-  const entry = providerEntry(config, 'cursor', (id) => ({ id, enabled: true }));
+  const entry = providerEntry(config, { id: 'cursor', enabled: true });
   entry.tokenAccounts ??= { version: 1, activeIndex: 0, accounts: [] };
   const accounts = entry.tokenAccounts as TokenAccounts;
   const wanted = account.label.trim().toLowerCase();

@@ -31,21 +31,6 @@ export function validateConfigDocument(document: ConfigDocument): ConfigIssue[] 
 
 type CursorEntry = ConfigFile['providers'][number] & Record<string, unknown>;
 
-function validateConfigFile(file: ConfigFile): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  if (file.version !== 1) {
-    issues.push({
-      severity: 'error',
-      field: 'version',
-      code: 'version_mismatch',
-      message: `Unsupported config version ${file.version}.`,
-    });
-  }
-  const cursor = file.providers.find((entry) => entry.id === 'cursor');
-  if (cursor) issues.push(...cursorIssues(cursor as CursorEntry));
-  return issues;
-}
-
 /** CodexBar's warnings for fields Cursor has no use for: [field, code, message]. */
 const UNUSED_FIELDS = [
   ['secretKey', 'secret_key_unused', 'secretKey is set but only bedrock and doubao use secretKey.'],
@@ -58,8 +43,18 @@ const UNUSED_FIELDS = [
   ],
 ] as const;
 
-function cursorIssues(entry: CursorEntry): ConfigIssue[] {
+function validateConfigFile(file: ConfigFile): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
+  if (file.version !== 1) {
+    issues.push({
+      severity: 'error',
+      field: 'version',
+      code: 'version_mismatch',
+      message: `Unsupported config version ${file.version}.`,
+    });
+  }
+  const entry = file.providers.find((provider) => provider.id === 'cursor') as CursorEntry | undefined;
+  if (entry === undefined) return issues;
   const add = (severity: ConfigIssue['severity'], field: string, code: string, message: string) =>
     issues.push({ severity, provider: 'cursor', field, code, message });
 
