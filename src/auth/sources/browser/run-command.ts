@@ -32,9 +32,8 @@ export function runCommand(
       clearTimeout(timer);
       resolve(result);
     };
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
-
+    // spawn itself leaves out the variables whose value is undefined.
+    const { env } = options;
     const child = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
