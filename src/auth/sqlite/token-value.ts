@@ -1,6 +1,4 @@
-/**
- * Turns the stored `cursorAuth/accessToken` value into a token (docs/behaviour.md §9.6). Pure.
- */
+/** Turns the stored `cursorAuth/accessToken` value into a token (docs/behaviour.md §9.6). Pure. */
 import { decodeText, type TextEncoding } from './header.js';
 import type { SqlValue } from './record.js';
 
