@@ -12,15 +12,13 @@ export interface BaseUrlTarget {
   defaultUrl: string;
 }
 
-const DASHBOARD: BaseUrlTarget = { variable: 'CODEXBAR_CURSOR_BASE_URL', defaultUrl: CURSOR_ORIGIN };
-
 /**
  * docs/behaviour.md §10.1: CODEXBAR_CURSOR_BASE_URL replaces https://cursor.com only when it is https, or
  * plain http on a loopback host, so credentials can never be sent in clear to a stranger. Checked before any
  * request.
  */
 export function resolveBaseUrl(raw: string | undefined): string {
-  return resolveOverridableUrl(raw, DASHBOARD);
+  return resolveOverridableUrl(raw, { variable: 'CODEXBAR_CURSOR_BASE_URL', defaultUrl: CURSOR_ORIGIN });
 }
 
 /** docs/behaviour.md §27.6: CODEXBAR_CURSOR_STATUS_URL replaces the Statuspage site under the same rule. */

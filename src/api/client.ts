@@ -7,6 +7,7 @@ import { CURSOR_ORIGIN } from './base-url.js';
 import { cookieHeaderProblem } from './header-value.js';
 import {
   BodyTooLargeError,
+  type BufferedResponse,
   createDispatcher,
   type ProxySettings,
   proxySettings,
@@ -75,15 +76,13 @@ export class CursorClient {
       body = JSON.stringify(req.body ?? {});
     }
 
-    let status: number;
-    let responseHeaders: Record<string, string | string[] | undefined>;
-    let bytes: Buffer;
+    let response: BufferedResponse;
     const maxBytes = req.maxBytes ?? SMALL_RESPONSE_LIMIT;
     try {
       let url = new URL(this.baseUrl + req.path);
       for (let redirects = 0; ; redirects++) {
         // docs/behaviour.md §10.5: read while it streams and abandoned at the limit (a redirect's body too).
-        const response = await requestBuffered(this.dispatcher, {
+        response = await requestBuffered(this.dispatcher, {
           origin: url.origin,
           path: url.pathname + url.search,
           method: req.method,
@@ -93,14 +92,8 @@ export class CursorClient {
           maxBytes,
         });
         const next = followableRedirect(url, response.statusCode, response.headers.location);
-        if (next && redirects < MAX_REDIRECTS) {
-          url = next;
-          continue;
-        }
-        status = response.statusCode;
-        responseHeaders = response.headers;
-        bytes = response.body;
-        break;
+        if (!next || redirects >= MAX_REDIRECTS) break;
+        url = next;
       }
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw bodyTooLargeError(req.endpoint, maxBytes);
@@ -109,13 +102,14 @@ export class CursorClient {
       throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
     }
 
+    const { statusCode: status, body: bytes } = response;
     if ((req.notLoggedInStatuses ?? [401, 403]).includes(status)) {
       throw new NotLoggedInError(req.endpoint, status);
     }
     if (status !== 200) {
       throw new ApiError(req.endpoint, `HTTP ${status}`, {
         status,
-        retryAfterMs: parseRetryAfter(headerValue(responseHeaders['retry-after'])),
+        retryAfterMs: parseRetryAfter(headerValue(response.headers['retry-after'])),
       });
     }
     const fast = req.decodeBytes?.(bytes);
@@ -141,12 +135,9 @@ export function bodyTooLargeError(endpoint: string, maxBytes: number): ApiError 
  * string as UTF-8 decoding, several times faster on the 150 usage-event pages of a heavy month.
  */
 export function decodeBody(bytes: Buffer): string {
-  const body = hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
   return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
-}
-
-function hasUtf8Bom(bytes: Buffer): boolean {
-  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 /**

@@ -23,16 +23,6 @@ export interface EndpointContext {
   log?: (line: string) => void;
 }
 
-const ENDPOINTS = {
-  usageSummary: 'GET /api/usage-summary',
-  me: 'GET /api/auth/me',
-  legacyUsage: 'GET /api/usage',
-  sand: 'POST /api/dashboard/get-sand-usage-status',
-  teams: 'POST /api/dashboard/teams',
-  teamSpend: 'POST /api/dashboard/get-team-spend',
-  usageStatus: 'GET /api/dashboard/v2/usage-status',
-} as const;
-
 /** docs/behaviour.md §11.1: fatal; 401/403 mean "not logged in" so the resolver may try the next source. */
 export function fetchUsageSummary(
   ctx: EndpointContext,
@@ -41,7 +31,7 @@ export function fetchUsageSummary(
   return ctx.client.request({
     method: 'GET',
     path: '/api/usage-summary',
-    endpoint: ENDPOINTS.usageSummary,
+    endpoint: 'GET /api/usage-summary',
     cookieHeader: ctx.cookieHeader,
     timeoutMs,
     signal: ctx.signal,
@@ -50,13 +40,7 @@ export function fetchUsageSummary(
 }
 
 export function fetchMe(ctx: EndpointContext, timeoutMs = OPTIONAL_TIMEOUT_MS): Promise<AuthMe | undefined> {
-  return bestEffort(ctx, {
-    method: 'GET',
-    path: '/api/auth/me',
-    endpoint: ENDPOINTS.me,
-    timeoutMs,
-    schema: authMeSchema,
-  });
+  return bestEffort(ctx, 'GET', '/api/auth/me', authMeSchema, timeoutMs);
 }
 
 /** docs/behaviour.md §11.4: the id goes in the query URL-encoded (`auth0|12345` → `auth0%7C12345`). */
@@ -65,38 +49,19 @@ export function fetchLegacyUsage(
   userId: string,
   timeoutMs = OPTIONAL_TIMEOUT_MS,
 ): Promise<LegacyUsage | undefined> {
-  return bestEffort(ctx, {
-    method: 'GET',
-    path: `/api/usage?user=${encodeURIComponent(userId)}`,
-    endpoint: ENDPOINTS.legacyUsage,
-    timeoutMs,
-    schema: legacyUsageSchema,
-  });
+  const path = `/api/usage?user=${encodeURIComponent(userId)}`;
+  return bestEffort(ctx, 'GET', path, legacyUsageSchema, timeoutMs);
 }
 
 export function fetchSandStatus(
   ctx: EndpointContext,
   timeoutMs = OPTIONAL_TIMEOUT_MS,
 ): Promise<SandStatus | undefined> {
-  return bestEffort(ctx, {
-    method: 'POST',
-    path: '/api/dashboard/get-sand-usage-status',
-    endpoint: ENDPOINTS.sand,
-    body: {},
-    timeoutMs,
-    schema: sandStatusSchema,
-  });
+  return bestEffort(ctx, 'POST', '/api/dashboard/get-sand-usage-status', sandStatusSchema, timeoutMs);
 }
 
 export function fetchTeams(ctx: EndpointContext, timeoutMs: number): Promise<TeamsResponse | undefined> {
-  return bestEffort(ctx, {
-    method: 'POST',
-    path: '/api/dashboard/teams',
-    endpoint: ENDPOINTS.teams,
-    body: {},
-    timeoutMs,
-    schema: teamsSchema,
-  });
+  return bestEffort(ctx, 'POST', '/api/dashboard/teams', teamsSchema, timeoutMs);
 }
 
 export interface TeamSpendPageRequest {
@@ -107,16 +72,12 @@ export interface TeamSpendPageRequest {
 
 export function fetchTeamSpendPage(
   ctx: EndpointContext,
-  request: TeamSpendPageRequest,
+  { teamId, page, pageSize }: TeamSpendPageRequest,
   timeoutMs: number,
 ): Promise<TeamSpendPage | undefined> {
-  return bestEffort(ctx, {
-    method: 'POST',
-    path: '/api/dashboard/get-team-spend',
-    endpoint: `${ENDPOINTS.teamSpend} (page ${request.page})`,
-    body: { teamId: request.teamId, page: request.page, pageSize: request.pageSize },
-    timeoutMs,
-    schema: teamSpendSchema,
+  return bestEffort(ctx, 'POST', '/api/dashboard/get-team-spend', teamSpendSchema, timeoutMs, {
+    body: { teamId, page, pageSize },
+    endpoint: `POST /api/dashboard/get-team-spend (page ${page})`,
   });
 }
 
@@ -124,35 +85,36 @@ export function fetchUsageStatus(
   ctx: EndpointContext,
   timeoutMs = OPTIONAL_TIMEOUT_MS,
 ): Promise<UsageStatus | undefined> {
-  return bestEffort(ctx, {
-    method: 'GET',
-    path: '/api/dashboard/v2/usage-status?scope=user',
-    endpoint: ENDPOINTS.usageStatus,
-    timeoutMs,
-    schema: usageStatusSchema,
-  });
+  return bestEffort(ctx, 'GET', '/api/dashboard/v2/usage-status?scope=user', usageStatusSchema, timeoutMs);
 }
 
-interface BestEffortRequest<T> {
-  method: 'GET' | 'POST';
-  path: string;
-  endpoint: string;
-  body?: unknown;
-  timeoutMs: number;
-  schema: z.ZodType<T>;
-}
-
-async function bestEffort<T>(ctx: EndpointContext, req: BestEffortRequest<T>): Promise<T | undefined> {
+/**
+ * Messages name the endpoint as method and path without the query, unless `endpoint` says more. A POST
+ * without a `body` sends `{}`.
+ */
+async function bestEffort<T>(
+  ctx: EndpointContext,
+  method: 'GET' | 'POST',
+  path: string,
+  schema: z.ZodType<T>,
+  timeoutMs: number,
+  { body, endpoint = `${method} ${path.split('?')[0]}` }: { body?: unknown; endpoint?: string } = {},
+): Promise<T | undefined> {
   try {
     return await ctx.client.request({
-      ...req,
+      method,
+      path,
+      endpoint,
       cookieHeader: ctx.cookieHeader,
+      body,
+      timeoutMs,
       signal: ctx.signal,
+      schema,
       // Best-effort calls never switch accounts, so a 401/403 is just another failure here.
       notLoggedInStatuses: [],
     });
   } catch (error) {
-    ctx.log?.(`[cursor] ${req.endpoint} unavailable (${describeFailure(error)}); continuing without it`);
+    ctx.log?.(`[cursor] ${endpoint} unavailable (${describeFailure(error)}); continuing without it`);
     return undefined;
   }
 }

@@ -13,17 +13,11 @@
  */
 import { statSync } from 'node:fs';
 import { corrupt as corruptRead } from './sqlite/format-error.js';
-import type { TextEncoding } from './sqlite/header.js';
 import { openItemTable } from './sqlite/item-table.js';
-import type { SqlValue } from './sqlite/record.js';
-import { decodeTokenValue, type StoredValue } from './sqlite/token-value.js';
+import { type DecodedToken, decodeTokenValue } from './sqlite/token-value.js';
 import { walStamp } from './sqlite/wal.js';
 
-export type AppTokenRead =
-  | { kind: 'absent' }
-  | { kind: 'token'; token: string }
-  | { kind: 'malformed'; reason: string }
-  | { kind: 'error'; message: string };
+export type AppTokenRead = DecodedToken | { kind: 'error'; message: string };
 
 const ACCESS_TOKEN_KEY = 'cursorAuth/accessToken';
 /** A read that a running Cursor disturbs is tried this many times in all. */
@@ -43,9 +37,10 @@ export async function readAppAccessToken(dbPath: string): Promise<AppTokenRead> 
   try {
     // docs/behaviour.md §9.1: a missing file is no session.
     if (!exists(dbPath)) return { kind: 'absent' };
-    return decodeTokenValue(readStable(dbPath, `${dbPath}-wal`));
+    return readStable(dbPath, `${dbPath}-wal`);
   } catch (error) {
-    return { kind: 'error', message: `SQLite error reading Cursor app auth: ${describe(error)}` };
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'error', message: `SQLite error reading Cursor app auth: ${message}` };
   }
 }
 
@@ -53,11 +48,11 @@ export async function readAppAccessToken(dbPath: string): Promise<AppTokenRead> 
  * A running Cursor may append to its WAL, checkpoint it or restart it while we read. A read whose WAL
  * header (salts, checksum) changed underneath it is not trusted and is done again (docs/behaviour.md §9.5).
  */
-function readStable(dbPath: string, walPath: string): StoredValue | undefined {
+function readStable(dbPath: string, walPath: string): DecodedToken {
   for (let attempt = 1; ; attempt++) {
     const before = walStamp(walPath);
     try {
-      const value = readWithFileReader(dbPath, walPath);
+      const value = readToken(dbPath, walPath);
       if (walStamp(walPath) === before) return value;
     } catch (error) {
       if (attempt >= READ_ATTEMPTS || walStamp(walPath) === before) throw error;
@@ -66,22 +61,11 @@ function readStable(dbPath: string, walPath: string): StoredValue | undefined {
   }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function readWithFileReader(dbPath: string, walPath: string): StoredValue | undefined {
+function readToken(dbPath: string, walPath: string): DecodedToken {
   const table = openItemTable(dbPath, walPath);
   try {
-    return toStored(table.get(ACCESS_TOKEN_KEY), table.textEncoding);
+    return decodeTokenValue(table.get(ACCESS_TOKEN_KEY), table.textEncoding);
   } finally {
     table.close();
   }
-}
-
-function toStored(value: SqlValue | undefined, encoding: TextEncoding): StoredValue | undefined {
-  if (value === undefined) return undefined;
-  if (value.type === 'text') return { type: 'text', bytes: value.bytes, encoding };
-  if (value.type === 'blob') return { type: 'blob', bytes: value.bytes };
-  return { type: value.type };
 }

@@ -7,16 +7,7 @@ import type { BrowserImportOptions } from './sources/browser/source.js';
 import * as cached from './sources/cached.js';
 import * as manual from './sources/manual.js';
 import * as stored from './sources/stored.js';
-import type { AuthSourceId, SourceResult } from './types.js';
-
-const NAMES: Record<AuthSourceId, string> = {
-  manual: 'manual cookie header',
-  cached: 'cached cookie',
-  stored: 'stored session',
-  app: 'Cursor app token',
-  agent: 'cursor-agent token',
-  browser: 'browser cookie',
-};
+import type { AuthSourceId } from './types.js';
 
 /**
  * The sources to try, in the platform's order (docs/behaviour.md §7.2). A manual header is used alone
@@ -28,17 +19,20 @@ export function buildLadder(
   credentials: CursorCredentialsConfig,
   browser: BrowserImportOptions = { allowKeychainPrompt: false },
 ): SourceLoader[] {
-  const loaders: Record<AuthSourceId, () => Promise<SourceResult>> = {
-    manual: () => manual.load(credentials),
-    cached: () => cached.load(env),
-    stored: () => stored.load(env),
-    app: () => app.load(env),
-    agent: () => agent.load(env),
-    // Imported when reached: the browser readers and their crypto are most of what the ladder loads, and
-    // a run that stops at an earlier source never needs them (docs/behaviour.md §26.10).
-    browser: async () => (await import('./sources/browser/source.js')).load(env, browser),
+  const rungs: Record<AuthSourceId, Omit<SourceLoader, 'id'>> = {
+    manual: { name: 'manual cookie header', load: () => manual.load(credentials) },
+    cached: { name: 'cached cookie', load: () => cached.load(env) },
+    stored: { name: 'stored session', load: () => stored.load(env) },
+    app: { name: 'Cursor app token', load: () => app.load(env) },
+    agent: { name: 'cursor-agent token', load: () => agent.load(env) },
+    browser: {
+      name: 'browser cookie',
+      // Imported when reached: the browser readers and their crypto are most of what the ladder loads, and
+      // a run that stops at an earlier source never needs them (docs/behaviour.md §26.10).
+      load: async () => (await import('./sources/browser/source.js')).load(env, browser),
+    },
   };
   const ids =
     credentials.cookieSource === 'manual' ? (['manual'] as const) : sourceOrder(env.platform, mode).slice(1);
-  return ids.map((id) => ({ id, name: NAMES[id], load: loaders[id] }));
+  return ids.map((id) => ({ id, ...rungs[id] }));
 }

@@ -1,10 +1,7 @@
+import { cookieHeaderProblem } from '../api/header-value.js';
 import { ArgumentError } from '../errors.js';
 import { cookieForToken, normalizeCookieHeader } from './cookie.js';
 import { decodeAccessToken } from './jwt.js';
-
-/** docs/behaviour.md §27.5: what a header may hold (visible ASCII and spaces) and how long it may be. */
-const MAX_HEADER_BYTES = 8 * 1024;
-const HEADER_TEXT = /^[\x20-\x7e]+$/;
 
 /**
  * What `codexbar login` accepts (docs/behaviour.md §27.5), turned into the Cookie header to verify and store:
@@ -23,7 +20,8 @@ export function loginCookieHeader(pasted: string): string {
     );
   }
   const cookie = header.includes('=') ? header : bareValueCookie(header);
-  if (!HEADER_TEXT.test(cookie) || Buffer.byteLength(cookie) > MAX_HEADER_BYTES) {
+  // docs/behaviour.md §27.5: what a header may hold (visible ASCII and spaces) and how long it may be.
+  if (cookieHeaderProblem(cookie) !== undefined) {
     throw new ArgumentError(
       'The pasted text is not a Cookie header: a header is at most 8 KiB of visible ASCII on one line.',
       'Copy the value of the cookie request header (or use "Copy as cURL") from a signed-in cursor.com tab.',

@@ -64,11 +64,9 @@ export async function withSession<T>(
       }
       const { session } = result;
       const next: (() => Promise<SourceResult>) | undefined = result.next;
-      // docs/behaviour.md §1.2: from here on, an echo of this credential in any output is redacted.
-      registerSecret(session.cookieHeader);
-      log(`[cursor] Using ${session.description}`);
       // docs/behaviour.md §1.2: known before its first request, so nothing a server echoes back can print it.
       registerSecret(session.cookieHeader);
+      log(`[cursor] Using ${session.description}`);
       try {
         return { value: await perform(session), session };
       } catch (error) {
@@ -83,7 +81,8 @@ export async function withSession<T>(
         }
         rejected = error;
         const then = next ? `trying the next ${source.name}` : 'trying the next source';
-        log(`[cursor] ${capitalise(source.name)} was rejected (HTTP ${error.status}); ${then}`);
+        const name = source.name.charAt(0).toUpperCase() + source.name.slice(1);
+        log(`[cursor] ${name} was rejected (HTTP ${error.status}); ${then}`);
         looked.push(`${source.name} (rejected by cursor.com with HTTP ${error.status})`);
         result = next ? await next() : undefined;
       }
@@ -100,8 +99,4 @@ export async function withSession<T>(
     );
   }
   throw new NoSessionError(`No Cursor session found. Looked at: ${looked.join('; ')}.`, hint);
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

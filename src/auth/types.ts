@@ -46,3 +46,8 @@ export type SourceResult =
       next?: () => Promise<SourceResult>;
     }
   | { kind: 'skip'; reason: string; cause?: SkipCause; hint?: string; notes?: readonly string[] };
+
+/** A source's skip: why, for callers that branch on it, and a hint only when there is one. */
+export function skipped(cause: SkipCause, reason: string, hint?: string): SourceResult {
+  return hint ? { kind: 'skip', cause, reason, hint } : { kind: 'skip', cause, reason };
+}

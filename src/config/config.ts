@@ -1,9 +1,9 @@
+import { existsSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import type { LocalEnvironment } from '../local/environment.js';
-import { access } from '../local/fs-async.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
 import { cleanValue } from './clean.js';
-import { readConfigDocument } from './document.js';
+import { configFailure, readConfigDocument } from './document.js';
 import type { BrowserId, ConfigFile, CookieSource, ProviderSource, TokenAccounts } from './schema.js';
 
 /** The Cursor entry of the config file, values cleaned (docs/behaviour.md §6.2–6.3). */
@@ -41,9 +41,9 @@ export async function findConfigPath(env: LocalEnvironment): Promise<string> {
   if (xdg !== undefined) return join(xdg, 'codexbar', 'config.json');
   const home = homeDirectory(env);
   const standard = join(home, '.config', 'codexbar', 'config.json');
-  if (await exists(standard)) return standard;
+  if (existsSync(standard)) return standard;
   const legacy = join(home, '.codexbar', 'config.json');
-  if (await exists(legacy)) return legacy;
+  if (existsSync(legacy)) return legacy;
   return standard;
 }
 
@@ -55,9 +55,8 @@ export async function loadConfig(env: LocalEnvironment): Promise<LoadedConfig> {
     case 'missing':
       return { path, exists: false, cursor: {} };
     case 'unreadable':
-      throw new ConfigError(`Failed to read CodexBar config at ${path}: ${document.reason}`);
     case 'invalid':
-      throw new ConfigError(`Failed to decode CodexBar config at ${path}: ${document.reason}`);
+      throw new ConfigError(configFailure(document));
     case 'ok':
       return { path, exists: true, cursor: cursorConfigFrom(document.file) };
   }
@@ -79,13 +78,4 @@ function cursorConfigFrom(file: ConfigFile): CursorConfig {
   const apiKey = cleanValue(entry.apiKey ?? undefined);
   if (apiKey !== undefined) cursor.apiKey = apiKey;
   return cursor;
-}
-
-async function exists(filePath: string): Promise<boolean> {
-  try {
-    await access(filePath);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -26,15 +26,20 @@ export async function readConfigDocument(path: string): Promise<ConfigDocument> 
       break;
   }
   const parsed = configFileSchema.safeParse(read.value);
-  if (!parsed.success) return { kind: 'invalid', path, reason: describeIssues(parsed.error, read.value) };
+  if (!parsed.success) {
+    const reason = parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => describeIssue(issue, read.value))
+      .join('; ');
+    return { kind: 'invalid', path, reason };
+  }
   return { kind: 'ok', path, raw: read.value as Record<string, unknown>, file: parsed.data };
 }
 
-function describeIssues(error: z.ZodError, json: unknown): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => describeIssue(issue, json))
-    .join('; ');
+/** What `loadConfig` throws and `config validate` reports for a file it cannot use. */
+export function configFailure(document: Extract<ConfigDocument, { reason: string }>): string {
+  const verb = document.kind === 'unreadable' ? 'read' : 'decode';
+  return `Failed to ${verb} CodexBar config at ${document.path}: ${document.reason}`;
 }
 
 /** Types and option lists only: zod's own messages are avoided so no value from the file is ever echoed. */

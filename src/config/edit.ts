@@ -26,22 +26,17 @@ export function newConfig(): ConfigObject {
   return { version: 1, providers: [] };
 }
 
-/** The first entry with this id (later duplicates are ignored, as on reading), optionally appended. */
-function providerEntry(config: ConfigObject, id: string, create: (id: string) => Entry): Entry {
+/** The first entry with `fresh`'s id (later duplicates are ignored, as on reading), else `fresh`, appended. */
+function providerEntry(config: ConfigObject, fresh: Entry): Entry {
   const providers = config.providers as Entry[];
-  const found = providers.find((entry) => entry.id === id);
+  const found = providers.find((entry) => entry.id === fresh.id);
   if (found) return found;
-  const entry = create(id);
-  providers.push(entry);
-  return entry;
-}
-
-function findProviderEntry(config: ConfigObject, id: string): Entry | undefined {
-  return (config.providers as Entry[]).find((entry) => entry.id === id);
+  providers.push(fresh);
+  return fresh;
 }
 
 export function setProviderEnabled(config: ConfigObject, id: string, enabled: boolean): void {
-  providerEntry(config, id, (newId) => ({ id: newId })).enabled = enabled;
+  providerEntry(config, { id }).enabled = enabled;
 }
 
 export interface NewAccount {
@@ -73,20 +68,16 @@ export function upsertTokenAccount(
   account: NewAccount,
   activate: boolean,
 ): UpsertResult {
-  const entry = providerEntry(config, 'cursor', (id) => ({ id, enabled: true }));
-  const accounts = tokenAccountsOf(entry);
+  const entry = providerEntry(config, { id: 'cursor', enabled: true });
+  entry.tokenAccounts ??= { version: 1, activeIndex: 0, accounts: [] };
+  const accounts = entry.tokenAccounts as TokenAccounts;
   const wanted = account.label.trim().toLowerCase();
   let index = accounts.accounts.findIndex((stored) => stored.label.trim().toLowerCase() === wanted);
   const replaced = index !== -1;
   if (replaced) {
     accounts.accounts[index]!.token = account.token;
   } else {
-    accounts.accounts.push({
-      id: account.id,
-      label: account.label,
-      token: account.token,
-      addedAt: account.addedAt,
-    });
+    accounts.accounts.push({ ...account });
     index = accounts.accounts.length - 1;
   }
   if (activate) accounts.activeIndex = index;
@@ -107,7 +98,7 @@ export interface RemoveResult {
  * removed, the one now at its position (or the last) becomes active. Returns no `removed` when nothing matched.
  */
 export function removeTokenAccounts(config: ConfigObject, target: RemoveTarget): RemoveResult {
-  const entry = findProviderEntry(config, 'cursor');
+  const entry = (config.providers as Entry[]).find((provider) => provider.id === 'cursor');
   const data = entry?.tokenAccounts as TokenAccounts | null | undefined;
   if (!data || data.accounts.length === 0) return { removed: [], remaining: 0 };
   const activeBefore = clampedActive(data);
@@ -128,14 +119,6 @@ export function removeTokenAccounts(config: ConfigObject, target: RemoveTarget):
     keptActive !== -1 ? keptActive : Math.max(0, Math.min(activeBefore, data.accounts.length - 1));
   const active = data.accounts[data.activeIndex]?.label;
   return { removed, remaining: data.accounts.length, ...(active === undefined ? {} : { active }) };
-}
-
-function tokenAccountsOf(entry: Entry): TokenAccounts {
-  const existing = entry.tokenAccounts as TokenAccounts | null | undefined;
-  if (existing) return existing;
-  const created: TokenAccounts = { version: 1, activeIndex: 0, accounts: [] };
-  entry.tokenAccounts = created;
-  return created;
 }
 
 function clampedActive(data: TokenAccounts): number {

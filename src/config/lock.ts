@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { errorCode } from '../local/read-file.js';
 
@@ -75,20 +75,14 @@ async function acquire(lockPath: string, options: LockOptions): Promise<string> 
 }
 
 async function tryCreate(lockPath: string, text: string): Promise<boolean> {
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  let handle: Awaited<ReturnType<typeof open>>;
+  const flag = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
   try {
-    handle = await open(lockPath, flags, 0o600);
+    await writeFile(lockPath, text, { flag, mode: 0o600 });
+    return true;
   } catch (error) {
     if (errorCode(error) === 'EEXIST') return false;
     throw error;
   }
-  try {
-    await handle.writeFile(text);
-  } finally {
-    await handle.close();
-  }
-  return true;
 }
 
 async function readHolder(lockPath: string): Promise<Holder | undefined> {

@@ -1,5 +1,5 @@
 import { cleanValue } from './clean.js';
-import type { ConfigDocument } from './document.js';
+import { type ConfigDocument, configFailure } from './document.js';
 import type { ConfigFile } from './schema.js';
 
 /** One finding of `config validate` (docs/behaviour.md §27.4), CodexBar's shape. */
@@ -20,25 +20,28 @@ export function validateConfigDocument(document: ConfigDocument): ConfigIssue[] 
     case 'missing':
       return [];
     case 'unreadable':
-      return [
-        {
-          severity: 'error',
-          code: 'unreadable',
-          message: `Failed to read CodexBar config at ${document.path}: ${document.reason}`,
-        },
-      ];
-    case 'invalid':
-      return [
-        {
-          severity: 'error',
-          code: 'decode_failed',
-          message: `Failed to decode CodexBar config at ${document.path}: ${document.reason}`,
-        },
-      ];
+    case 'invalid': {
+      const code = document.kind === 'unreadable' ? 'unreadable' : 'decode_failed';
+      return [{ severity: 'error', code, message: configFailure(document) }];
+    }
     case 'ok':
       return validateConfigFile(document.file);
   }
 }
+
+type CursorEntry = ConfigFile['providers'][number] & Record<string, unknown>;
+
+/** CodexBar's warnings for fields Cursor has no use for: [field, code, message]. */
+const UNUSED_FIELDS = [
+  ['secretKey', 'secret_key_unused', 'secretKey is set but only bedrock and doubao use secretKey.'],
+  ['region', 'region_unused', 'region is set but cursor does not use regions.'],
+  ['workspaceID', 'workspace_unused', 'workspaceID is set but cursor does not use workspaceID.'],
+  [
+    'enterpriseHost',
+    'enterprise_host_unused',
+    'enterpriseHost is set but cursor does not use enterpriseHost.',
+  ],
+] as const;
 
 function validateConfigFile(file: ConfigFile): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
@@ -50,16 +53,8 @@ function validateConfigFile(file: ConfigFile): ConfigIssue[] {
       message: `Unsupported config version ${file.version}.`,
     });
   }
-  const cursor = file.providers.find((entry) => entry.id === 'cursor');
-  if (cursor)
-    issues.push(...cursorIssues(cursor as ConfigFile['providers'][number] & Record<string, unknown>));
-  return issues;
-}
-
-type CursorEntry = ConfigFile['providers'][number] & Record<string, unknown>;
-
-function cursorIssues(entry: CursorEntry): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
+  const entry = file.providers.find((provider) => provider.id === 'cursor') as CursorEntry | undefined;
+  if (entry === undefined) return issues;
   const add = (severity: ConfigIssue['severity'], field: string, code: string, message: string) =>
     issues.push({ severity, provider: 'cursor', field, code, message });
 
@@ -77,32 +72,8 @@ function cursorIssues(entry: CursorEntry): ConfigIssue[] {
       'cookieSource manual is set but cookieHeader is missing for cursor.',
     );
   }
-  if (nonBlank(entry.secretKey)) {
-    add(
-      'warning',
-      'secretKey',
-      'secret_key_unused',
-      'secretKey is set but only bedrock and doubao use secretKey.',
-    );
-  }
-  if (nonBlank(entry.region)) {
-    add('warning', 'region', 'region_unused', 'region is set but cursor does not use regions.');
-  }
-  if (nonBlank(entry.workspaceID)) {
-    add(
-      'warning',
-      'workspaceID',
-      'workspace_unused',
-      'workspaceID is set but cursor does not use workspaceID.',
-    );
-  }
-  if (nonBlank(entry.enterpriseHost)) {
-    add(
-      'warning',
-      'enterpriseHost',
-      'enterprise_host_unused',
-      'enterpriseHost is set but cursor does not use enterpriseHost.',
-    );
+  for (const [field, code, message] of UNUSED_FIELDS) {
+    if (nonBlank(entry[field])) add('warning', field, code, message);
   }
   issues.push(...tokenAccountIssues(entry));
   return issues;
@@ -123,16 +94,15 @@ function tokenAccountIssues(entry: CursorEntry): ConfigIssue[] {
       `tokenAccounts.activeIndex ${data.activeIndex} is outside 0-${count - 1}; account ${used} is used.`,
     );
   }
-  const seen = new Map<string, string>();
+  const seen = new Set<string>();
   for (const account of data.accounts) {
     const key = account.label.trim().toLowerCase();
-    const first = seen.get(key);
-    if (first !== undefined) {
+    if (seen.has(key)) {
       add(
         'duplicate_account_label',
         `Token account label '${account.label.trim()}' is used more than once; --account picks the first.`,
       );
-    } else seen.set(key, account.label);
+    } else seen.add(key);
     if (key === '')
       add('empty_account_label', 'A token account has an empty label; only --account-index can pick it.');
     if (cleanValue(account.token) === undefined) {

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { writePrivateFileAtomic } from '../cache/private-files.js';
 import { CodexbarError, ConfigError } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
 import type { LocalEnvironment } from '../local/environment.js';
@@ -9,7 +8,7 @@ import { displayPath } from '../local/paths.js';
 import { errorCode } from '../local/read-file.js';
 import { findConfigPath } from './config.js';
 import { readConfigDocument } from './document.js';
-import { type LockOptions, LockTimeoutError, withFileLock } from './lock.js';
+import { LockTimeoutError, withFileLock } from './lock.js';
 
 /** The config file as a plain JSON object: every key kept, known or not. */
 export type ConfigObject = Record<string, unknown>;
@@ -35,23 +34,18 @@ export interface ConfigWriteResult<R> {
 export async function updateConfigFile<R>(
   env: LocalEnvironment,
   change: (current: ConfigObject | undefined) => { config: ConfigObject; result: R },
-  lock: LockOptions = {},
 ): Promise<ConfigWriteResult<R>> {
   const configPath = await findConfigPath(env);
   const shown = displayPath(configPath, env);
   const target = await writeTarget(configPath, shown);
   try {
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    return await withFileLock(
-      target,
-      async () => {
-        const current = await readForUpdate(target, shown);
-        const { config, result } = change(current === undefined ? undefined : structuredClone(current));
-        await writeAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
-        return { path: configPath, result };
-      },
-      lock,
-    );
+    return await withFileLock(target, async () => {
+      const current = await readForUpdate(target, shown);
+      const { config, result } = change(current === undefined ? undefined : structuredClone(current));
+      await writePrivateFileAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
+      return { path: configPath, result };
+    });
   } catch (error) {
     if (error instanceof CodexbarError) throw error;
     if (error instanceof LockTimeoutError) {
@@ -110,26 +104,6 @@ async function writeTarget(configPath: string, shown: string): Promise<string> {
     current = path.resolve(path.dirname(current), await readlink(current));
   }
   throw new ConfigError(`Cannot write the config file ${shown}: too many symbolic links.`);
-}
-
-/** A fresh 0600 file beside the target (never through a link), flushed, then renamed over it. */
-async function writeAtomic(target: string, text: string): Promise<void> {
-  const temp = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`,
-  );
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  const handle = await open(temp, flags, 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-    await handle.close();
-    await rename(temp, target);
-  } catch (error) {
-    await handle.close().catch(() => {});
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
 }
 
 function describeWriteError(error: unknown): string {

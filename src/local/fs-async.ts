@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 
-export const access = promisify(fs.access);
 export const close = promisify(fs.close);
 export const fsync = promisify(fs.fsync);
 export const lstat = promisify(fs.lstat);

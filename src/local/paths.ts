@@ -3,9 +3,7 @@ import type { LocalEnvironment } from './environment.js';
 
 /** Path helpers that follow the injected platform and environment. Nothing here touches the disk. */
 
-type PathApi = typeof posix;
-
-export function pathApi(env: LocalEnvironment): PathApi {
+export function pathApi(env: LocalEnvironment): typeof posix {
   return env.platform === 'win32' ? win32 : posix;
 }
 

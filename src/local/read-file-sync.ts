@@ -48,7 +48,8 @@ export function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
-function describeFsError(code: string | undefined): string {
+/** A read error's code as a reason: the common ones in words, any other as its code. */
+export function describeFsError(code: string | undefined): string {
   switch (code) {
     case 'EACCES':
     case 'EPERM':

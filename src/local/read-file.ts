@@ -1,18 +1,12 @@
 import type { z } from 'zod';
-import { errorCode, readTextFileSync } from './read-file-sync.js';
+import { errorCode, readTextFileSync, type TextFileReadSync } from './read-file-sync.js';
 
 export { errorCode };
 
 /** JSON files we read (config, auth files, cookie files) are small; a larger one is refused, not loaded. */
 const JSON_FILE_LIMIT = 1024 * 1024;
 
-/** A read-only look at a local file: missing, unreadable (with a reason), or its text. */
-export type TextFileRead =
-  | { kind: 'missing' }
-  | { kind: 'unreadable'; reason: string }
-  | { kind: 'ok'; text: string };
-
-/** The same for a JSON file checked against a schema; `malformed` never quotes the file. */
+/** A JSON file checked against a schema: as `readTextFile` answers, or malformed (never quoting the file). */
 export type JsonFileRead<T> =
   | { kind: 'missing' }
   | { kind: 'unreadable'; reason: string }
@@ -26,29 +20,25 @@ export type JsonFileRead<T> =
  * A UTF-8 byte-order mark is dropped. The read itself is `readTextFileSync`'s: a regular file of at most a
  * MiB reads in well under a millisecond, so one implementation serves both the CLI and the fast path.
  */
-export async function readTextFile(filePath: string, limit = JSON_FILE_LIMIT): Promise<TextFileRead> {
+export async function readTextFile(filePath: string, limit = JSON_FILE_LIMIT): Promise<TextFileReadSync> {
   return readTextFileSync(filePath, limit);
 }
 
 /**
- * `readTextFile`, then JSON, then the schema. `what` names the expected content (`a cursor-agent login`), or
- * describes the schema's complaints without quoting values from the file.
+ * `readTextFile`, then JSON, then the schema. `what` names the expected content (`a cursor-agent login`): a
+ * file the schema refuses is `not <what>`, so no value from it is ever quoted.
  */
 export async function readJsonFile<T>(
   filePath: string,
   schema: z.ZodType<T>,
-  what: string | ((error: z.ZodError, json: unknown) => string),
+  what: string,
 ): Promise<JsonFileRead<T>> {
   const read = await readTextFile(filePath);
   if (read.kind !== 'ok') return read;
   const json = parseJson(read.text);
   if (!json.ok) return { kind: 'malformed', reason: json.reason };
   const parsed = schema.safeParse(json.value);
-  if (parsed.success) return { kind: 'ok', value: parsed.data };
-  return {
-    kind: 'malformed',
-    reason: typeof what === 'string' ? `not ${what}` : what(parsed.error, json.value),
-  };
+  return parsed.success ? { kind: 'ok', value: parsed.data } : { kind: 'malformed', reason: `not ${what}` };
 }
 
 type JsonParse = { ok: true; value: unknown } | { ok: false; reason: string };

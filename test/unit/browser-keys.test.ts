@@ -100,7 +100,6 @@ describe('macOS: the Keychain through `security`, only with consent', () => {
     tools = installFakeTools({ keychain: { 'Chrome Safe Storage': 'k3ychain' } });
     const env = environment('darwin', tools.path);
     const keys = installKeys(chromium(env), {
-      env,
       providers: systemKeyProviders(env),
       allowKeychainPrompt: true,
       show: (p) => p,
@@ -117,7 +116,6 @@ describe('macOS: the Keychain through `security`, only with consent', () => {
     tools = installFakeTools({ keychain: { 'Chrome Safe Storage': 'k3ychain' } });
     const env = environment('darwin', tools.path);
     const keys = installKeys(chromium(env), {
-      env,
       providers: systemKeyProviders(env),
       allowKeychainPrompt: false,
       show: (p) => p,

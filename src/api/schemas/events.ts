@@ -116,11 +116,7 @@ export function totalCentsOf(value: unknown): number | undefined {
   return cents !== undefined && cents >= 0 ? cents : undefined;
 }
 
-/**
- * `tokenUsage.totalCents` is present (not missing, not null) but unusable: text, "NaN", non-finite or
- * negative. docs/behaviour.md §20.1: such a value fails the model's sum closed, while a missing one may be
- * list-priced.
- */
+/** docs/behaviour.md §20.1: `tokenUsage.totalCents` present but unusable (see `DecodedTokenUsage`). */
 export function totalCentsInvalid(value: unknown): boolean {
   return value !== undefined && value !== null && totalCentsOf(value) === undefined;
 }
@@ -143,8 +139,8 @@ function decodeTokenUsage(value: unknown, issues: Issues): DecodedTokenUsage | u
 
 /**
  * One event from its raw JSON fields (docs/behaviour.md §18.2). With the field rules above, the one
- * definition of the event shape: the schema below decodes with it, and the byte decoder (`events-bytes.ts`)
- * applies the same rule to each field, so the two cannot disagree on a field.
+ * definition of the event shape: the schema below decodes with it, and the byte decoder
+ * (`cost/events/byte-decoder.ts`) applies the same rule to each field, so the two cannot disagree on a field.
  */
 function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): DecodedUsageEvent {
   return {

@@ -14,12 +14,10 @@ const monthlyFields = {
   resetsAt: lenientString,
 };
 
-const monthlySchema = z.object(monthlyFields);
-
 export const usageStatusSchema = z.object({
   scope: lenientString,
   limitType: lenientString,
-  monthly: monthlySchema.optional().catch(undefined),
+  monthly: z.object(monthlyFields).optional().catch(undefined),
   ...monthlyFields,
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LocalEnvironment } from '../../local/environment.js';
 import { authPaths } from '../paths.js';
-import type { SourceResult } from '../types.js';
+import { type SourceResult, skipped } from '../types.js';
 import { readStoreFile } from './store-file.js';
 import { sessionFromAccessToken } from './token-session.js';
 
@@ -9,7 +9,7 @@ const LABEL = 'cursor-agent token';
 const EXPIRED_HINT = 'Run `cursor-agent login` to renew the expired cursor-agent login.';
 
 /** docs/behaviour.md §7.9: `{accessToken, refreshToken}`; other keys are ignored. */
-export const agentAuthFileSchema = z.object({
+const agentAuthFileSchema = z.object({
   accessToken: z.string().nullish(),
   refreshToken: z.string().nullish(),
 });
@@ -27,9 +27,8 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
   if (!read.ok) return read.skip;
   const { shown } = read;
   const token = read.value.accessToken;
-  if (token == null) return { kind: 'skip', cause: 'absent', reason: `${shown} has no accessToken` };
-  if (token.trim() === '')
-    return { kind: 'skip', cause: 'absent', reason: `${shown} has an empty accessToken` };
+  if (token == null) return skipped('absent', `${shown} has no accessToken`);
+  if (token.trim() === '') return skipped('absent', `${shown} has an empty accessToken`);
   return sessionFromAccessToken(token, {
     source: 'agent',
     label: LABEL,

@@ -2,7 +2,7 @@ import type { LocalEnvironment } from '../../local/environment.js';
 import { displayPath } from '../../local/paths.js';
 import { readAppAccessToken } from '../app-db.js';
 import { authPaths } from '../paths.js';
-import type { SourceResult } from '../types.js';
+import { type SourceResult, skipped } from '../types.js';
 import { sessionFromAccessToken } from './token-session.js';
 
 const LABEL = 'Cursor app token';
@@ -17,16 +17,12 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const read = await readAppAccessToken(dbPath);
   switch (read.kind) {
     case 'absent':
-      return { kind: 'skip', cause: 'absent', reason: `no ${LABEL} in ${shown}` };
+      return skipped('absent', `no ${LABEL} in ${shown}`);
     case 'malformed':
-      return {
-        kind: 'skip',
-        cause: 'malformed',
-        reason: `${LABEL} is malformed (${read.reason})`,
-      };
+      return skipped('malformed', `${LABEL} is malformed (${read.reason})`);
     case 'error':
       // docs/behaviour.md §7.8, §9.1: a read failure is reported and the app source skipped.
-      return { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.message})` };
+      return skipped('unreadable', `cannot read ${shown} (${read.message})`);
     case 'token':
       return sessionFromAccessToken(read.token, {
         source: 'app',

@@ -2,21 +2,19 @@ import { z } from 'zod';
 import type { LocalEnvironment } from '../../local/environment.js';
 import { normalizeCookieHeader } from '../cookie.js';
 import { authPaths } from '../paths.js';
-import type { SourceResult } from '../types.js';
+import { type SourceResult, skipped } from '../types.js';
 import { cookieSession, readStoreFile } from './store-file.js';
 
 /** docs/behaviour.md §7.6: the label CodexBar gives a header it derived from the Cursor app's token. */
-export const APP_SESSION_LABEL = 'Cursor.app local auth';
+const APP_SESSION_LABEL = 'Cursor.app local auth';
 
 /** docs/behaviour.md §7.6: the cached cookie header (legacy file form). Unknown keys are ignored. */
-export const cachedCookieFileSchema = z.object({
+const cachedCookieFileSchema = z.object({
   cookieHeader: z.string(),
   storedAt: z.string(),
   sourceLabel: z.string(),
   authenticationFailurePolicy: z.string().nullish(),
 });
-
-export type CachedCookieFile = z.infer<typeof cachedCookieFileSchema>;
 
 /**
  * Reads `<data>/CodexBar/cursor-cookie.json` read-only (we never rewrite or clear it in this version). A
@@ -32,15 +30,13 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const { value: entry, shown } = read;
   // docs/behaviour.md §7.6: an app-derived header is never reused as a browser cookie; the app token is read directly.
   if (entry.sourceLabel === APP_SESSION_LABEL) {
-    return {
-      kind: 'skip',
-      cause: 'not-applicable',
-      reason: `cached cookie in ${shown} came from the Cursor app token, which is read from the app instead`,
-    };
+    return skipped(
+      'not-applicable',
+      `cached cookie in ${shown} came from the Cursor app token, which is read from the app instead`,
+    );
   }
   const header = normalizeCookieHeader(entry.cookieHeader);
-  if (header === undefined)
-    return { kind: 'skip', cause: 'absent', reason: `cached cookie in ${shown} is empty` };
+  if (header === undefined) return skipped('absent', `cached cookie in ${shown} is empty`);
   const pinned = entry.authenticationFailurePolicy === 'stopFallback';
   const from = entry.sourceLabel || 'an unnamed source';
   return cookieSession(

@@ -1,5 +1,5 @@
 import type { CursorCredentialsConfig } from '../credentials.js';
-import type { SourceResult } from '../types.js';
+import { type SourceResult, skipped } from '../types.js';
 import { cookieSession } from './store-file.js';
 
 /**
@@ -8,12 +8,12 @@ import { cookieSession } from './store-file.js';
  */
 export async function load(credentials: CursorCredentialsConfig): Promise<SourceResult> {
   if (credentials.cookieSource !== 'manual') {
-    return { kind: 'skip', cause: 'not-applicable', reason: `cookie source is ${credentials.cookieSource}` };
+    return skipped('not-applicable', `cookie source is ${credentials.cookieSource}`);
   }
   const where = describeOrigin(credentials);
   const header = credentials.manualHeader;
   if (header === undefined) {
-    return { kind: 'skip', cause: 'absent', reason: `manual cookie header is empty (${where})` };
+    return skipped('absent', `manual cookie header is empty (${where})`);
   }
   return cookieSession('manual', `manual cookie header (${where})`, header, true);
 }

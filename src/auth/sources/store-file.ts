@@ -4,7 +4,7 @@ import type { LocalEnvironment } from '../../local/environment.js';
 import { displayPath } from '../../local/paths.js';
 import { readJsonFile } from '../../local/read-file.js';
 import { sessionTokenIdentityFromCookie } from '../cookie.js';
-import type { AuthSourceId, Session, SourceResult } from '../types.js';
+import { type AuthSourceId, type Session, type SkipCause, type SourceResult, skipped } from '../types.js';
 
 export type StoreRead<T> = { ok: true; value: T; shown: string } | { ok: false; skip: SourceResult };
 
@@ -20,21 +20,19 @@ export async function readStoreFile<T>(
 ): Promise<StoreRead<T>> {
   const shown = displayPath(filePath, env);
   const read = await readJsonFile(filePath, schema, labels.what);
+  const skip = (cause: SkipCause, reason: string): StoreRead<T> => ({
+    ok: false,
+    skip: skipped(cause, reason),
+  });
   switch (read.kind) {
     case 'ok':
       return { ok: true, value: read.value, shown };
     case 'missing':
-      return { ok: false, skip: { kind: 'skip', cause: 'absent', reason: labels.missing(shown) } };
+      return skip('absent', labels.missing(shown));
     case 'unreadable':
-      return {
-        ok: false,
-        skip: { kind: 'skip', cause: 'unreadable', reason: `cannot read ${shown} (${read.reason})` },
-      };
+      return skip('unreadable', `cannot read ${shown} (${read.reason})`);
     case 'malformed':
-      return {
-        ok: false,
-        skip: { kind: 'skip', cause: 'malformed', reason: `${shown} is malformed (${read.reason})` },
-      };
+      return skip('malformed', `${shown} is malformed (${read.reason})`);
   }
 }
 
@@ -50,8 +48,7 @@ export function cookieSession(
   final = false,
 ): SourceResult {
   const refused = cookieHeaderProblem(cookieHeader);
-  if (refused)
-    return { kind: 'skip', cause: 'malformed', reason: `the ${description} cannot be sent: ${refused}` };
+  if (refused) return skipped('malformed', `the ${description} cannot be sent: ${refused}`);
   const session: Session = { source, description, cookieHeader };
   if (final) session.final = true;
   const jwt = sessionTokenIdentityFromCookie(cookieHeader);

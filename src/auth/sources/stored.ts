@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LocalEnvironment } from '../../local/environment.js';
 import { authPaths } from '../paths.js';
-import type { SourceResult } from '../types.js';
+import { type SourceResult, skipped } from '../types.js';
 import { cookieSession, readStoreFile } from './store-file.js';
 
 /**
@@ -17,14 +17,14 @@ const storedCookieSchema = z.object({
 /** The file is a list; each entry is checked on its own, so one odd entry does not hide the others. */
 const storedSessionFileSchema = z.array(z.unknown());
 
-export interface StoredCookie {
+interface StoredCookie {
   name: string;
   value: string;
   expiresAt?: Date;
 }
 
 /** The stored cookies that have not expired, in stored order; entries that are not cookies are skipped. */
-export function liveStoredCookies(json: unknown[], now: Date): { cookies: StoredCookie[]; expired: number } {
+function liveStoredCookies(json: unknown[], now: Date): { cookies: StoredCookie[]; expired: number } {
   const cookies: StoredCookie[] = [];
   let expired = 0;
   for (const item of json) {
@@ -70,8 +70,8 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const { cookies, expired } = liveStoredCookies(read.value, env.now());
   if (cookies.length === 0) {
     return expired > 0
-      ? { kind: 'skip', cause: 'expired', reason: `every cookie in ${shown} has expired` }
-      : { kind: 'skip', cause: 'absent', reason: `${shown} holds no cookies` };
+      ? skipped('expired', `every cookie in ${shown} has expired`)
+      : skipped('absent', `${shown} holds no cookies`);
   }
   // docs/behaviour.md §7.7: `name=value` pairs joined with "; ", in stored order.
   const header = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');

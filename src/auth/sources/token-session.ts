@@ -2,7 +2,7 @@ import { cookieHeaderProblem } from '../../api/header-value.js';
 import { isoSeconds } from '../../lib/iso-date.js';
 import { cookieForToken } from '../cookie.js';
 import { inspectAccessToken } from '../jwt.js';
-import type { AuthSourceId, SourceResult } from '../types.js';
+import { type AuthSourceId, type SourceResult, skipped } from '../types.js';
 
 export interface AccessTokenSource {
   source: AuthSourceId;
@@ -24,7 +24,7 @@ export function sessionFromAccessToken(stored: string, from: AccessTokenSource):
   const token = stored.trim();
   const inspection = inspectAccessToken(token, from.now);
   if (inspection.kind === 'malformed') {
-    return { kind: 'skip', cause: 'malformed', reason: `${from.label} is malformed (${inspection.reason})` };
+    return skipped('malformed', `${from.label} is malformed (${inspection.reason})`);
   }
   if (inspection.kind === 'expired') {
     const { expiresAt } = inspection.identity;
@@ -32,18 +32,11 @@ export function sessionFromAccessToken(stored: string, from: AccessTokenSource):
       expiresAt.getTime() <= from.now.getTime()
         ? `expired ${isoSeconds(expiresAt)}`
         : `expires ${isoSeconds(expiresAt)}, less than 60 s away`;
-    const skip: SourceResult = {
-      kind: 'skip',
-      cause: 'expired',
-      reason: `${from.label} is expired (${when})`,
-    };
-    if (from.expiredHint) skip.hint = from.expiredHint;
-    return skip;
+    return skipped('expired', `${from.label} is expired (${when})`, from.expiredHint);
   }
   const cookieHeader = cookieForToken(inspection.identity, token);
   const refused = cookieHeaderProblem(cookieHeader);
-  if (refused)
-    return { kind: 'skip', cause: 'malformed', reason: `${from.label} cannot be sent: ${refused}` };
+  if (refused) return skipped('malformed', `${from.label} cannot be sent: ${refused}`);
   return {
     kind: 'session',
     session: {

@@ -3,10 +3,10 @@
  * the whole file), with an optional overlay of the committed pages of its `-wal` file.
  * Nothing is ever opened for writing, so nothing in the directory can change.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { corrupt, unreadable } from './format-error.js';
 import { DATABASE_HEADER_SIZE, type DatabaseHeader, parseDatabaseHeader, readPageSize } from './header.js';
-import { readWalSnapshot, type WalSnapshot } from './wal.js';
+import { readExactly, readWalSnapshot, type WalSnapshot } from './wal.js';
 
 /** The page holding byte offset 2^30 is reserved for locks and never part of a b-tree (§1.3.1 of the format). */
 const LOCK_BYTE_OFFSET = 0x4000_0000;
@@ -108,12 +108,5 @@ export function openRegularFile(path: string): number | undefined {
 }
 
 function readFully(fd: number, position: number, length: number, shortReadMessage: string): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const n = readSync(fd, buf, done, length - done, position + done);
-    if (n === 0) corrupt(shortReadMessage);
-    done += n;
-  }
-  return buf;
+  return readExactly(fd, length, position) ?? corrupt(shortReadMessage);
 }

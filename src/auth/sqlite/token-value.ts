@@ -1,13 +1,6 @@
-/**
- * Turns the stored `cursorAuth/accessToken` value into a token (docs/behaviour.md §9.6). Pure; shared by both
- * read paths of app-db.ts.
- */
+/** Turns the stored `cursorAuth/accessToken` value into a token (docs/behaviour.md §9.6). Pure. */
 import { decodeText, type TextEncoding } from './header.js';
-
-export type StoredValue =
-  | { type: 'null' | 'integer' | 'real' }
-  | { type: 'text'; bytes: Uint8Array; encoding: TextEncoding }
-  | { type: 'blob'; bytes: Uint8Array };
+import type { SqlValue } from './record.js';
 
 export type DecodedToken =
   | { kind: 'absent' }
@@ -48,10 +41,11 @@ function decodeStoredText(bytes: Uint8Array, encoding: TextEncoding): string {
   return nul < 0 ? text : text.slice(0, nul);
 }
 
-export function decodeTokenValue(value: StoredValue | undefined): DecodedToken {
+/** `encoding` is the database's: it applies to TEXT, never to a BLOB. */
+export function decodeTokenValue(value: SqlValue | undefined, encoding: TextEncoding): DecodedToken {
   let token: string | undefined;
   if (value?.type === 'text') {
-    token = decodeStoredText(value.bytes, value.encoding);
+    token = decodeStoredText(value.bytes, encoding);
   } else if (value?.type === 'blob') {
     token = isAsciiUtf16le(value.bytes)
       ? strictDecode(value.bytes, 'utf-16le')

@@ -33,7 +33,8 @@ function addChecksum(view: DataView, start: number, end: number, bigEndian: bool
   sum[1] = s2;
 }
 
-function readExactly(fd: number, length: number, position: number): Buffer | undefined {
+/** `length` bytes at `position`, or undefined when the file ends first. */
+export function readExactly(fd: number, length: number, position: number): Buffer | undefined {
   const buf = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {

@@ -203,14 +203,33 @@ export function installLocations(env: LocalEnvironment, browser: BrowserId): Bro
 }
 
 /** docs/behaviour.md §24: the session cookie names, as cursor.com and its older NextAuth login set them. */
-export const SESSION_COOKIE_NAMES = [
+export const SESSION_COOKIE_NAMES: readonly string[] = [
   'WorkosCursorSessionToken',
   '__Secure-next-auth.session-token',
   'next-auth.session-token',
-] as const;
+];
 
 /** Sent along with the session from the same profile, so a team picked on cursor.com stays picked. */
 export const TEAM_COOKIE_NAMES = ['portal-selected-team-id', 'team_id'] as const;
 
 /** Only what the browser itself would send to https://cursor.com: host-only `cursor.com` or domain `.cursor.com`. */
 export const COOKIE_HOSTS = ['cursor.com', '.cursor.com'] as const;
+
+/** The cookies both readers select: the session and team cookies, on the hosts above. */
+export const WANTED_NAMES: readonly string[] = [...SESSION_COOKIE_NAMES, ...TEAM_COOKIE_NAMES];
+
+/** `?, ?, …` for an `IN (…)` list. */
+export function placeholders(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
+}
+
+/** One stored cookie that may matter, before its value is read or decrypted. */
+export interface CookieRow {
+  name: string;
+  /** Firefox `host`, Chromium `host_key`: `cursor.com` or `.cursor.com`. */
+  host: string;
+  /** Creation time, epoch ms: the newest cookie wins. */
+  createdMs: number;
+  /** Expiry, epoch ms; absent for a cookie that lives until the browser closes. */
+  expiresMs?: number;
+}

@@ -1,4 +1,4 @@
-import { type CookieRow, placeholders, WANTED_HOSTS, WANTED_NAMES } from './cookie-rows.js';
+import { COOKIE_HOSTS, type CookieRow, placeholders, WANTED_NAMES } from './catalog.js';
 import { type Outcome, ok, skip } from './outcome.js';
 import { readPrivateCopy, type SqliteDatabase } from './private-copy.js';
 
@@ -45,9 +45,9 @@ export function readChromiumCookies(dbPath: string, shown: string): Promise<Outc
                 CASE WHEN ${session} THEN NULL ELSE ${TO_EPOCH_MS('expires_utc')} END AS expiresMs,
                 ${TO_EPOCH_MS('creation_utc')} AS createdMs
            FROM cookies
-          WHERE name IN (${placeholders(WANTED_NAMES)}) AND host_key IN (${placeholders(WANTED_HOSTS)}) ${partitioned}`,
+          WHERE name IN (${placeholders(WANTED_NAMES)}) AND host_key IN (${placeholders(COOKIE_HOSTS)}) ${partitioned}`,
       )
-      .all(...WANTED_NAMES, ...WANTED_HOSTS);
+      .all(...WANTED_NAMES, ...COOKIE_HOSTS);
     const cookies = rows.map((row) => {
       const cookie: ChromiumCookie = {
         name: row.name,

@@ -1,4 +1,4 @@
-import { type CookieRow, placeholders, WANTED_HOSTS, WANTED_NAMES } from './cookie-rows.js';
+import { COOKIE_HOSTS, type CookieRow, placeholders, WANTED_NAMES } from './catalog.js';
 import { type Outcome, ok } from './outcome.js';
 import { readPrivateCopy } from './private-copy.js';
 
@@ -28,9 +28,9 @@ export function readFirefoxCookies(dbPath: string, shown: string): Promise<Outco
     const rows = db
       .prepare<unknown[], Row>(
         `SELECT name, host, value, expiry, creationTime AS created, originAttributes AS attributes
-           FROM moz_cookies WHERE name IN (${placeholders(WANTED_NAMES)}) AND host IN (${placeholders(WANTED_HOSTS)})`,
+           FROM moz_cookies WHERE name IN (${placeholders(WANTED_NAMES)}) AND host IN (${placeholders(COOKIE_HOSTS)})`,
       )
-      .all(...WANTED_NAMES, ...WANTED_HOSTS);
+      .all(...WANTED_NAMES, ...COOKIE_HOSTS);
     const cookies: FirefoxCookie[] = [];
     for (const row of rows) {
       if (row.attributes?.includes('partitionKey=')) continue;

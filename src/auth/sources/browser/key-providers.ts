@@ -34,7 +34,6 @@ export interface InstallKeys {
 }
 
 export interface KeyContext {
-  env: LocalEnvironment;
   providers: KeyProviders;
   /** `--allow-keychain-prompt` or config `allowKeychainPrompt`. */
   allowKeychainPrompt: boolean;

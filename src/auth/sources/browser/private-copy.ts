@@ -3,9 +3,8 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { errorCode } from '../../../local/read-file.js';
-import { loadSqlite, type SqliteConstructor } from '../../../local/sqlite.js';
-import type { Outcome } from './outcome.js';
-import { skip } from './outcome.js';
+import { loadSqlite } from '../../../local/sqlite.js';
+import { type Outcome, skip } from './outcome.js';
 
 export type SqliteDatabase = import('better-sqlite3').Database;
 
@@ -20,7 +19,8 @@ export async function readPrivateCopy<T>(
   shown: string,
   read: (db: SqliteDatabase) => Outcome<T>,
 ): Promise<Outcome<T>> {
-  const Database = await loadAddon();
+  // Loaded on first use so the native addon stays out of start-up for every other credential source.
+  const Database = await loadSqlite().catch(() => undefined);
   if (Database === undefined) return skip('unreadable', `cannot read ${shown} (SQLite is not available)`);
   // mkdtemp creates the directory with mode 0700, owned by us, with a name nobody can guess.
   let dir: string;
@@ -90,13 +90,4 @@ function sqliteFailure(error: unknown, shown: string): Outcome<never> {
     return skip('corrupt', `${shown} does not have the cookie table this browser should have`);
   }
   return skip('corrupt', `cannot read ${shown} (${code})`);
-}
-
-/** Loaded on first use so the native addon stays out of start-up for every other credential source. */
-async function loadAddon(): Promise<SqliteConstructor | undefined> {
-  try {
-    return await loadSqlite();
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode, readTextFile } from '../../../local/read-file.js';
+import { describeFsError } from '../../../local/read-file-sync.js';
 import type { BrowserInstall, ChromiumInstall, FirefoxInstall } from './catalog.js';
 import { type Outcome, ok, skip } from './outcome.js';
 
@@ -78,10 +79,10 @@ export function parseProfilesIni(text: string): IniProfile[] {
     if (index !== -1) return index;
     return profile.marked ? installDefaults.length : installDefaults.length + 1;
   };
+  // sort() is stable: profiles of the same rank keep their file order.
   return profiles
-    .map((profile, order) => ({ profile, order, rank: rank(profile) }))
-    .sort((a, b) => a.rank - b.rank || a.order - b.order)
-    .map(({ profile: { name, path: profilePath, relative } }) => ({ name, path: profilePath, relative }));
+    .sort((a, b) => rank(a) - rank(b))
+    .map(({ name, path: profilePath, relative }) => ({ name, path: profilePath, relative }));
 }
 
 function profileDir(root: string, profile: IniProfile): string {
@@ -98,7 +99,7 @@ async function chromiumProfiles(install: ChromiumInstall, show: Show): Promise<O
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return notInstalled(install, 'absent', show);
-    return skip('unreadable', `cannot read ${show(install.root)} (${describeCode(code)})`);
+    return skip('unreadable', `cannot read ${show(install.root)} (${describeFsError(code)})`);
   }
   const names = entries.filter((entry) => CHROMIUM_PROFILE.test(entry)).sort(byProfileNumber);
   if (names.length === 0) return skip('no-profile', `no profiles in ${show(install.root)}`);
@@ -134,8 +135,4 @@ export async function fileState(filePath: string): Promise<FileState> {
     const code = errorCode(error);
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'unreadable';
   }
-}
-
-function describeCode(code: string | undefined): string {
-  return code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'read failed');
 }

@@ -27,16 +27,13 @@ export function runCommand(
   options: CommandOptions,
 ): Promise<CommandResult> {
   return new Promise((resolve) => {
-    let settled = false;
+    // The first answer wins: a promise settles once, so a later `close` after a timeout changes nothing.
     const finish = (result: CommandResult) => {
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
       resolve(result);
     };
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
-
+    // spawn itself leaves out the variables whose value is undefined.
+    const { env } = options;
     const child = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {

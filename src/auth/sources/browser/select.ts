@@ -2,8 +2,7 @@ import { cookieHeaderProblem } from '../../../api/header-value.js';
 import { isoSeconds } from '../../../lib/iso-date.js';
 import { sessionTokenFromCookie } from '../../cookie.js';
 import { inspectAccessToken } from '../../jwt.js';
-import { SESSION_COOKIE_NAMES, TEAM_COOKIE_NAMES } from './catalog.js';
-import type { CookieRow } from './cookie-rows.js';
+import { type CookieRow, SESSION_COOKIE_NAMES, TEAM_COOKIE_NAMES } from './catalog.js';
 import { type BrowserSkip, type Outcome, ok, type SkipKind, skip } from './outcome.js';
 
 /** A stored cookie whose value is read (or decrypted) only when it is the one being considered. */
@@ -31,9 +30,7 @@ export async function pickSessionHeader(
   cookies: readonly CandidateCookie[],
   now: Date,
 ): Promise<Outcome<string>> {
-  const sessions = cookies.filter((cookie) =>
-    (SESSION_COOKIE_NAMES as readonly string[]).includes(cookie.name),
-  );
+  const sessions = cookies.filter((cookie) => SESSION_COOKIE_NAMES.includes(cookie.name));
   if (sessions.length === 0) return skip('no-cookie', 'no cursor.com session cookie');
   const live = newestFirst(sessions.filter((cookie) => isLive(cookie, now)));
   if (live.length === 0) {
@@ -77,7 +74,7 @@ function isLive(cookie: CookieRow, now: Date): boolean {
 }
 
 function newestFirst<T extends CookieRow>(cookies: T[]): T[] {
-  const rank = (name: string) => (SESSION_COOKIE_NAMES as readonly string[]).indexOf(name);
+  const rank = (name: string) => SESSION_COOKIE_NAMES.indexOf(name);
   return [...cookies].sort((a, b) => b.createdMs - a.createdMs || rank(a.name) - rank(b.name));
 }
 

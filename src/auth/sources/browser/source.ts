@@ -3,14 +3,8 @@ import type { LocalEnvironment } from '../../../local/environment.js';
 import { displayPath } from '../../../local/paths.js';
 import { errorCode } from '../../../local/read-file.js';
 import { sessionTokenIdentityFromCookie } from '../../cookie.js';
-import type { Session, SourceResult } from '../../types.js';
-import {
-  BROWSER_NAMES,
-  type BrowserInstall,
-  browsersToSearch,
-  type ChromiumInstall,
-  installLocations,
-} from './catalog.js';
+import { type Session, type SourceResult, skipped } from '../../types.js';
+import { BROWSER_NAMES, type BrowserInstall, browsersToSearch, installLocations } from './catalog.js';
 import { plainCookieText } from './chromium-crypto.js';
 import { readChromiumCookies } from './chromium-reader.js';
 import { decryptChromiumValue } from './decrypt.js';
@@ -99,60 +93,40 @@ async function* walk(context: Context): AsyncGenerator<Step> {
     let found = false;
     for (const install of installs) {
       const profiles = await listProfiles(install, context.show);
+      if (!profiles.ok && profiles.skip.kind === 'not-installed') continue;
+      found = true;
       if (!profiles.ok) {
-        if (profiles.skip.kind === 'not-installed') continue;
-        found = true;
-        yield {
-          kind: 'skip',
-          browser: install.label,
-          where: install.label,
-          skip: profiles.skip,
-          installed: true,
-        };
+        yield skipStep(install.label, install.label, profiles.skip);
         continue;
       }
-      found = true;
-      const keys = install.kind === 'chromium' ? keysFor(install, context) : undefined;
+      const keys =
+        install.kind === 'chromium'
+          ? installKeys(install, { ...context, allowKeychainPrompt: context.options.allowKeychainPrompt })
+          : undefined;
       for (const profile of profiles.value) {
         const where = `${install.label} profile "${profile.name}"`;
-        const header = await readProfileSafely(install, profile, keys, context);
+        // A profile that fails in a way nobody foresaw is skipped with its error code, never a crash.
+        const header = await readProfile(install, profile, keys, context).catch((error: unknown) =>
+          skip(
+            'unreadable',
+            `cannot read ${context.show(profile.dbPath)} (${errorCode(error) ?? 'unexpected error'})`,
+          ),
+        );
         yield header.ok
           ? { kind: 'found', where, dbPath: profile.dbPath, header: header.value }
-          : { kind: 'skip', browser: install.label, where, skip: header.skip, installed: true };
+          : skipStep(install.label, where, header.skip);
       }
     }
     if (!found) yield notInstalled(name, 'not installed');
   }
 }
 
-function notInstalled(where: string, reason: string): Step {
-  return { kind: 'skip', browser: where, where, skip: { kind: 'not-installed', reason }, installed: false };
+function skipStep(browser: string, where: string, skip: BrowserSkip, installed = true): Step {
+  return { kind: 'skip', browser, where, skip, installed };
 }
 
-function keysFor(install: ChromiumInstall, context: Context): InstallKeys {
-  return installKeys(install, {
-    env: context.env,
-    providers: context.providers,
-    allowKeychainPrompt: context.options.allowKeychainPrompt,
-    show: context.show,
-  });
-}
-
-/** A profile that fails in a way nobody foresaw is skipped with its error code, never a crash. */
-async function readProfileSafely(
-  install: BrowserInstall,
-  profile: BrowserProfile,
-  keys: InstallKeys | undefined,
-  context: Context,
-): Promise<Outcome<string>> {
-  try {
-    return await readProfile(install, profile, keys, context);
-  } catch (error) {
-    return skip(
-      'unreadable',
-      `cannot read ${context.show(profile.dbPath)} (${errorCode(error) ?? 'unexpected error'})`,
-    );
-  }
+function notInstalled(browser: string, reason: string): Step {
+  return skipStep(browser, browser, { kind: 'not-installed', reason }, false);
 }
 
 /** One profile's Cookie header, or why it has none. The database is read from a private copy. */
@@ -216,25 +190,20 @@ class Tally {
     if (step.skip.hint !== undefined && !this.hints.includes(step.skip.hint)) this.hints.push(step.skip.hint);
   }
 
-  result(context: Context): Extract<SourceResult, { kind: 'skip' }> {
-    const hint = this.hints.length > 0 ? { hint: this.hints.join(' ') } : {};
+  result(context: Context): SourceResult {
+    const hint = this.hints.join(' ');
     if (this.found > 0) {
-      return {
-        kind: 'skip',
-        cause: 'absent',
-        reason: 'no other browser profile has a usable cursor.com session cookie',
-        ...hint,
-      };
+      return skipped('absent', 'no other browser profile has a usable cursor.com session cookie', hint);
     }
     if (this.installed.size === 0) {
       const only = context.options.browser;
       const reason = only
         ? `${BROWSER_NAMES[only]} is not installed`
         : `no supported browser found (looked for ${this.searched.join(', ')})`;
-      return { kind: 'skip', cause: 'absent', reason };
+      return skipped('absent', reason);
     }
     const cause = this.kinds.has('expired') && !this.kinds.has('no-cookie') ? 'expired' : 'absent';
     const where = this.searched.filter((browser) => this.installed.has(browser)).join(', ');
-    return { kind: 'skip', cause, reason: `no usable cursor.com session cookie in ${where}`, ...hint };
+    return skipped(cause, `no usable cursor.com session cookie in ${where}`, hint);
   }
 }
