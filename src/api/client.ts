@@ -36,6 +36,12 @@ export interface CursorRequest<T> {
   maxBytes?: number;
 }
 
+/**
+ * The signal that aborts when a request's budget of `ms` has passed: `AbortSignal.timeout` unless a test
+ * says when, so that one request's budget can run out while the others' cannot.
+ */
+export type RequestTimer = (ms: number, endpoint: string) => AbortSignal;
+
 /** A JSON answer of the small endpoints: far above any real one, far below what could hurt. */
 export const SMALL_RESPONSE_LIMIT = 2 * 1024 * 1024;
 /** One page of 1000 usage events. */
@@ -54,14 +60,21 @@ const REDACTED_PREFIX = 64 * 1024;
 export class CursorClient {
   readonly baseUrl: string;
   private readonly dispatcher: Dispatcher;
+  private readonly timer: RequestTimer;
 
-  constructor(options: { baseUrl: string; proxy?: ProxySettings; dispatcher?: Dispatcher }) {
+  constructor(options: {
+    baseUrl: string;
+    proxy?: ProxySettings;
+    dispatcher?: Dispatcher;
+    timer?: RequestTimer;
+  }) {
     this.baseUrl = options.baseUrl;
     this.dispatcher = options.dispatcher ?? createDispatcher(options.proxy ?? proxySettings({}));
+    this.timer = options.timer ?? ((ms) => AbortSignal.timeout(ms));
   }
 
   async request<T>(req: CursorRequest<T>): Promise<T> {
-    const timeout = AbortSignal.timeout(req.timeoutMs);
+    const timeout = this.timer(req.timeoutMs, req.endpoint);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     // docs/behaviour.md §7.3: sources refuse such values first; this keeps a bad one from ever going out.
     const refused = cookieHeaderProblem(req.cookieHeader);

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { RequestTimer } from '../api/client.js';
 import {
   OPTIONAL_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
@@ -33,6 +34,8 @@ export interface Timing {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A signal that aborts when a whole run's deadline has passed (`cost --timeout`). */
   deadline: (ms: number) => AbortSignal;
+  /** Each cursor.com request's budget (the ones above): a test says when one runs out. */
+  requestTimer: RequestTimer;
 }
 
 export const DEFAULT_TIMING: Timing = {
@@ -42,6 +45,7 @@ export const DEFAULT_TIMING: Timing = {
   statusTimeoutMs: STATUS_TIMEOUT_MS,
   sleep: DEFAULT_RETRY_POLICY.sleep,
   deadline: (ms) => AbortSignal.timeout(ms),
+  requestTimer: (ms) => AbortSignal.timeout(ms),
 };
 
 /** What `login` reads a secret from (docs/behaviour.md §27.5): process.stdin, or a test's stream. */

@@ -158,7 +158,11 @@ export async function openCursorSession(
     manualOrigin: credentials.origin,
     peek: () => firstLocalSession(ladder),
     async run(perform) {
-      const client = new CursorClient({ baseUrl, proxy: proxySettings(io.env) });
+      const client = new CursorClient({
+        baseUrl,
+        proxy: proxySettings(io.env),
+        timer: io.timing.requestTimer,
+      });
       try {
         return await withSession(
           { ladder, log, noSessionHint: noSessionHint(options.sourceMode, configShown) },

@@ -2,13 +2,14 @@
  * The event store end to end (docs/behaviour.md §28): repeated `codexbar cost` runs against one fake
  * cursor.com, counting the requests in its log, with the store's SQLite files real.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
 import { generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
 import { MANUAL_COOKIE_VALUE, onlyRow } from '../helpers/cost-cli.js';
-import { newestFirst, type StoreHarness, storeHarness } from '../helpers/store-cli.js';
+import { newestFirst, type StoreHarness, type StoreRun, storeHarness } from '../helpers/store-cli.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
 const DAY = 86_400_000;
@@ -26,6 +27,8 @@ const requestsOf = (stdout: string) =>
     (n, m) => n + m.requests,
     0,
   );
+/** A file's digest: comparing a store's SQLite pages byte by byte through expect takes seconds of CPU. */
+const digest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 describe('a warm `cost --days 90` over 90,000 stored events', () => {
   const events = generateEvents({
@@ -35,13 +38,15 @@ describe('a warm `cost --days 90` over 90,000 stored events', () => {
     seed: 90,
   });
   let store: StoreHarness;
+  /** The cold run both tests start from: it fills the store (tests may run in any order). */
+  let cold: StoreRun;
   beforeAll(async () => {
     store = await storeHarness(events, NOW, [MANUAL_COOKIE_VALUE]);
+    cold = await store.cost(['--days', '90', '--json']);
   });
   afterAll(() => store.close());
 
   it('makes at most 3 + ⌈recent events / 1000⌉ requests and prints byte-identical JSON', async () => {
-    const cold = await store.cost(['--days', '90', '--json']);
     expect(cold.code).toBe(0);
     expect(requestsOf(cold.stdout)).toBe(90_000);
     expect(cold.eventRequests).toBe(91);
@@ -92,7 +97,14 @@ describe('stored ranges are verified before use', () => {
   /** What a run that stores nothing and reads nothing prints for the data the fake serves now. */
   const truth = async () => (await store.cost(['--days', '30', '--json', '--no-cache'])).stdout;
 
+  /** Serves `base` and stores it, as the tests below start from: they may run in any order. */
+  const storeBase = async () => {
+    store.serve(newestFirst(base));
+    expect((await store.cost(['--days', '30', '--json'])).code).toBe(0);
+  };
+
   it('an event inserted into an old stored day is noticed, the range fetched again, and the total is right', async () => {
+    store.serve(newestFirst(base));
     const first = await store.cost(['--days', '30', '--json']);
     store.serve(newestFirst([...base, extra]));
     const after = await store.cost(['--days', '30', '--json', '--verbose']);
@@ -109,6 +121,7 @@ describe('stored ranges are verified before use', () => {
   });
 
   it('an event deleted from an old stored day is noticed too', async () => {
+    await storeBase();
     const victim = base.find((e) => Number(e.timestamp) < Date.parse('2026-11-20T00:00:00Z'))!;
     store.serve(newestFirst(base.filter((e) => e !== victim)));
     const after = await store.cost(['--days', '30', '--json', '--verbose']);
@@ -118,15 +131,17 @@ describe('stored ranges are verified before use', () => {
   });
 
   it('--no-cache fetches everything and leaves the store alone', async () => {
+    await storeBase();
     const file = path.join(store.storeDir, STORE_FILE);
-    const before = store.storeFiles().map((name) => fs.readFileSync(path.join(store.storeDir, name)));
+    const snapshot = () =>
+      store.storeFiles().map((name) => `${name} ${digest(path.join(store.storeDir, name))}`);
+    const before = snapshot();
     const run = await store.cost(['--days', '30', '--json', '--no-cache', '--verbose']);
     expect(run.code).toBe(0);
-    expect(run.eventRequests).toBe(3);
+    // 3000 events: three full pages and the empty one that proves the end.
+    expect(run.eventRequests).toBe(4);
     expect(run.stderr).not.toContain('event store');
-    expect(store.storeFiles().map((name) => fs.readFileSync(path.join(store.storeDir, name)))).toEqual(
-      before,
-    );
+    expect(snapshot()).toEqual(before);
     expect(fs.existsSync(file)).toBe(true);
   });
 
@@ -248,6 +263,8 @@ describe('the store under concurrency, damage and other accounts', () => {
   });
 
   it('a symlink where the store should be is never followed', async () => {
+    // The store directory and a store in it, whichever tests ran before.
+    expect((await store.cost(['--days', '30', '--json'])).code).toBe(0);
     const mine = path.join(store.storeDir, STORE_FILE);
     const target = path.join(store.home, 'elsewhere.sqlite');
     fs.writeFileSync(target, 'not yours');

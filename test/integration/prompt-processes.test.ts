@@ -27,7 +27,15 @@ function start(
 ): ChildProcess {
   return spawn(process.execPath, [bin, ...args], {
     cwd: w.home,
-    env: { PATH: process.env.PATH ?? '', HOME: w.home, TZ: 'UTC', CODEXBAR_CURSOR_BASE_URL: w.fake.url },
+    // No compile cache: a detached refresh writes it into HOME as it exits, after the lock and snapshot a
+    // test waits for, so removing HOME could race it (ENOTEMPTY). process.test.ts covers the cache.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: w.home,
+      TZ: 'UTC',
+      CODEXBAR_CURSOR_BASE_URL: w.fake.url,
+      NODE_DISABLE_COMPILE_CACHE: '1',
+    },
     stdio: [stdin, stdout, 'pipe'],
   });
 }

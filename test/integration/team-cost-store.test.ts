@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearCostStores } from '../../src/cost/store/store-files.js';
 import { memberStoreKey, teamStoreKey } from '../../src/team/store-key.js';
 import { seedAdminEvents, seedMembers } from '../fake-cursor/admin-seed.js';
@@ -77,15 +77,21 @@ function filesUnder(dir: string): string[] {
 describe('a warm `team cost` asks only for verification and the last 48 hours', () => {
   const events = seeded(3500, 30, 41);
   const home = newHome();
-  const storeFile = path.join(storeDirOf(home), `${teamStoreKey(ADMIN_KEY)}.sqlite`);
+  // Every test but the first finds the store a complete run leaves in `home` (a cold one the first time,
+  // a warm one after): tests may run in any order, and one of them clears the store.
+  beforeEach(async () => {
+    expect((await teamCost(home, ['--days', '30', '--json'], { events })).code).toBe(0);
+  });
 
   it('cold, then warm: one verification request plus the recent pages, and byte-identical JSON', async () => {
-    const cold = await teamCost(home, ['--days', '30', '--json'], { events });
+    const fresh = newHome();
+    const storeFile = path.join(storeDirOf(fresh), `${teamStoreKey(ADMIN_KEY)}.sqlite`);
+    const cold = await teamCost(fresh, ['--days', '30', '--json'], { events });
     expect(cold.code).toBe(0);
     expect(cold.eventRequests).toBe(pagesFor(3500));
     expect(fs.existsSync(storeFile)).toBe(true);
 
-    const warm = await teamCost(home, ['--days', '30', '--json', '--verbose'], { events });
+    const warm = await teamCost(fresh, ['--days', '30', '--json', '--verbose'], { events });
     expect(warm.code).toBe(0);
     expect(recent(events)).toBeGreaterThan(0);
     expect(warm.eventRequests).toBe(1 + pagesFor(recent(events)));
@@ -166,14 +172,12 @@ describe('stored spans are verified before use', () => {
   const home = newHome();
   const args = ['--days', '40', '--json', '--verbose'];
   const row = (stdout: string) => (JSON.parse(stdout) as Record<string, number>[])[0]!;
-  /** The output for `base`, from the first test's cold run. */
-  let baseOutput = '';
 
   it('a 40-day stored span is verified in two 30-day requests, each within the API limit', async () => {
-    const cold = await teamCost(home, args, { events: base });
+    const fresh = newHome();
+    const cold = await teamCost(fresh, args, { events: base });
     expect(cold.code).toBe(0);
-    baseOutput = cold.stdout;
-    const warm = await teamCost(home, args, { events: base });
+    const warm = await teamCost(fresh, args, { events: base });
     expect(warm.stdout).toBe(cold.stdout);
     expect(warm.eventRequests).toBe(2 + pagesFor(recent(base)));
     expect(warm.stderr.match(/\(verified\)/g)).toHaveLength(2);
@@ -184,14 +188,17 @@ describe('stored spans are verified before use', () => {
   });
 
   it('an event inserted into an old stored day is noticed, its piece fetched again, and the total is right', async () => {
+    // The store holds `base` (tests may run in any order).
+    const stored = await teamCost(home, args, { events: base });
+    expect(stored.code).toBe(0);
     const after = await teamCost(home, args, { events: withExtra });
     expect(after.code).toBe(0);
     expect(after.stderr).toMatch(
       /\[cursor-team\] The event store holds (\d+) events for 2026-06-\d\dT00:00:00Z – 2026-07-\d\dT00:00:00Z, the Admin API reports \d+; fetching it again/,
     );
     expect(after.stdout).toBe(await truth(['--days', '40', '--json'], withExtra));
-    expect(row(after.stdout).apiRateCostUSD! - row(baseOutput).apiRateCostUSD!).toBeCloseTo(12.345, 6);
-    expect(row(after.stdout).tokenFeeUSD! - row(baseOutput).tokenFeeUSD!).toBeCloseTo(0.655, 6);
+    expect(row(after.stdout).apiRateCostUSD! - row(stored.stdout).apiRateCostUSD!).toBeCloseTo(12.345, 6);
+    expect(row(after.stdout).tokenFeeUSD! - row(stored.stdout).tokenFeeUSD!).toBeCloseTo(0.655, 6);
     // The piece fetched again replaced what was stored: the next run verifies it and prints the same.
     const again = await teamCost(home, args, { events: withExtra });
     expect(again.stderr).not.toContain('fetching it again');
@@ -201,6 +208,7 @@ describe('stored spans are verified before use', () => {
   it('an event deleted from an old stored day is noticed too', async () => {
     const victim = base.find((e) => Number(e.timestamp) < Date.parse('2026-07-10T00:00:00Z'))!;
     const fewer = base.filter((e) => e !== victim);
+    expect((await teamCost(home, args, { events: base })).code).toBe(0);
     const after = await teamCost(home, args, { events: fewer });
     expect(after.stderr).toContain('fetching it again');
     expect(after.stdout).toBe(await truth(['--days', '40', '--json'], fewer));

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encryptLinuxV10 } from '../../fixtures/builders/browser-crypto.js';
 import { createFirefoxCookies } from '../../fixtures/builders/browser-db.js';
 import { firefoxRoot, writeFirefoxProfiles } from '../../fixtures/builders/browser-tree.js';
@@ -35,6 +37,39 @@ afterEach(async () => {
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 
+// `nobody` may not reach the checkout: cloned into a `mktemp -d` directory (0700) or under /root, no path in
+// it is open to another user. So as root the built CLI runs from a copy of nobody's own, laid out as in the
+// checkout: the bin, the bundles, and the native addon with the packages it loads at run time.
+let nobodyRoot: string | undefined;
+beforeAll(() => {
+  if (asRoot) nobodyRoot = copyBuiltCli(NOBODY);
+});
+afterAll(() => {
+  if (nobodyRoot) fs.rmSync(nobodyRoot, { recursive: true, force: true });
+});
+
+function copyBuiltCli(uid: number): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-built-'));
+  const packageDir = (from: string, name: string) =>
+    path.dirname(createRequire(path.join(from, 'x.js')).resolve(`${name}/package.json`));
+  const sqlite = packageDir(path.join(repoRoot, 'dist'), 'better-sqlite3');
+  const bindings = packageDir(sqlite, 'bindings');
+  const needed = [
+    path.join(repoRoot, 'package.json'),
+    path.join(repoRoot, 'bin'),
+    path.join(repoRoot, 'dist'),
+    path.join(sqlite, 'package.json'),
+    path.join(sqlite, 'lib'),
+    path.join(sqlite, 'build', 'Release', 'better_sqlite3.node'),
+    bindings,
+    packageDir(bindings, 'file-uri-to-path'),
+  ];
+  for (const from of needed)
+    fs.cpSync(from, path.join(dir, path.relative(repoRoot, from)), { recursive: true });
+  chownTree(dir, uid);
+  return dir;
+}
+
 function runBuilt(args: string[], options: { asNobody?: boolean } = {}): Promise<CliResult> {
   const env = {
     PATH: '/nonexistent',
@@ -45,7 +80,8 @@ function runBuilt(args: string[], options: { asNobody?: boolean } = {}): Promise
   };
   const ids = options.asNobody ? { uid: NOBODY, gid: NOBODY } : {};
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'codexbar.js'), ...args], {
+    const root = options.asNobody ? nobodyRoot! : repoRoot;
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'codexbar.js'), ...args], {
       env,
       cwd: box.home,
       ...ids,

@@ -248,9 +248,16 @@ describe('the browser source finds the cookie and says why it passed over the ot
       ]);
       fs.chmodSync(path.join(root, 'Default'), 0o000);
       try {
-        expect((await run('linux')).notes?.[1]).toMatch(
+        // Not through run(): its snapshot of the browser files could not read the locked profile either.
+        const result = await load(
+          environment('linux'),
+          { allowKeychainPrompt: false },
+          { providers: providers().fake },
+        );
+        expect(result.notes?.[1]).toMatch(
           /Skipped Chrome profile "Default": cannot read .*permission denied/,
         );
+        expect(fs.readdirSync(box.tmp)).toEqual([]);
       } finally {
         fs.chmodSync(path.join(root, 'Default'), 0o755);
       }

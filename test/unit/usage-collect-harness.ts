@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import { makeJwt, sessionCookieValue } from '../../fixtures/builders/jwt.js';
-import { CursorClient } from '../../src/api/client.js';
+import { CursorClient, type RequestTimer } from '../../src/api/client.js';
 import type { Session } from '../../src/auth/types.js';
 import { type CollectUsageOptions, collectUsage } from '../../src/usage/collect.js';
 import {
@@ -55,10 +55,10 @@ export async function appSession(
 
 export async function run(
   account: Omit<FakeAccount, 'cookies'>,
-  options: Partial<CollectUsageOptions> & { cookies?: string[] } = {},
+  options: Partial<CollectUsageOptions> & { cookies?: string[]; timer?: RequestTimer } = {},
 ) {
   fake = await startFakeCursor({ accounts: [{ cookies: options.cookies ?? [PLAIN_COOKIE], ...account }] });
-  client = new CursorClient({ baseUrl: fake.url });
+  client = new CursorClient({ baseUrl: fake.url, timer: options.timer });
   const log: string[] = [];
   const snapshot = await collectUsage({
     client,

@@ -163,17 +163,26 @@ describe('collectUsage: unified personal memberships (docs/behaviour.md §12.10)
   });
 
   it('usage-status slower than its budget keeps the summary spend', async () => {
-    const { snapshot } = await run(
+    // Its budget runs out once the request has arrived, and only its own: the sand lookup shares the budget,
+    // answers at once and must still make the account unified, which a short budget cannot promise under load.
+    const passed = new AbortController();
+    const { snapshot, log } = await run(
       {
         usageSummary: { json: WORKED_SUMMARY },
         me: { json: ME },
         sand: { json: UNIFIED_SAND },
-        usageStatus: { json: STATUS, delayMs: 60_000 },
+        usageStatus: () => {
+          passed.abort();
+          return { json: STATUS, delayMs: 60_000 };
+        },
       },
-      // The budget also bounds the sand lookup, which answers at once and must still make the account unified.
-      { timeouts: { optionalMs: 200 } },
+      {
+        timer: (ms, endpoint) =>
+          endpoint.endsWith('/v2/usage-status') ? passed.signal : AbortSignal.timeout(ms),
+      },
     );
     expect(snapshot.providerCost).toMatchObject({ used: 12.34, limit: 50 });
+    expect(log.some((line) => line.includes('v2/usage-status') && line.includes('timed out'))).toBe(true);
   });
 
   it('available:false keeps the summary spend', async () => {
