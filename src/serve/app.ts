@@ -10,6 +10,7 @@ import { bearerAuthorized } from './auth.js';
 import type { Served } from './cache.js';
 import type { ServeData } from './data-service.js';
 import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
+import { orAfter } from './deadline.js';
 import { checkHead } from './head.js';
 import { NextLoad } from './next-load.js';
 import type { PageAsset, PageAssets } from './page/assets.js';
@@ -90,7 +91,7 @@ export function createApp(options: AppOptions): (request: IncomingMessage) => Pr
     // Whole milliseconds: Node keeps one timer list per distinct duration, and a fractional remainder
     // would make a new list for every request.
     return timeoutMs > 0
-      ? withDeadline(answer, Math.round(timeoutMs - (performance.now() - arrivedAt)))
+      ? orAfter(answer, Math.round(timeoutMs - (performance.now() - arrivedAt)), requestTimedOut)
       : answer;
   };
 }
@@ -98,18 +99,6 @@ export function createApp(options: AppOptions): (request: IncomingMessage) => Pr
 function allowed(access: Access, authorization: string | undefined, settings: ServeSettings): boolean {
   if (access === 'open' || (access === 'loopback-or-token' && settings.loopback)) return true;
   return bearerAuthorized(authorization, settings.tokenDigest);
-}
-
-async function withDeadline(answer: Promise<ServeResponse>, remainingMs: number): Promise<ServeResponse> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<ServeResponse>((resolve) => {
-    timer = setTimeout(() => resolve(requestTimedOut()), Math.max(0, remainingMs));
-  });
-  try {
-    return await Promise.race([answer, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function buildRoutes(options: AppOptions): Map<string, Route> {

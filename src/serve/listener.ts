@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import { orAfter } from './deadline.js';
 import { rawInvalidRequest, type ServeResponse, serverError } from './responses.js';
 
 export const MAX_HEAD_BYTES = 16 * 1024;
@@ -143,13 +144,8 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
     async close(graceMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of [...pending.keys()]) drop(socket);
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      });
       // Every answer closes its connection, so `closed` settles once the last answer is flushed.
-      await Promise.race([closed, grace]);
-      clearTimeout(timer);
+      await orAfter(closed, graceMs, () => undefined);
       server.closeAllConnections();
       await closed;
     },
