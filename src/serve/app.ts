@@ -6,7 +6,6 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { AccountSelectionError, messageFor } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
-import { bearerAuthorized } from './auth.js';
 import type { Served } from './cache.js';
 import type { ServeData } from './data-service.js';
 import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
@@ -30,7 +29,7 @@ import {
   serverError,
   unauthorized,
 } from './responses.js';
-import type { ServeSettings } from './settings.js';
+import { bearerAuthorized, type ServeSettings } from './settings.js';
 import { buildSnapshot } from './snapshot.js';
 
 export interface AppOptions {
