@@ -105,7 +105,6 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
   const configs = new NextLoad(() => source.loadConfig(), CONFIG_STALL_MS);
   // The same bytes for every caller: encoded once.
   const healthAnswer = jsonResponse(200, { status: 'ok', version: options.version });
-  healthAnswer.body = Buffer.from(healthAnswer.body);
   const health: Route = { access: 'open', run: () => healthAnswer };
   /** /usage and /cost: the provider check, the config of this request, then the cache. */
   const dataRoute = (
