@@ -5,9 +5,7 @@
  * rejects once the config has loaded.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CursorClient } from '../api/client.js';
 import { EVENTS_ENDPOINT } from '../api/events-endpoint.js';
-import type { Session } from '../auth/types.js';
 import { type CliIo, usageTimeouts } from '../cli/io.js';
 import type { SharedOptions } from '../cli/options.js';
 import { type AccountFlags, type SelectedAccount, selectAccounts } from '../config/accounts.js';
@@ -20,12 +18,7 @@ import type { LocalEnvironment } from '../local/environment.js';
 import { type CostRow, costErrorRow, costRow } from '../render/cost-json.js';
 import { type UsageRow, usageErrorRow, usageRow } from '../render/usage-json.js';
 import { forEachAccount } from '../session/accounts.js';
-import {
-  type CursorPrep,
-  type Purpose,
-  prepareCursor,
-  runWithCursorSession,
-} from '../session/cursor-session.js';
+import { type CursorPrep, prepareCursor, runWithCursorSession } from '../session/cursor-session.js';
 import { labelledSnapshot } from '../usage/account-label.js';
 import { collectUsage } from '../usage/collect.js';
 import type { FetchOutcome, KeyedRow } from './cache.js';
@@ -160,16 +153,23 @@ export class CursorDataSource {
         timeZone: localTimeZone(this.io.env),
         now: this.io.now(),
       });
-      const report = await this.withSession(config, 'cost', (client, session) =>
-        collectCost({
-          client,
-          cookieHeader: session.cookieHeader,
-          window,
-          now: () => this.io.now(),
-          timeoutMs: this.io.timing.requestTimeoutMs,
-          retry: { sleep: this.io.timing.sleep },
-          signal,
-        }),
+      const options = this.sessionOptions(config);
+      const report = await runWithCursorSession(
+        this.io,
+        options,
+        'cost',
+        this.log,
+        (client, session) =>
+          collectCost({
+            client,
+            cookieHeader: session.cookieHeader,
+            window,
+            now: () => this.io.now(),
+            timeoutMs: this.io.timing.requestTimeoutMs,
+            retry: { sleep: this.io.timing.sleep },
+            signal,
+          }),
+        { prep: await this.prepare(config, options) },
       );
       return { rows: [costKeyed(config, costRow(report), false)] };
     } catch (error) {
@@ -216,21 +216,10 @@ export class CursorDataSource {
   }
 
   /**
-   * The session steps of `codexbar usage`/`cost`, run with the config this request read and hashed: rows
-   * are cached under that config's key, so they must not come from a file that changed in between
-   * (docs/behaviour.md §29.7). The preparation still runs for its checks (source, base URL).
+   * `usage`'s preparation with the config this request read and hashed instead of a second read of the
+   * file: rows are cached under that config's key, so they must not come from a file that changed in
+   * between (docs/behaviour.md §29.7). The preparation still runs for its checks (source, base URL).
    */
-  private async withSession<T>(
-    config: ServeConfig,
-    purpose: Purpose,
-    perform: (client: CursorClient, session: Session) => Promise<T>,
-  ): Promise<T> {
-    const options = this.sessionOptions(config);
-    const prep = await this.prepare(config, options);
-    return runWithCursorSession(this.io, options, purpose, this.log, perform, { prep });
-  }
-
-  /** `usage`'s preparation with the config this request read instead of a second read of the file. */
   private async prepare(config: ServeConfig, options: SharedOptions): Promise<CursorPrep> {
     return { ...(await prepareCursor(this.io, options, this.log)), config: config.loaded };
   }
