@@ -7,11 +7,11 @@
 import type { ChalkInstance } from 'chalk';
 import type { ProviderStatus, StatusIndicator } from '../api/status-page.js';
 import { formatCountdown } from '../usage/countdown.js';
+import { computePace, type PacePayload } from '../usage/pace.js';
 import type { ProviderCost, RateWindow, UsageSnapshot } from '../usage/types.js';
 import { palette } from './colour.js';
 import { formatFixed, formatUSD, UNKNOWN } from './format.js';
 import { safeText } from './safe-text.js';
-import { type Pace, paceFor } from './window-pace.js';
 
 export interface UsageTextOptions {
   /** The instant countdowns and pace are measured from. */
@@ -32,11 +32,11 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
     [snapshot.labels.tertiary, snapshot.tertiary],
   ];
   for (const [label, window] of windows) {
-    if (window) lines.push(...windowLines(c, label, window, paceFor(window, options.now), options.now));
+    if (window) lines.push(...windowLines(c, label, window, computePace(window, options.now), options.now));
   }
   for (const extra of snapshot.extraRateWindows) {
     // docs/behaviour.md §15.3: upstream shows no pace for extras; paid weekly Grok Bot opts in via showsPace.
-    const pace = extra.showsPace ? paceFor(extra.window, options.now) : undefined;
+    const pace = extra.showsPace ? computePace(extra.window, options.now) : undefined;
     lines.push(...windowLines(c, extra.title, extra.window, pace, options.now));
   }
   for (const section of snapshot.details) {
@@ -124,7 +124,7 @@ function windowLines(
   c: ChalkInstance,
   label: string,
   window: RateWindow,
-  pace: Pace | undefined,
+  pace: PacePayload | undefined,
   now: Date,
 ): string[] {
   const lines = [rateLine(c, label, window)];
