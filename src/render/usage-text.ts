@@ -92,32 +92,21 @@ function isNegative(value: number | undefined): boolean {
   return value !== undefined && value < 0;
 }
 
-const STATUS_LABELS: Record<StatusIndicator, string> = {
-  none: 'Operational',
-  minor: 'Partial outage',
-  major: 'Major outage',
-  critical: 'Critical issue',
-  maintenance: 'Maintenance',
-  unknown: 'Status unknown',
+/** Each indicator's words and colour. */
+const STATUS_LINES: Record<StatusIndicator, [string, 'green' | 'yellow' | 'red' | 'blue' | 'gray']> = {
+  none: ['Operational', 'green'],
+  minor: ['Partial outage', 'yellow'],
+  major: ['Major outage', 'red'],
+  critical: ['Critical issue', 'red'],
+  maintenance: ['Maintenance', 'blue'],
+  unknown: ['Status unknown', 'gray'],
 };
 
 /** `Status: Operational – All Systems Operational`, coloured as a whole by indicator (docs/behaviour.md §27.6). */
 function statusLine(c: ChalkInstance, status: ProviderStatus): string {
   const description = status.description ? ` \u2013 ${safeText(status.description)}` : '';
-  const text = `Status: ${STATUS_LABELS[status.indicator]}${description}`;
-  switch (status.indicator) {
-    case 'none':
-      return c.green(text);
-    case 'minor':
-      return c.yellow(text);
-    case 'major':
-    case 'critical':
-      return c.red(text);
-    case 'maintenance':
-      return c.blue(text);
-    default:
-      return c.gray(text);
-  }
+  const [label, tint] = STATUS_LINES[status.indicator];
+  return c[tint](`Status: ${label}${description}`);
 }
 
 function windowLines(
