@@ -3,7 +3,7 @@
  * unformatted, unknown values empty — for spreadsheets. RFC 4180 through src/render/csv.ts.
  */
 import type { CostGroup, GroupBy } from '../cost/groups.js';
-import type { CostModelRow } from '../cost/types.js';
+import type { CostModelRow, TokenTotals } from '../cost/types.js';
 import { type CsvValue, encodeCsv } from './csv.js';
 
 const FIGURES = [
@@ -24,17 +24,7 @@ const GROUP_COLUMN: Record<Exclude<GroupBy, 'model'>, string> = {
   kind: 'kind',
 };
 
-type Figures = Pick<
-  CostModelRow,
-  | 'inputTokens'
-  | 'outputTokens'
-  | 'cacheReadTokens'
-  | 'cacheCreationTokens'
-  | 'totalTokens'
-  | 'costUSD'
-  | 'meteredUSD'
-  | 'requestCount'
->;
+type Figures = TokenTotals & Pick<CostModelRow, 'costUSD' | 'meteredUSD' | 'requestCount'>;
 
 function figures(row: Figures): CsvValue[] {
   return [

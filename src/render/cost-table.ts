@@ -10,7 +10,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { CostGroup, GroupBy } from '../cost/groups.js';
-import type { CostReport, UsageKindBucket } from '../cost/types.js';
+import type { CostReport, TokenTotals, UsageKindBucket } from '../cost/types.js';
 import { palette } from './colour.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
 import { fullModelLabel, shortModelLabel } from './model-label.js';
@@ -41,15 +41,7 @@ export interface RenderedCostTable {
 }
 
 /** The figures one table row shows; groups, models and the Total row all reduce to this. */
-interface RowFigures {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheCreationTokens: number | null;
-  cacheReadTokens: number | null;
-  totalTokens: number | null;
-  costUSD: number | null;
-  meteredUSD: number | null;
-}
+type RowFigures = TokenTotals & Pick<CostGroup, 'costUSD' | 'meteredUSD'>;
 
 interface Column {
   head: string;
