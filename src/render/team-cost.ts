@@ -6,18 +6,12 @@
 import type { CostModelRow } from '../cost/types.js';
 import type { MemberCost, TeamCostReport } from '../team/cost.js';
 import { costRow } from './cost-json.js';
-import { renderCostText } from './cost-text.js';
+import { type CostTextOptions, renderCostText } from './cost-text.js';
 import { encodeCsv } from './csv.js';
 import { formatCount, formatUSD } from './format.js';
 import { renderTeamTable, type TeamColumn } from './team-table.js';
 
-export interface TeamCostTextOptions {
-  colour: boolean;
-  columns: number;
-  compact: boolean;
-  breakdown: boolean;
-  isTTY: boolean;
-}
+export type TeamCostTextOptions = Omit<CostTextOptions, 'heading' | 'account' | 'table'>;
 
 const HEADING = {
   title: 'Cursor Team Cost (API-rate estimate)',
@@ -39,15 +33,8 @@ export function renderTeamCostText(report: TeamCostReport, options: TeamCostText
     { head: 'Metered $', numeric: true, value: (m) => formatUSD(m.report.meteredCostUSD) },
   ];
   if (withFee) columns.push({ head: 'Token fee $', numeric: true, value: (m) => formatUSD(m.tokenFeeUSD) });
-  const { team } = report;
-  const total = [
-    'Total',
-    formatCount(team.eventCount),
-    formatCount(team.totals.totalTokens),
-    formatUSD(team.totals.costUSD),
-    formatUSD(team.meteredCostUSD),
-    ...(withFee ? [formatUSD(report.tokenFeeUSD)] : []),
-  ];
+  const whole: MemberCost = { member: 'Total', report: report.team, tokenFeeUSD: report.tokenFeeUSD };
+  const total = columns.map((column) => column.value(whole));
   blocks.push(`By member:\n${renderTeamTable(columns, report.members, { colour: options.colour, total })}`);
   return blocks.join('\n\n');
 }
