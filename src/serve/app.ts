@@ -58,7 +58,6 @@ interface Route {
   run(context: RequestContext): Promise<ServeResponse> | ServeResponse;
 }
 
-const ICON_PATH = /^\/icons\/([a-z0-9-]+)\.svg$/;
 /** docs/behaviour.md §29.9: each provider gets 0.8 × the request timeout. */
 const PROVIDER_SHARE = 0.8;
 /** docs/behaviour.md §29.7: how long a hung config read holds back the next one. */
@@ -76,7 +75,7 @@ export function createApp(options: AppOptions): (request: IncomingMessage) => Pr
     );
     if (!head.ok) return head.status === 400 ? invalidRequest() : forbiddenHost();
     if (request.method !== 'GET') return methodNotAllowed();
-    const route = routes.get(head.path) ?? iconRoute(head.path, options.page);
+    const route = routes.get(head.path);
     if (!route) return notFound();
     if (!allowed(route.access, head.authorization, options.settings)) return unauthorized();
     const context: RequestContext = {
@@ -180,14 +179,10 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
   for (const [path, asset] of page.files) {
     routes.set(path, { access: 'open', run: () => assetResponse(asset, { 'Cache-Control': NO_STORE }) });
   }
+  for (const [path, icon] of page.icons) {
+    routes.set(path, { access: 'open', run: () => assetResponse(icon, { 'Cache-Control': 'no-cache' }) });
+  }
   return routes;
-}
-
-function iconRoute(path: string, page: PageAssets): Route | undefined {
-  const name = ICON_PATH.exec(path)?.[1];
-  const icon = name === undefined ? undefined : page.icons.get(name);
-  if (!icon) return undefined;
-  return { access: 'open', run: () => assetResponse(icon, { 'Cache-Control': 'no-cache' }) };
 }
 
 function assetResponse(asset: PageAsset, headers: Record<string, string>): ServeResponse {

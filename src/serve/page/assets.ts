@@ -20,6 +20,7 @@ export interface PageAsset {
 export interface PageAssets {
   index: PageAsset;
   files: ReadonlyMap<string, PageAsset>;
+  /** By path, like `files`: `/icons/cursor.svg`. */
   icons: ReadonlyMap<string, PageAsset>;
 }
 
@@ -73,8 +74,8 @@ export function pageAssets(settings: PageSettings): PageAssets {
       ['/app.css', asset('text/css; charset=utf-8', appCss)],
     ]),
     icons: new Map([
-      ['cursor', asset(SVG, cursorIcon)],
-      ['codexbar', asset(SVG, codexbarIcon)],
+      ['/icons/cursor.svg', asset(SVG, cursorIcon)],
+      ['/icons/codexbar.svg', asset(SVG, codexbarIcon)],
     ]),
   };
 }
