@@ -16,10 +16,14 @@ export interface UsageRow {
   source: string;
   /** With `--status` (docs/behaviour.md §27.6). */
   status?: Record<string, unknown>;
-  usage?: Record<string, unknown>;
+  usage?: UsageJson;
   error?: JsonErrorBody;
-  pace?: Record<string, unknown>;
+  pace?: PaceJson;
 }
+
+/** The `usage` object and the `pace` object, as built here (the dashboard snapshot reads them). */
+export type UsageJson = ReturnType<typeof usageObject>;
+export type PaceJson = NonNullable<ReturnType<typeof paceObject>>;
 
 /** What a row may carry besides the usage: the token account and the status page (docs/behaviour.md §27). */
 export interface RowExtras {
@@ -57,7 +61,7 @@ export function cliErrorRow(error: unknown): UsageRow {
   return { provider: 'cli', source: 'cli', error: errorBody(error) };
 }
 
-function usageObject(snapshot: UsageSnapshot): Record<string, unknown> {
+function usageObject(snapshot: UsageSnapshot) {
   const { identity } = snapshot;
   const details = snapshot.details.filter((section) => section.rows.length > 0);
   return {
@@ -116,11 +120,11 @@ function pick<T, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
   return picked;
 }
 
-function windowObject(window: RateWindow | null): Record<string, unknown> | null {
+function windowObject(window: RateWindow | null) {
   return window && pick(window, WINDOW_KEYS);
 }
 
-function extraWindowObject(extra: ExtraRateWindow): Record<string, unknown> {
+function extraWindowObject(extra: ExtraRateWindow) {
   return {
     id: extra.id,
     title: extra.title,
@@ -130,7 +134,7 @@ function extraWindowObject(extra: ExtraRateWindow): Record<string, unknown> {
   };
 }
 
-function detailObject(section: DetailSection): Record<string, unknown> {
+function detailObject(section: DetailSection) {
   return {
     title: section.title,
     rows: section.rows.map((row) => pick(row, DETAIL_ROW_KEYS)),
@@ -142,14 +146,14 @@ function detailObject(section: DetailSection): Record<string, unknown> {
  * window is paced only when flagged `showsPace` (the paid weekly Grok Bot allowance, docs/behaviour.md
  * §12.8): upstream never paces extras; ours is an additive choice.
  */
-function paceObject(snapshot: UsageSnapshot, now: Date): Record<string, unknown> | undefined {
+function paceObject(snapshot: UsageSnapshot, now: Date) {
   // `runOutProbability` and `actualUsedPercent` are never emitted (docs/behaviour.md §16.3); computePace
   // already rounds the numbers to whole values, so this only fixes the key order.
   const paced = (window: RateWindow | null) => {
     const pace = window && computePace(window, now);
     return pace ? pick(pace, PACE_KEYS) : undefined;
   };
-  const extra = new Map<string, unknown>();
+  const extra = new Map<string, NonNullable<ReturnType<typeof paced>>>();
   for (const entry of snapshot.extraRateWindows) {
     const pace = entry.showsPace ? paced(entry.window) : undefined;
     if (pace) extra.set(entry.id, pace);
