@@ -8,7 +8,6 @@
  * labels (src/render/model-label.ts), then the compact columns (Tokens instead of the four token kinds).
  */
 
-import type { ChalkInstance } from 'chalk';
 import type { CostGroup, GroupBy } from '../cost/groups.js';
 import type { CostReport, TokenTotals, UsageKindBucket } from '../cost/types.js';
 import { palette } from './colour.js';
@@ -158,7 +157,8 @@ function buildTable(
       );
     }
   }
-  rows.push(totalRow(c, report, withModels, cells));
+  const totals: RowFigures = { ...report.totals, meteredUSD: report.meteredCostUSD };
+  rows.push(['Total', ...(withModels ? [''] : []), ...cells(totals)].map((cell) => c.yellow(cell)));
   const head = [
     KEY_HEADS[table.by],
     ...(withModels ? ['Models'] : []),
@@ -180,14 +180,4 @@ function widestLine(text: string): number {
   let widest = 0;
   for (const line of text.split('\n')) widest = Math.max(widest, displayWidth(line));
   return widest;
-}
-
-function totalRow(
-  c: ChalkInstance,
-  report: CostReport,
-  withModels: boolean,
-  cells: (figures: RowFigures) => string[],
-): string[] {
-  const figures: RowFigures = { ...report.totals, meteredUSD: report.meteredCostUSD };
-  return ['Total', ...(withModels ? [''] : []), ...cells(figures)].map((cell) => c.yellow(cell));
 }
