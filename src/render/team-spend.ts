@@ -17,10 +17,6 @@ export interface SpendView {
   over?: number;
 }
 
-function formatPercent(value: number | null): string {
-  return value === null ? UNKNOWN : `${formatFixed(value, 1)}%`;
-}
-
 export function renderSpendText(view: SpendView, options: { colour: boolean; timeZone: string }): string {
   const c = palette(options.colour);
   const { report, selected, over } = view;
@@ -45,9 +41,9 @@ export function renderSpendText(view: SpendView, options: { colour: boolean; tim
     );
   }
   if (selected.members.length === 0) return lines.join('\n');
-  const percentCell = (member: MemberSpend) => {
-    const text = formatPercent(member.percentOfLimit);
-    const percent = member.percentOfLimit ?? 0;
+  const percentCell = ({ percentOfLimit: percent }: MemberSpend) => {
+    if (percent === null) return UNKNOWN;
+    const text = `${formatFixed(percent, 1)}%`;
     return percent >= 100 ? c.red(text) : percent >= 80 ? c.yellow(text) : text;
   };
   const columns: TeamColumn<MemberSpend>[] = [

@@ -37,11 +37,6 @@ export function renderUsageText(report: TeamUsageReport, options: { colour: bool
   ].join('\n');
   if (report.rows.length === 0) return `${summary}\n\nNo daily usage in this window.`;
 
-  const total = (first: string, second: string) => [
-    first,
-    second,
-    ...FIGURE_COLUMNS.map((col) => col.value(totals)),
-  ];
   const dayTable = renderTeamTable<DayUsage>(
     [
       { head: 'Date', value: (d) => d.date },
@@ -49,7 +44,10 @@ export function renderUsageText(report: TeamUsageReport, options: { colour: bool
       ...FIGURE_COLUMNS,
     ],
     report.days,
-    { colour: options.colour, total: total('Total', formatCount(totals.activeMembers)) },
+    {
+      colour: options.colour,
+      total: ['Total', formatCount(totals.activeMembers), ...FIGURE_COLUMNS.map((col) => col.value(totals))],
+    },
   );
   const memberTable = renderTeamTable<MemberUsage>(
     [
