@@ -107,23 +107,18 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
   const health: Route = { access: 'open', run: () => healthAnswer };
   /** /usage and /cost: the provider check, the config of this request, then the cache. */
   const dataRoute = (
-    serve: (
-      config: ServeConfig,
-      query: URLSearchParams,
-      budgetMs?: number,
-    ) => Promise<Served<unknown> | ServeResponse>,
+    serve: (config: ServeConfig, context: RequestContext) => Promise<Served<unknown> | ServeResponse>,
   ): Route => ({
     access: 'loopback-or-token',
     run: async (context) => {
       const selection = providerSelection(context.query);
       if (isResponse(selection)) return selection;
-      const config = await configs.get();
-      const served = await serve(config, context.query, context.fetchBudget());
+      const served = await serve(await configs.get(), context);
       return isResponse(served) ? served : servedResponse(served, options.now());
     },
   });
   // docs/behaviour.md §29.5: /usage takes `usage`'s account selection; a bad one is 400 with its sentence.
-  const usage = dataRoute(async (config, query, budgetMs) => {
+  const usage = dataRoute(async (config, { query, fetchBudget }) => {
     const flags = accountSelection(query);
     if (isResponse(flags)) return flags;
     let selection: UsageSelection;
@@ -133,9 +128,9 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
       if (error instanceof AccountSelectionError) return badQuery(error.message);
       throw error;
     }
-    return data.usage(config, selection, budgetMs);
+    return data.usage(config, selection, fetchBudget());
   });
-  const cost = dataRoute((config, _query, budgetMs) => data.cost(config, budgetMs));
+  const cost = dataRoute((config, { fetchBudget }) => data.cost(config, fetchBudget()));
   const snapshot: Route = {
     access: 'token',
     run: async (context) => {
