@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { AccountSelectionError, messageFor } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
-import type { Served } from './cache.js';
+import { getOrInsert, type Served } from './cache.js';
 import type { ServeData } from './data-service.js';
 import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
 import { orAfter } from './deadline.js';
@@ -205,18 +205,10 @@ function servedResponse(served: Served<unknown>, nowMs: number): ServeResponse {
       'X-CodexBar-Cache': served.state,
       Age: String(age),
     },
-    body: encodedRows(served.rows),
+    body: getOrInsert(encodedBodies, served.rows, encodeRows),
   };
 }
 
 /** A cached answer is the same array on every hit: encode it once, not once per request. */
 const encodedBodies = new WeakMap<readonly unknown[], Buffer>();
-
-function encodedRows(rows: readonly unknown[]): Buffer {
-  let body = encodedBodies.get(rows);
-  if (!body) {
-    body = Buffer.from(encodeJson(rows), 'utf8');
-    encodedBodies.set(rows, body);
-  }
-  return body;
-}
+const encodeRows = (rows: readonly unknown[]): Buffer => Buffer.from(encodeJson(rows), 'utf8');

@@ -215,17 +215,27 @@ export class ResponseCache<Row> {
   }
 }
 
+/** `map`'s value for `key`, made by `make(key)` and kept the first time it is asked for. */
+export function getOrInsert<K, V>(
+  map: { get(key: K): V | undefined; set(key: K, value: V): unknown },
+  key: K,
+  make: (key: K) => V,
+): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make(key);
+    map.set(key, value);
+  }
+  return value;
+}
+
 /**
  * The rows of a fetch as one array, the same for every request that waited for it and for the cache entry,
  * so the answer is encoded once (src/serve/app.ts keys encoded bodies by this array).
  */
 const plainRowsOf = new WeakMap<readonly KeyedRow<unknown>[], unknown[]>();
+const rowsOf = (keyed: readonly KeyedRow<unknown>[]): unknown[] => keyed.map((item) => item.row);
 
 function plainRows<Row>(keyed: readonly KeyedRow<Row>[]): Row[] {
-  let rows = plainRowsOf.get(keyed) as Row[] | undefined;
-  if (!rows) {
-    rows = keyed.map((item) => item.row);
-    plainRowsOf.set(keyed, rows);
-  }
-  return rows;
+  return getOrInsert(plainRowsOf, keyed, rowsOf) as Row[];
 }
