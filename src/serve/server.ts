@@ -47,11 +47,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   const makeSource = deps.source ?? ((options) => new CursorDataSource(options));
   const source = makeSource({ io: deps.io, log: deps.fetchLog });
   const data = new ServeData({ source, settings, now, cooldownMs: deps.cooldownMs });
-  const page = pageAssets({
-    refreshIntervalSeconds: settings.refreshIntervalSeconds,
-    auth: settings.loopback ? 'none' : 'bearer',
-    version: deps.version,
-  });
+  const page = pageAssets(settings, deps.version);
   const handle = createApp({ settings, source, data, page, version: deps.version, now, clock: deps.io.now });
   const listener = await listen({
     host: settings.host,
