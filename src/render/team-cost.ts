@@ -7,7 +7,7 @@ import type { CostModelRow } from '../cost/types.js';
 import type { MemberCost, TeamCostReport } from '../team/cost.js';
 import { costRow } from './cost-json.js';
 import { type CostTextOptions, renderCostText } from './cost-text.js';
-import { encodeCsv } from './csv.js';
+import { type CsvColumn, encodeCsvColumns } from './csv.js';
 import { formatCount, formatUSD } from './format.js';
 import { renderTeamTable, type TeamColumn } from './team-table.js';
 
@@ -62,22 +62,24 @@ export function teamCostJsonRow(report: TeamCostReport): Record<string, unknown>
   };
 }
 
-const TEAM_COST_CSV_HEADER = [
-  'date',
-  'member',
-  'model',
-  'requests',
-  'inputTokens',
-  'outputTokens',
-  'cacheWriteTokens',
-  'cacheReadTokens',
-  'totalTokens',
-  'apiRateCostUSD',
-  'meteredCostUSD',
+type CsvLine = { date: string; member: string; model: CostModelRow };
+
+const TEAM_COST_CSV: CsvColumn<CsvLine>[] = [
+  ['date', (line) => line.date],
+  ['member', (line) => line.member],
+  ['model', (line) => line.model.modelName],
+  ['requests', (line) => line.model.requestCount],
+  ['inputTokens', (line) => line.model.inputTokens],
+  ['outputTokens', (line) => line.model.outputTokens],
+  ['cacheWriteTokens', (line) => line.model.cacheCreationTokens],
+  ['cacheReadTokens', (line) => line.model.cacheReadTokens],
+  ['totalTokens', (line) => line.model.totalTokens],
+  ['apiRateCostUSD', (line) => line.model.costUSD],
+  ['meteredCostUSD', (line) => line.model.meteredUSD],
 ];
 
 export function renderTeamCostCsv(report: TeamCostReport): string {
-  const lines: Array<{ date: string; member: string; model: CostModelRow }> = [];
+  const lines: CsvLine[] = [];
   for (const member of report.members) {
     for (const day of member.report.daily) {
       for (const model of day.models) lines.push({ date: day.date, member: member.member, model });
@@ -88,20 +90,5 @@ export function renderTeamCostCsv(report: TeamCostReport): string {
     (a, b) =>
       order(a.date, b.date) || order(a.member, b.member) || order(a.model.modelName, b.model.modelName),
   );
-  return encodeCsv(
-    TEAM_COST_CSV_HEADER,
-    lines.map(({ date, member, model }) => [
-      date,
-      member,
-      model.modelName,
-      model.requestCount,
-      model.inputTokens,
-      model.outputTokens,
-      model.cacheCreationTokens,
-      model.cacheReadTokens,
-      model.totalTokens,
-      model.costUSD,
-      model.meteredUSD,
-    ]),
-  );
+  return encodeCsvColumns(TEAM_COST_CSV, lines);
 }

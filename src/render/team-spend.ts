@@ -7,7 +7,7 @@ import { errorBody } from '../errors.js';
 import { civilDateAt, formatDayKey } from '../lib/time-zone.js';
 import type { MemberSpend, SelectedSpend, SpendReport } from '../team/spend.js';
 import { palette } from './colour.js';
-import { encodeCsv } from './csv.js';
+import { type CsvColumn, encodeCsvColumns } from './csv.js';
 import { formatCount, formatFixed, formatUSD, UNKNOWN } from './format.js';
 import { renderTeamTable, type TeamColumn } from './team-table.js';
 
@@ -91,31 +91,19 @@ export function spendJsonRow(view: SpendView): Record<string, unknown> {
   };
 }
 
-const SPEND_CSV_HEADER = [
-  'name',
-  'email',
-  'role',
-  'spendUSD',
-  'totalSpendUSD',
-  'limitUSD',
-  'percentOfLimit',
-  'fastPremiumRequests',
-] as const;
+const SPEND_CSV: CsvColumn<MemberSpend>[] = [
+  ['name', (m) => m.name],
+  ['email', (m) => m.email],
+  ['role', (m) => m.role],
+  ['spendUSD', (m) => m.spendUSD],
+  ['totalSpendUSD', (m) => m.totalUSD],
+  ['limitUSD', (m) => m.limitUSD],
+  ['percentOfLimit', (m) => m.percentOfLimit],
+  ['fastPremiumRequests', (m) => m.fastPremiumRequests],
+];
 
 export function renderSpendCsv(view: SpendView): string {
-  return encodeCsv(
-    SPEND_CSV_HEADER,
-    view.selected.members.map((m) => [
-      m.name,
-      m.email,
-      m.role,
-      m.spendUSD,
-      m.totalUSD,
-      m.limitUSD,
-      m.percentOfLimit,
-      m.fastPremiumRequests,
-    ]),
-  );
+  return encodeCsvColumns(SPEND_CSV, view.selected.members);
 }
 
 /** The JSON error row of every `team` subcommand. */
