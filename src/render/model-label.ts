@@ -16,12 +16,10 @@ const CLAUDE_VERSION_FIRST = /^claude-(\d+(?:\.\d+)?)-(opus|sonnet|haiku)((?:-[a
 const CLAUDE_FAMILY_FIRST =
   /^claude-(opus|sonnet|haiku)-(\d+)(?:[-.](\d{1,2}))?(?:-\d{8})?((?:-[a-z0-9.]+)*)$/;
 
-/** The full name, made safe for a terminal. */
 export function fullModelLabel(name: string): string {
   return displayName(name, LABEL_MAX);
 }
 
-/** The short label of the compact layout. */
 export function shortModelLabel(name: string): string {
   const lower = name.trim().toLowerCase().replace(VENDOR_PREFIX, '');
   if (lower === 'default' || lower === 'auto') return 'auto';

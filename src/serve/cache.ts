@@ -111,7 +111,7 @@ export class ResponseCache<Row> {
     for (const flight of this.flights.values()) flight.controller.abort();
   }
 
-  /** Number of fetches running (for tests and the shutdown log). */
+  /** Number of fetches running (for tests). */
   runningFetches(): number {
     return this.flights.size;
   }
