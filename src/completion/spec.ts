@@ -34,8 +34,6 @@ export interface CompletionSpec {
   /** Options before any command: the program's own and those of the default command. */
   root: CommandSpec;
   commands: CommandSpec[];
-  /** The command that runs when none is named (`usage`). */
-  defaultCommand?: string;
 }
 
 /** Flags whose values are not a commander choice list but can still be offered. */
@@ -55,12 +53,7 @@ export function completionSpec(program: Command): CompletionSpec {
   const root = commandSpec(program);
   root.name = '';
   root.options.unshift({ names: ['-V', '--version'], description: 'print the version' });
-  return {
-    program: program.name(),
-    root,
-    commands: root.subcommands,
-    defaultCommand: defaultCommandName(program),
-  };
+  return { program: program.name(), root, commands: root.subcommands };
 }
 
 /**

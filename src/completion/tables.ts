@@ -1,4 +1,4 @@
-import { type CommandSpec, type CompletionSpec, commandNames, type OptionSpec } from './spec.js';
+import { type CommandSpec, type CompletionSpec, commandNames } from './spec.js';
 
 /**
  * The lookup tables bash and zsh scripts share (docs/behaviour.md §27.8), written as POSIX `case` functions
@@ -32,13 +32,18 @@ function printLines(lines: readonly string[]): string {
   return lines.length === 0 ? ':' : `printf '%s\\n' ${lines.map(quote).join(' ')}`;
 }
 
-/** One `case` function over the paths; `body(node)` returns the candidates of that path. */
-function caseFunction(name: string, nodes: readonly Node[], body: (node: Node) => string[]): string {
-  const arms = nodes
-    .map((node) => ({ node, lines: body(node) }))
-    .filter(({ lines }) => lines.length > 0)
-    .map(({ node, lines }) => `    ${quote(node.path)}) ${printLines(lines)} ;;`);
-  return [`${name}() {`, '  case "$1" in', ...arms, '  esac', '}'].join('\n');
+/** A shell function that is one `case` over `subject`, with one `pattern) action ;;` line per arm. */
+function caseFunction(name: string, subject: string, arms: readonly string[]): string {
+  return [`${name}() {`, `  case "${subject}" in`, ...arms, '  esac', '}'].join('\n');
+}
+
+/** A `case` function over the paths; `body(node)` returns the candidates of that path. */
+function pathTable(name: string, nodes: readonly Node[], body: (node: Node) => string[]): string {
+  const arms = nodes.flatMap((node) => {
+    const lines = body(node);
+    return lines.length > 0 ? [`    ${quote(node.path)}) ${printLines(lines)} ;;`] : [];
+  });
+  return caseFunction(name, '$1', arms);
 }
 
 /** `zsh` wants `name:description`, with colons in the name escaped. */
@@ -47,43 +52,37 @@ function described(name: string, description: string, withDescriptions: boolean)
   return `${name.replace(/:/g, '\\:')}:${description.replace(/\s+/g, ' ').trim()}`;
 }
 
-function optionNames(option: OptionSpec): string[] {
-  return option.names;
-}
-
 export function tableFunctions(spec: CompletionSpec, prefix: string, withDescriptions: boolean): string {
   const nodes = walk(spec);
-  const command = [
-    `${prefix}_command() {`,
-    '  case "$1|$2" in',
-    ...nodes.flatMap(({ path, command: cmd }) =>
+  const command = caseFunction(
+    `${prefix}_command`,
+    '$1|$2',
+    nodes.flatMap(({ path, command: cmd }) =>
       cmd.subcommands.map((sub) => {
         const target = path === '' ? sub.name : `${path} ${sub.name}`;
         const patterns = commandNames(sub).map((name) => quote(`${path}|${name}`));
         return `    ${patterns.join('|')}) printf '%s\\n' ${quote(target)} ;;`;
       }),
     ),
-    '  esac',
-    '}',
-  ].join('\n');
-  const words = caseFunction(`${prefix}_words`, nodes, ({ command: cmd }) => [
+  );
+  const words = pathTable(`${prefix}_words`, nodes, ({ command: cmd }) => [
     ...cmd.subcommands.flatMap((sub) =>
       commandNames(sub).map((name) => described(name, sub.description, withDescriptions)),
     ),
     ...cmd.positional.map((value) => described(value, '', withDescriptions)),
   ]);
-  const options = caseFunction(`${prefix}_options`, nodes, ({ command: cmd }) =>
+  const options = pathTable(`${prefix}_options`, nodes, ({ command: cmd }) =>
     cmd.options.flatMap((option) =>
-      optionNames(option).map((name) => described(name, option.description, withDescriptions)),
+      option.names.map((name) => described(name, option.description, withDescriptions)),
     ),
   );
-  const valueOptions = caseFunction(`${prefix}_value_options`, nodes, ({ command: cmd }) =>
-    cmd.options.filter((option) => option.value !== undefined).flatMap(optionNames),
+  const valueOptions = pathTable(`${prefix}_value_options`, nodes, ({ command: cmd }) =>
+    cmd.options.filter((option) => option.value !== undefined).flatMap((option) => option.names),
   );
-  const values = [
-    `${prefix}_values() {`,
-    '  case "$1|$2" in',
-    ...nodes.flatMap(({ path, command: cmd }) =>
+  const values = caseFunction(
+    `${prefix}_values`,
+    '$1|$2',
+    nodes.flatMap(({ path, command: cmd }) =>
       cmd.options.flatMap((option) => {
         const patterns = option.names.map((name) => quote(`${path}|${name}`)).join('|');
         if (option.value?.kind === 'list') return [`    ${patterns}) ${printLines(option.value.values)} ;;`];
@@ -94,8 +93,6 @@ export function tableFunctions(spec: CompletionSpec, prefix: string, withDescrip
         return [];
       }),
     ),
-    '  esac',
-    '}',
-  ].join('\n');
+  );
   return [command, words, options, valueOptions, values].join('\n\n');
 }

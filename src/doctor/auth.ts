@@ -8,7 +8,7 @@ import * as manual from '../auth/sources/manual.js';
 import type { Session, SourceResult } from '../auth/types.js';
 import { activeIndex } from '../config/accounts.js';
 import type { LoadedConfig } from '../config/config.js';
-import { NotLoggedInError, TimeoutError } from '../errors.js';
+import { messageFor, NotLoggedInError, TimeoutError } from '../errors.js';
 import { mapWithConcurrency } from '../lib/concurrency.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import type { AccountFinding, AuthReport, Problem, SourceFinding } from './types.js';
@@ -162,6 +162,6 @@ async function check(inputs: AuthCheckInputs, session: Session): Promise<Verdict
     if (error instanceof NotLoggedInError) return { state: 'rejected', detail: `HTTP ${error.status}` };
     if (error instanceof TimeoutError)
       return { state: 'failed', detail: `no answer within ${error.timeoutMs / 1000} s` };
-    return { state: 'failed', detail: error instanceof Error ? error.message : String(error) };
+    return { state: 'failed', detail: messageFor(error) };
   }
 }

@@ -98,7 +98,7 @@ function checkProxy(env: LocalEnvironment): EnvironmentReport['proxy'] {
     if (name.toUpperCase() === 'NO_PROXY') noProxy = value;
     else proxies.push(`${name}: ${proxyHost(value)}`);
   }
-  return noProxy === undefined ? { variables, proxies } : { variables, proxies, noProxy };
+  return { variables, proxies, noProxy };
 }
 
 function proxyHost(value: string): string {

@@ -8,10 +8,9 @@ import { Chalk, type ChalkInstance } from 'chalk';
 
 export interface ColourContext {
   format: 'text' | 'json' | string;
-  /** `--no-color` was given. */
   noColorFlag: boolean;
   env: Readonly<Record<string, string | undefined>>;
-  /** Whether stdout is a TTY. */
+  /** Of stdout. */
   isTTY: boolean;
 }
 

@@ -3,19 +3,22 @@
  * unformatted, unknown values empty — for spreadsheets. RFC 4180 through src/render/csv.ts.
  */
 import type { CostGroup, GroupBy } from '../cost/groups.js';
-import type { CostModelRow } from '../cost/types.js';
-import { type CsvValue, encodeCsv } from './csv.js';
+import type { CostModelRow, TokenTotals } from '../cost/types.js';
+import { type CsvColumn, type CsvValue, encodeCsv } from './csv.js';
 
-const FIGURES = [
-  'inputTokens',
-  'outputTokens',
-  'cacheReadTokens',
-  'cacheCreationTokens',
-  'totalTokens',
-  'apiRateCostUSD',
-  'meteredCostUSD',
-  'requests',
-] as const;
+type Figures = TokenTotals & Pick<CostModelRow, 'costUSD' | 'meteredUSD' | 'requestCount'>;
+
+const FIGURES: CsvColumn<Figures>[] = [
+  ['inputTokens', (row) => row.inputTokens],
+  ['outputTokens', (row) => row.outputTokens],
+  ['cacheReadTokens', (row) => row.cacheReadTokens],
+  ['cacheCreationTokens', (row) => row.cacheCreationTokens],
+  ['totalTokens', (row) => row.totalTokens],
+  ['apiRateCostUSD', (row) => row.costUSD],
+  ['meteredCostUSD', (row) => row.meteredUSD],
+  ['requests', (row) => row.requestCount],
+];
+const FIGURE_HEADERS = FIGURES.map(([header]) => header);
 
 const GROUP_COLUMN: Record<Exclude<GroupBy, 'model'>, string> = {
   day: 'date',
@@ -24,35 +27,14 @@ const GROUP_COLUMN: Record<Exclude<GroupBy, 'model'>, string> = {
   kind: 'kind',
 };
 
-type Figures = Pick<
-  CostModelRow,
-  | 'inputTokens'
-  | 'outputTokens'
-  | 'cacheReadTokens'
-  | 'cacheCreationTokens'
-  | 'totalTokens'
-  | 'costUSD'
-  | 'meteredUSD'
-  | 'requestCount'
->;
-
 function figures(row: Figures): CsvValue[] {
-  return [
-    row.inputTokens,
-    row.outputTokens,
-    row.cacheReadTokens,
-    row.cacheCreationTokens,
-    row.totalTokens,
-    row.costUSD,
-    row.meteredUSD,
-    row.requestCount,
-  ];
+  return FIGURES.map(([, value]) => value(row));
 }
 
 export function costCsv(groups: readonly CostGroup[], by: GroupBy): string {
   if (by === 'model') {
     return encodeCsv(
-      ['model', ...FIGURES],
+      ['model', ...FIGURE_HEADERS],
       groups.map((group) => [group.key, ...figures(group)]),
     );
   }
@@ -62,5 +44,5 @@ export function costCsv(groups: readonly CostGroup[], by: GroupBy): string {
     if (group.models.length === 0) rows.push([group.key, '', ...figures(group)]);
     for (const model of group.models) rows.push([group.key, model.modelName, ...figures(model)]);
   }
-  return encodeCsv([GROUP_COLUMN[by], 'model', ...FIGURES], rows);
+  return encodeCsv([GROUP_COLUMN[by], 'model', ...FIGURE_HEADERS], rows);
 }

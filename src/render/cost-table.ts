@@ -8,9 +8,8 @@
  * labels (src/render/model-label.ts), then the compact columns (Tokens instead of the four token kinds).
  */
 
-import type { ChalkInstance } from 'chalk';
 import type { CostGroup, GroupBy } from '../cost/groups.js';
-import type { CostReport, UsageKindBucket } from '../cost/types.js';
+import type { CostReport, TokenTotals, UsageKindBucket } from '../cost/types.js';
 import { palette } from './colour.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
 import { fullModelLabel, shortModelLabel } from './model-label.js';
@@ -41,15 +40,7 @@ export interface RenderedCostTable {
 }
 
 /** The figures one table row shows; groups, models and the Total row all reduce to this. */
-interface RowFigures {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cacheCreationTokens: number | null;
-  cacheReadTokens: number | null;
-  totalTokens: number | null;
-  costUSD: number | null;
-  meteredUSD: number | null;
-}
+type RowFigures = TokenTotals & Pick<CostGroup, 'costUSD' | 'meteredUSD'>;
 
 interface Column {
   head: string;
@@ -166,7 +157,8 @@ function buildTable(
       );
     }
   }
-  rows.push(totalRow(c, report, withModels, cells));
+  const totals: RowFigures = { ...report.totals, meteredUSD: report.meteredCostUSD };
+  rows.push(['Total', ...(withModels ? [''] : []), ...cells(totals)].map((cell) => c.yellow(cell)));
   const head = [
     KEY_HEADS[table.by],
     ...(withModels ? ['Models'] : []),
@@ -188,14 +180,4 @@ function widestLine(text: string): number {
   let widest = 0;
   for (const line of text.split('\n')) widest = Math.max(widest, displayWidth(line));
   return widest;
-}
-
-function totalRow(
-  c: ChalkInstance,
-  report: CostReport,
-  withModels: boolean,
-  cells: (figures: RowFigures) => string[],
-): string[] {
-  const figures: RowFigures = { ...report.totals, meteredUSD: report.meteredCostUSD };
-  return ['Total', ...(withModels ? [''] : []), ...cells(figures)].map((cell) => c.yellow(cell));
 }

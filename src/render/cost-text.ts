@@ -9,16 +9,11 @@ import { groupReport } from '../cost/groups.js';
 import { type CostReport, type KindTotals, USAGE_KIND_BUCKETS } from '../cost/types.js';
 import { renderDailyChart } from './chart.js';
 import { palette } from './colour.js';
-import { KIND_LABELS, renderCostTable, type TableGroups } from './cost-table.js';
+import { type CostTableOptions, KIND_LABELS, renderCostTable, type TableGroups } from './cost-table.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
 import { displayName, safeText } from './safe-text.js';
 
-export interface CostTextOptions {
-  colour: boolean;
-  /** Terminal width: the caller passes `COLUMNS` or `process.stdout.columns`. */
-  columns: number;
-  compact: boolean;
-  breakdown: boolean;
+export interface CostTextOptions extends CostTableOptions {
   /** Whether stdout is a TTY; the chart is only drawn for terminals. */
   isTTY: boolean;
   /** The first line and the source hint, for reports that do not come from the dashboard (`team cost`). */

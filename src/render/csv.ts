@@ -31,6 +31,16 @@ export function csvField(value: CsvValue, options: CsvOptions = {}): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** A column: its header, and how a record fills it. */
+export type CsvColumn<T> = readonly [header: string, value: (record: T) => CsvValue];
+
+/** One row per record, the header and each field read off the same column list. */
+export function encodeCsvColumns<T>(columns: readonly CsvColumn<T>[], records: readonly T[]): string {
+  const header = columns.map(([name]) => name);
+  const rows = records.map((record) => columns.map(([, value]) => value(record)));
+  return encodeCsv(header, rows);
+}
+
 export function encodeCsv(
   header: readonly string[],
   rows: Iterable<readonly CsvValue[]>,

@@ -36,11 +36,7 @@ export function doctorJson({ environment, auth, platformName, appVersion, now }:
       configured: auth.mode === 'manual' || auth.accounts.length > 0,
       modes: found.map((source) => source.id),
     },
-    fetchAttempts: [
-      category === undefined
-        ? { kind: 'web', wasAvailable: found.length > 0 }
-        : { kind: 'web', wasAvailable: found.length > 0, errorCategory: category },
-    ],
+    fetchAttempts: [{ kind: 'web', wasAvailable: found.length > 0, errorCategory: category }],
     error: category === undefined ? undefined : { category, safeDescription: SAFE_DESCRIPTIONS[category] },
     settings: { sourceMode: 'auto' },
     node: environment.node,

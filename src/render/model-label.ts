@@ -16,29 +16,23 @@ const CLAUDE_VERSION_FIRST = /^claude-(\d+(?:\.\d+)?)-(opus|sonnet|haiku)((?:-[a
 const CLAUDE_FAMILY_FIRST =
   /^claude-(opus|sonnet|haiku)-(\d+)(?:[-.](\d{1,2}))?(?:-\d{8})?((?:-[a-z0-9.]+)*)$/;
 
-/** The full name, made safe for a terminal. */
 export function fullModelLabel(name: string): string {
   return displayName(name, LABEL_MAX);
 }
 
-/** The short label of the compact layout. */
 export function shortModelLabel(name: string): string {
   const lower = name.trim().toLowerCase().replace(VENDOR_PREFIX, '');
   if (lower === 'default' || lower === 'auto') return 'auto';
-  let family: string | undefined;
-  let version: string | undefined;
-  let rest = '';
   const cursorOrder = CLAUDE_VERSION_FIRST.exec(lower);
-  const providerOrder = cursorOrder ? null : CLAUDE_FAMILY_FIRST.exec(lower);
-  if (cursorOrder) {
-    [, version, family, rest = ''] = cursorOrder;
-  } else if (providerOrder) {
-    const [, name, major, minor, suffix = ''] = providerOrder;
-    family = name;
-    version = minor && minor !== '0' ? `${major}.${minor}` : major;
-    rest = suffix;
-  }
-  if (family === undefined) return fullModelLabel(name);
+  if (cursorOrder) return claudeLabel(cursorOrder[2]!, cursorOrder[1]!, cursorOrder[3]);
+  const providerOrder = CLAUDE_FAMILY_FIRST.exec(lower);
+  if (!providerOrder) return fullModelLabel(name);
+  const [, family, major, minor, rest] = providerOrder;
+  return claudeLabel(family!, minor && minor !== '0' ? `${major}.${minor}` : major!, rest);
+}
+
+/** `opus-4.5 high thinking` from the family, the version and the rest of the name (`-high-thinking`). */
+function claudeLabel(family: string, version: string, rest = ''): string {
   const words = rest.split('-').filter((word) => word !== '');
   return fullModelLabel([`${family}-${version}`, ...words].join(' '));
 }

@@ -6,18 +6,12 @@
 import type { CostModelRow } from '../cost/types.js';
 import type { MemberCost, TeamCostReport } from '../team/cost.js';
 import { costRow } from './cost-json.js';
-import { renderCostText } from './cost-text.js';
-import { encodeCsv } from './csv.js';
+import { type CostTextOptions, renderCostText } from './cost-text.js';
+import { type CsvColumn, encodeCsvColumns } from './csv.js';
 import { formatCount, formatUSD } from './format.js';
 import { renderTeamTable, type TeamColumn } from './team-table.js';
 
-export interface TeamCostTextOptions {
-  colour: boolean;
-  columns: number;
-  compact: boolean;
-  breakdown: boolean;
-  isTTY: boolean;
-}
+export type TeamCostTextOptions = Omit<CostTextOptions, 'heading' | 'account' | 'table'>;
 
 const HEADING = {
   title: 'Cursor Team Cost (API-rate estimate)',
@@ -39,15 +33,8 @@ export function renderTeamCostText(report: TeamCostReport, options: TeamCostText
     { head: 'Metered $', numeric: true, value: (m) => formatUSD(m.report.meteredCostUSD) },
   ];
   if (withFee) columns.push({ head: 'Token fee $', numeric: true, value: (m) => formatUSD(m.tokenFeeUSD) });
-  const { team } = report;
-  const total = [
-    'Total',
-    formatCount(team.eventCount),
-    formatCount(team.totals.totalTokens),
-    formatUSD(team.totals.costUSD),
-    formatUSD(team.meteredCostUSD),
-    ...(withFee ? [formatUSD(report.tokenFeeUSD)] : []),
-  ];
+  const whole: MemberCost = { member: 'Total', report: report.team, tokenFeeUSD: report.tokenFeeUSD };
+  const total = columns.map((column) => column.value(whole));
   blocks.push(`By member:\n${renderTeamTable(columns, report.members, { colour: options.colour, total })}`);
   return blocks.join('\n\n');
 }
@@ -75,22 +62,24 @@ export function teamCostJsonRow(report: TeamCostReport): Record<string, unknown>
   };
 }
 
-const TEAM_COST_CSV_HEADER = [
-  'date',
-  'member',
-  'model',
-  'requests',
-  'inputTokens',
-  'outputTokens',
-  'cacheWriteTokens',
-  'cacheReadTokens',
-  'totalTokens',
-  'apiRateCostUSD',
-  'meteredCostUSD',
+type CsvLine = { date: string; member: string; model: CostModelRow };
+
+const TEAM_COST_CSV: CsvColumn<CsvLine>[] = [
+  ['date', (line) => line.date],
+  ['member', (line) => line.member],
+  ['model', (line) => line.model.modelName],
+  ['requests', (line) => line.model.requestCount],
+  ['inputTokens', (line) => line.model.inputTokens],
+  ['outputTokens', (line) => line.model.outputTokens],
+  ['cacheWriteTokens', (line) => line.model.cacheCreationTokens],
+  ['cacheReadTokens', (line) => line.model.cacheReadTokens],
+  ['totalTokens', (line) => line.model.totalTokens],
+  ['apiRateCostUSD', (line) => line.model.costUSD],
+  ['meteredCostUSD', (line) => line.model.meteredUSD],
 ];
 
 export function renderTeamCostCsv(report: TeamCostReport): string {
-  const lines: Array<{ date: string; member: string; model: CostModelRow }> = [];
+  const lines: CsvLine[] = [];
   for (const member of report.members) {
     for (const day of member.report.daily) {
       for (const model of day.models) lines.push({ date: day.date, member: member.member, model });
@@ -101,20 +90,5 @@ export function renderTeamCostCsv(report: TeamCostReport): string {
     (a, b) =>
       order(a.date, b.date) || order(a.member, b.member) || order(a.model.modelName, b.model.modelName),
   );
-  return encodeCsv(
-    TEAM_COST_CSV_HEADER,
-    lines.map(({ date, member, model }) => [
-      date,
-      member,
-      model.modelName,
-      model.requestCount,
-      model.inputTokens,
-      model.outputTokens,
-      model.cacheCreationTokens,
-      model.cacheReadTokens,
-      model.totalTokens,
-      model.costUSD,
-      model.meteredUSD,
-    ]),
-  );
+  return encodeCsvColumns(TEAM_COST_CSV, lines);
 }

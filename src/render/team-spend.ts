@@ -7,7 +7,7 @@ import { errorBody } from '../errors.js';
 import { civilDateAt, formatDayKey } from '../lib/time-zone.js';
 import type { MemberSpend, SelectedSpend, SpendReport } from '../team/spend.js';
 import { palette } from './colour.js';
-import { encodeCsv } from './csv.js';
+import { type CsvColumn, encodeCsvColumns } from './csv.js';
 import { formatCount, formatFixed, formatUSD, UNKNOWN } from './format.js';
 import { renderTeamTable, type TeamColumn } from './team-table.js';
 
@@ -15,10 +15,6 @@ export interface SpendView {
   report: SpendReport;
   selected: SelectedSpend;
   over?: number;
-}
-
-function formatPercent(value: number | null): string {
-  return value === null ? UNKNOWN : `${formatFixed(value, 1)}%`;
 }
 
 export function renderSpendText(view: SpendView, options: { colour: boolean; timeZone: string }): string {
@@ -45,9 +41,9 @@ export function renderSpendText(view: SpendView, options: { colour: boolean; tim
     );
   }
   if (selected.members.length === 0) return lines.join('\n');
-  const percentCell = (member: MemberSpend) => {
-    const text = formatPercent(member.percentOfLimit);
-    const percent = member.percentOfLimit ?? 0;
+  const percentCell = ({ percentOfLimit: percent }: MemberSpend) => {
+    if (percent === null) return UNKNOWN;
+    const text = `${formatFixed(percent, 1)}%`;
     return percent >= 100 ? c.red(text) : percent >= 80 ? c.yellow(text) : text;
   };
   const columns: TeamColumn<MemberSpend>[] = [
@@ -95,31 +91,19 @@ export function spendJsonRow(view: SpendView): Record<string, unknown> {
   };
 }
 
-const SPEND_CSV_HEADER = [
-  'name',
-  'email',
-  'role',
-  'spendUSD',
-  'totalSpendUSD',
-  'limitUSD',
-  'percentOfLimit',
-  'fastPremiumRequests',
-] as const;
+const SPEND_CSV: CsvColumn<MemberSpend>[] = [
+  ['name', (m) => m.name],
+  ['email', (m) => m.email],
+  ['role', (m) => m.role],
+  ['spendUSD', (m) => m.spendUSD],
+  ['totalSpendUSD', (m) => m.totalUSD],
+  ['limitUSD', (m) => m.limitUSD],
+  ['percentOfLimit', (m) => m.percentOfLimit],
+  ['fastPremiumRequests', (m) => m.fastPremiumRequests],
+];
 
 export function renderSpendCsv(view: SpendView): string {
-  return encodeCsv(
-    SPEND_CSV_HEADER,
-    view.selected.members.map((m) => [
-      m.name,
-      m.email,
-      m.role,
-      m.spendUSD,
-      m.totalUSD,
-      m.limitUSD,
-      m.percentOfLimit,
-      m.fastPremiumRequests,
-    ]),
-  );
+  return encodeCsvColumns(SPEND_CSV, view.selected.members);
 }
 
 /** The JSON error row of every `team` subcommand. */

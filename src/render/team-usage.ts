@@ -3,9 +3,9 @@
  * row with the sums; or CSV with one line per member and day. Unknown sums print `—`, never 0.
  */
 import { DAILY_METRICS } from '../api/admin/schemas/daily-usage.js';
-import type { DayUsage, MemberUsage, Metrics, TeamUsageReport } from '../team/usage-aggregate.js';
+import type { DayUsage, MemberUsage, Metrics, TeamUsageReport, UsageRow } from '../team/usage-aggregate.js';
 import { palette } from './colour.js';
-import { encodeCsv } from './csv.js';
+import { type CsvColumn, encodeCsvColumns } from './csv.js';
 import { formatCount, UNKNOWN } from './format.js';
 import { renderTeamTable, type TeamColumn } from './team-table.js';
 
@@ -37,11 +37,6 @@ export function renderUsageText(report: TeamUsageReport, options: { colour: bool
   ].join('\n');
   if (report.rows.length === 0) return `${summary}\n\nNo daily usage in this window.`;
 
-  const total = (first: string, second: string) => [
-    first,
-    second,
-    ...FIGURE_COLUMNS.map((col) => col.value(totals)),
-  ];
   const dayTable = renderTeamTable<DayUsage>(
     [
       { head: 'Date', value: (d) => d.date },
@@ -49,7 +44,10 @@ export function renderUsageText(report: TeamUsageReport, options: { colour: bool
       ...FIGURE_COLUMNS,
     ],
     report.days,
-    { colour: options.colour, total: total('Total', formatCount(totals.activeMembers)) },
+    {
+      colour: options.colour,
+      total: ['Total', formatCount(totals.activeMembers), ...FIGURE_COLUMNS.map((col) => col.value(totals))],
+    },
   );
   const memberTable = renderTeamTable<MemberUsage>(
     [
@@ -100,18 +98,15 @@ export function usageJsonRow(report: TeamUsageReport): Record<string, unknown> {
   };
 }
 
-const USAGE_CSV_HEADER = ['date', 'member', 'isActive', ...DAILY_METRICS, 'mostUsedModel', 'clientVersion'];
+const USAGE_CSV: CsvColumn<UsageRow>[] = [
+  ['date', (row) => row.date],
+  ['member', (row) => row.member],
+  ['isActive', (row) => row.isActive],
+  ...DAILY_METRICS.map((metric): CsvColumn<UsageRow> => [metric, (row) => row.metrics[metric]]),
+  ['mostUsedModel', (row) => row.mostUsedModel],
+  ['clientVersion', (row) => row.clientVersion],
+];
 
 export function renderUsageCsv(report: TeamUsageReport): string {
-  return encodeCsv(
-    USAGE_CSV_HEADER,
-    report.rows.map((row) => [
-      row.date,
-      row.member,
-      row.isActive,
-      ...DAILY_METRICS.map((metric) => row.metrics[metric]),
-      row.mostUsedModel,
-      row.clientVersion,
-    ]),
-  );
+  return encodeCsvColumns(USAGE_CSV, report.rows);
 }

@@ -6,15 +6,8 @@
 
 import type { ProviderStatus } from '../api/status-page.js';
 import { errorBody, type JsonErrorBody } from '../errors.js';
-import type {
-  DetailSection,
-  ExtraRateWindow,
-  Identity,
-  ProviderCost,
-  RateWindow,
-  UsageSnapshot,
-} from '../usage/types.js';
-import { type Pace, snapshotPace } from './window-pace.js';
+import { computePace } from '../usage/pace.js';
+import type { DetailSection, ExtraRateWindow, RateWindow, UsageSnapshot } from '../usage/types.js';
 
 export interface UsageRow {
   provider: string;
@@ -23,10 +16,14 @@ export interface UsageRow {
   source: string;
   /** With `--status` (docs/behaviour.md §27.6). */
   status?: Record<string, unknown>;
-  usage?: Record<string, unknown>;
+  usage?: UsageJson;
   error?: JsonErrorBody;
-  pace?: Record<string, unknown>;
+  pace?: PaceJson;
 }
+
+/** The `usage` object and the `pace` object, as built here (the dashboard snapshot reads them). */
+export type UsageJson = ReturnType<typeof usageObject>;
+export type PaceJson = NonNullable<ReturnType<typeof paceObject>>;
 
 /** What a row may carry besides the usage: the token account and the status page (docs/behaviour.md §27). */
 export interface RowExtras {
@@ -40,7 +37,7 @@ export function usageRow(snapshot: UsageSnapshot, now: Date, extras: RowExtras =
     provider: 'cursor',
     account: extras.account,
     source: 'web',
-    status: statusObject(extras.status),
+    status: extras.status && pick(extras.status, STATUS_KEYS),
     usage: usageObject(snapshot),
     pace: paceObject(snapshot, now),
   };
@@ -52,19 +49,8 @@ export function usageErrorRow(error: unknown, source: string, extras: RowExtras 
     provider: 'cursor',
     account: extras.account,
     source,
-    status: statusObject(extras.status),
+    status: extras.status && pick(extras.status, STATUS_KEYS),
     error: errorBody(error),
-  };
-}
-
-/** CodexBar's `status`: `{indicator, description?, updatedAt?, url}`. */
-function statusObject(status: ProviderStatus | undefined): Record<string, unknown> | undefined {
-  if (!status) return undefined;
-  return {
-    indicator: status.indicator,
-    description: status.description,
-    updatedAt: status.updatedAt,
-    url: status.url,
   };
 }
 
@@ -75,7 +61,7 @@ export function cliErrorRow(error: unknown): UsageRow {
   return { provider: 'cli', source: 'cli', error: errorBody(error) };
 }
 
-function usageObject(snapshot: UsageSnapshot): Record<string, unknown> {
+function usageObject(snapshot: UsageSnapshot) {
   const { identity } = snapshot;
   const details = snapshot.details.filter((section) => section.rows.length > 0);
   return {
@@ -84,31 +70,61 @@ function usageObject(snapshot: UsageSnapshot): Record<string, unknown> {
     tertiary: windowObject(snapshot.tertiary),
     extraRateWindows:
       snapshot.extraRateWindows.length > 0 ? snapshot.extraRateWindows.map(extraWindowObject) : undefined,
-    providerCost: snapshot.providerCost ? providerCostObject(snapshot.providerCost) : undefined,
+    providerCost: snapshot.providerCost && pick(snapshot.providerCost, COST_KEYS),
     // Additive (docs/behaviour.md §3.10): the member budget behind a team plan's primary percent.
     memberBudget: snapshot.memberBudget
       ? { used: snapshot.memberBudget.used, limit: snapshot.memberBudget.limit, currencyCode: 'USD' }
       : undefined,
     details: details.length > 0 ? details.map(detailObject) : undefined,
     updatedAt: snapshot.updatedAt,
-    identity: identityObject(identity),
+    identity: pick(identity, IDENTITY_KEYS),
     accountEmail: identity.accountEmail,
     accountOrganization: identity.accountOrganization,
     loginMethod: identity.loginMethod,
   };
 }
 
-function windowObject(window: RateWindow | null): Record<string, unknown> | null {
-  if (!window) return null;
-  return {
-    usedPercent: window.usedPercent,
-    windowMinutes: window.windowMinutes,
-    resetsAt: window.resetsAt,
-    resetDescription: window.resetDescription,
-  };
+// Each object's fields in CodexBar's encoding order, and nothing else the model carries (the encoder drops
+// undefined ones).
+const STATUS_KEYS = ['indicator', 'description', 'updatedAt', 'url'] as const;
+const WINDOW_KEYS = ['usedPercent', 'windowMinutes', 'resetsAt', 'resetDescription'] as const;
+const COST_KEYS = [
+  'used',
+  'limit',
+  'currencyCode',
+  'period',
+  'resetsAt',
+  'personalUsed',
+  'updatedAt',
+] as const;
+const DETAIL_ROW_KEYS = ['label', 'value', 'secondaryValue'] as const;
+const IDENTITY_KEYS = [
+  'providerID',
+  'accountEmail',
+  'accountOrganization',
+  'loginMethod',
+  'accountID',
+] as const;
+const PACE_KEYS = [
+  'stage',
+  'deltaPercent',
+  'expectedUsedPercent',
+  'willLastToReset',
+  'etaSeconds',
+  'summary',
+] as const;
+
+function pick<T, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) picked[key] = source[key];
+  return picked;
 }
 
-function extraWindowObject(extra: ExtraRateWindow): Record<string, unknown> {
+function windowObject(window: RateWindow | null) {
+  return window && pick(window, WINDOW_KEYS);
+}
+
+function extraWindowObject(extra: ExtraRateWindow) {
   return {
     id: extra.id,
     title: extra.title,
@@ -118,64 +134,36 @@ function extraWindowObject(extra: ExtraRateWindow): Record<string, unknown> {
   };
 }
 
-function providerCostObject(cost: ProviderCost): Record<string, unknown> {
-  return {
-    used: cost.used,
-    limit: cost.limit,
-    currencyCode: cost.currencyCode,
-    period: cost.period,
-    resetsAt: cost.resetsAt,
-    personalUsed: cost.personalUsed,
-    updatedAt: cost.updatedAt,
-  };
-}
-
-function detailObject(section: DetailSection): Record<string, unknown> {
+function detailObject(section: DetailSection) {
   return {
     title: section.title,
-    rows: section.rows.map((row) => ({
-      label: row.label,
-      value: row.value,
-      secondaryValue: row.secondaryValue,
-    })),
+    rows: section.rows.map((row) => pick(row, DETAIL_ROW_KEYS)),
   };
-}
-
-function identityObject(identity: Identity): Record<string, unknown> {
-  return {
-    providerID: identity.providerID,
-    accountEmail: identity.accountEmail,
-    accountOrganization: identity.accountOrganization,
-    loginMethod: identity.loginMethod,
-    accountID: identity.accountID,
-  };
-}
-
-/** docs/behaviour.md §16.3: only windows that qualify; the whole key is omitted when none does. */
-function paceObject(snapshot: UsageSnapshot, now: Date): Record<string, unknown> | undefined {
-  const pace = snapshotPace(snapshot, now);
-  const extra = [...pace.extra].map(([id, entry]) => [id, paceEntry(entry)] as const);
-  const object = {
-    primary: pace.primary && paceEntry(pace.primary),
-    secondary: pace.secondary && paceEntry(pace.secondary),
-    tertiary: pace.tertiary && paceEntry(pace.tertiary),
-    // Additive (docs/behaviour.md §3.10, §16.3): paid weekly Grok Bot pace, keyed by the extra window's id.
-    extra: extra.length > 0 ? Object.fromEntries(extra) : undefined,
-  };
-  return Object.values(object).some((entry) => entry !== undefined) ? object : undefined;
 }
 
 /**
- * `runOutProbability` and `actualUsedPercent` are never emitted (docs/behaviour.md §16.3); computePace
- * already rounds the numbers to whole values, so this only fixes the key order.
+ * docs/behaviour.md §13, §16.3: only windows that qualify; the whole key is omitted when none does. An extra
+ * window is paced only when flagged `showsPace` (the paid weekly Grok Bot allowance, docs/behaviour.md
+ * §12.8): upstream never paces extras; ours is an additive choice.
  */
-function paceEntry(pace: Pace): Record<string, unknown> {
-  return {
-    stage: pace.stage,
-    deltaPercent: pace.deltaPercent,
-    expectedUsedPercent: pace.expectedUsedPercent,
-    willLastToReset: pace.willLastToReset,
-    etaSeconds: pace.etaSeconds,
-    summary: pace.summary,
+function paceObject(snapshot: UsageSnapshot, now: Date) {
+  // `runOutProbability` and `actualUsedPercent` are never emitted (docs/behaviour.md §16.3); computePace
+  // already rounds the numbers to whole values, so this only fixes the key order.
+  const paced = (window: RateWindow | null) => {
+    const pace = window && computePace(window, now);
+    return pace ? pick(pace, PACE_KEYS) : undefined;
   };
+  const extra = new Map<string, NonNullable<ReturnType<typeof paced>>>();
+  for (const entry of snapshot.extraRateWindows) {
+    const pace = entry.showsPace ? paced(entry.window) : undefined;
+    if (pace) extra.set(entry.id, pace);
+  }
+  const object = {
+    primary: paced(snapshot.primary),
+    secondary: paced(snapshot.secondary),
+    tertiary: paced(snapshot.tertiary),
+    // Additive (docs/behaviour.md §3.10, §16.3): paid weekly Grok Bot pace, keyed by the extra window's id.
+    extra: extra.size > 0 ? Object.fromEntries(extra) : undefined,
+  };
+  return Object.values(object).some((entry) => entry !== undefined) ? object : undefined;
 }

@@ -7,11 +7,11 @@
 import type { ChalkInstance } from 'chalk';
 import type { ProviderStatus, StatusIndicator } from '../api/status-page.js';
 import { formatCountdown } from '../usage/countdown.js';
+import { computePace } from '../usage/pace.js';
 import type { ProviderCost, RateWindow, UsageSnapshot } from '../usage/types.js';
 import { palette } from './colour.js';
 import { formatFixed, formatUSD, UNKNOWN } from './format.js';
 import { safeText } from './safe-text.js';
-import { type Pace, paceFor } from './window-pace.js';
 
 export interface UsageTextOptions {
   /** The instant countdowns and pace are measured from. */
@@ -22,22 +22,18 @@ export interface UsageTextOptions {
 }
 
 const BAR_WIDTH = 12;
+const MAIN_WINDOWS = ['primary', 'secondary', 'tertiary'] as const;
 
 export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptions): string {
   const c = palette(options.colour);
   const lines: string[] = [c.bold.magentaBright('== Cursor (web) ==')];
-  const windows: Array<[string, RateWindow | null]> = [
-    [snapshot.labels.primary, snapshot.primary],
-    [snapshot.labels.secondary, snapshot.secondary],
-    [snapshot.labels.tertiary, snapshot.tertiary],
-  ];
-  for (const [label, window] of windows) {
-    if (window) lines.push(...windowLines(c, label, window, paceFor(window, options.now), options.now));
+  for (const key of MAIN_WINDOWS) {
+    const window = snapshot[key];
+    if (window) lines.push(...windowLines(c, snapshot.labels[key], window, true, options.now));
   }
   for (const extra of snapshot.extraRateWindows) {
     // docs/behaviour.md §15.3: upstream shows no pace for extras; paid weekly Grok Bot opts in via showsPace.
-    const pace = extra.showsPace ? paceFor(extra.window, options.now) : undefined;
-    lines.push(...windowLines(c, extra.title, extra.window, pace, options.now));
+    lines.push(...windowLines(c, extra.title, extra.window, extra.showsPace === true, options.now));
   }
   for (const section of snapshot.details) {
     for (const row of section.rows) {
@@ -60,9 +56,7 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
 export function implausibleFigures(snapshot: UsageSnapshot, now: Date): string[] {
   const notes: string[] = [];
   const windows = [
-    snapshot.primary,
-    snapshot.secondary,
-    snapshot.tertiary,
+    ...MAIN_WINDOWS.map((key) => snapshot[key]),
     ...snapshot.extraRateWindows.map((e) => e.window),
   ];
   if (windows.some((window) => window?.resetsAt && resetTooFar(window.resetsAt, now))) {
@@ -92,42 +86,32 @@ function isNegative(value: number | undefined): boolean {
   return value !== undefined && value < 0;
 }
 
-const STATUS_LABELS: Record<StatusIndicator, string> = {
-  none: 'Operational',
-  minor: 'Partial outage',
-  major: 'Major outage',
-  critical: 'Critical issue',
-  maintenance: 'Maintenance',
-  unknown: 'Status unknown',
+/** Each indicator's words and colour. */
+const STATUS_LINES: Record<StatusIndicator, [string, 'green' | 'yellow' | 'red' | 'blue' | 'gray']> = {
+  none: ['Operational', 'green'],
+  minor: ['Partial outage', 'yellow'],
+  major: ['Major outage', 'red'],
+  critical: ['Critical issue', 'red'],
+  maintenance: ['Maintenance', 'blue'],
+  unknown: ['Status unknown', 'gray'],
 };
 
 /** `Status: Operational – All Systems Operational`, coloured as a whole by indicator (docs/behaviour.md §27.6). */
 function statusLine(c: ChalkInstance, status: ProviderStatus): string {
   const description = status.description ? ` \u2013 ${safeText(status.description)}` : '';
-  const text = `Status: ${STATUS_LABELS[status.indicator]}${description}`;
-  switch (status.indicator) {
-    case 'none':
-      return c.green(text);
-    case 'minor':
-      return c.yellow(text);
-    case 'major':
-    case 'critical':
-      return c.red(text);
-    case 'maintenance':
-      return c.blue(text);
-    default:
-      return c.gray(text);
-  }
+  const [label, tint] = STATUS_LINES[status.indicator];
+  return c[tint](`Status: ${label}${description}`);
 }
 
 function windowLines(
   c: ChalkInstance,
   label: string,
   window: RateWindow,
-  pace: Pace | undefined,
+  paced: boolean,
   now: Date,
 ): string[] {
   const lines = [rateLine(c, label, window)];
+  const pace = paced ? computePace(window, now) : undefined;
   if (pace) lines.push(labelled(c, 'Pace', pace.summary));
   const reset = resetText(window, now);
   if (reset) lines.push(c.gray(reset));

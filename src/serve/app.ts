@@ -6,10 +6,10 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { AccountSelectionError, messageFor } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
-import { bearerAuthorized } from './auth.js';
-import type { Served } from './cache.js';
+import { getOrInsert, type Served } from './cache.js';
 import type { ServeData } from './data-service.js';
 import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
+import { orAfter } from './deadline.js';
 import { checkHead } from './head.js';
 import { NextLoad } from './next-load.js';
 import type { PageAsset, PageAssets } from './page/assets.js';
@@ -29,7 +29,7 @@ import {
   serverError,
   unauthorized,
 } from './responses.js';
-import type { ServeSettings } from './settings.js';
+import { bearerAuthorized, type ServeSettings } from './settings.js';
 import { buildSnapshot } from './snapshot.js';
 
 export interface AppOptions {
@@ -58,7 +58,6 @@ interface Route {
   run(context: RequestContext): Promise<ServeResponse> | ServeResponse;
 }
 
-const ICON_PATH = /^\/icons\/([a-z0-9-]+)\.svg$/;
 /** docs/behaviour.md §29.9: each provider gets 0.8 × the request timeout. */
 const PROVIDER_SHARE = 0.8;
 /** docs/behaviour.md §29.7: how long a hung config read holds back the next one. */
@@ -76,7 +75,7 @@ export function createApp(options: AppOptions): (request: IncomingMessage) => Pr
     );
     if (!head.ok) return head.status === 400 ? invalidRequest() : forbiddenHost();
     if (request.method !== 'GET') return methodNotAllowed();
-    const route = routes.get(head.path) ?? iconRoute(head.path, options.page);
+    const route = routes.get(head.path);
     if (!route) return notFound();
     if (!allowed(route.access, head.authorization, options.settings)) return unauthorized();
     const context: RequestContext = {
@@ -90,7 +89,7 @@ export function createApp(options: AppOptions): (request: IncomingMessage) => Pr
     // Whole milliseconds: Node keeps one timer list per distinct duration, and a fractional remainder
     // would make a new list for every request.
     return timeoutMs > 0
-      ? withDeadline(answer, Math.round(timeoutMs - (performance.now() - arrivedAt)))
+      ? orAfter(answer, Math.round(timeoutMs - (performance.now() - arrivedAt)), requestTimedOut)
       : answer;
   };
 }
@@ -100,44 +99,26 @@ function allowed(access: Access, authorization: string | undefined, settings: Se
   return bearerAuthorized(authorization, settings.tokenDigest);
 }
 
-async function withDeadline(answer: Promise<ServeResponse>, remainingMs: number): Promise<ServeResponse> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<ServeResponse>((resolve) => {
-    timer = setTimeout(() => resolve(requestTimedOut()), Math.max(0, remainingMs));
-  });
-  try {
-    return await Promise.race([answer, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function buildRoutes(options: AppOptions): Map<string, Route> {
   const { settings, source, data, page } = options;
   const configs = new NextLoad(() => source.loadConfig(), CONFIG_STALL_MS);
   // The same bytes for every caller: encoded once.
   const healthAnswer = jsonResponse(200, { status: 'ok', version: options.version });
-  healthAnswer.body = Buffer.from(healthAnswer.body);
   const health: Route = { access: 'open', run: () => healthAnswer };
   /** /usage and /cost: the provider check, the config of this request, then the cache. */
   const dataRoute = (
-    serve: (
-      config: ServeConfig,
-      query: URLSearchParams,
-      budgetMs?: number,
-    ) => Promise<Served<unknown> | ServeResponse>,
+    serve: (config: ServeConfig, context: RequestContext) => Promise<Served<unknown> | ServeResponse>,
   ): Route => ({
     access: 'loopback-or-token',
     run: async (context) => {
       const selection = providerSelection(context.query);
       if (isResponse(selection)) return selection;
-      const config = await configs.get();
-      const served = await serve(config, context.query, context.fetchBudget());
+      const served = await serve(await configs.get(), context);
       return isResponse(served) ? served : servedResponse(served, options.now());
     },
   });
   // docs/behaviour.md §29.5: /usage takes `usage`'s account selection; a bad one is 400 with its sentence.
-  const usage = dataRoute(async (config, query, budgetMs) => {
+  const usage = dataRoute(async (config, { query, fetchBudget }) => {
     const flags = accountSelection(query);
     if (isResponse(flags)) return flags;
     let selection: UsageSelection;
@@ -147,9 +128,9 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
       if (error instanceof AccountSelectionError) return badQuery(error.message);
       throw error;
     }
-    return data.usage(config, selection, budgetMs);
+    return data.usage(config, selection, fetchBudget());
   });
-  const cost = dataRoute((config, _query, budgetMs) => data.cost(config, budgetMs));
+  const cost = dataRoute((config, { fetchBudget }) => data.cost(config, fetchBudget()));
   const snapshot: Route = {
     access: 'token',
     run: async (context) => {
@@ -193,14 +174,10 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
   for (const [path, asset] of page.files) {
     routes.set(path, { access: 'open', run: () => assetResponse(asset, { 'Cache-Control': NO_STORE }) });
   }
+  for (const [path, icon] of page.icons) {
+    routes.set(path, { access: 'open', run: () => assetResponse(icon, { 'Cache-Control': 'no-cache' }) });
+  }
   return routes;
-}
-
-function iconRoute(path: string, page: PageAssets): Route | undefined {
-  const name = ICON_PATH.exec(path)?.[1];
-  const icon = name === undefined ? undefined : page.icons.get(name);
-  if (!icon) return undefined;
-  return { access: 'open', run: () => assetResponse(icon, { 'Cache-Control': 'no-cache' }) };
 }
 
 function assetResponse(asset: PageAsset, headers: Record<string, string>): ServeResponse {
@@ -228,18 +205,10 @@ function servedResponse(served: Served<unknown>, nowMs: number): ServeResponse {
       'X-CodexBar-Cache': served.state,
       Age: String(age),
     },
-    body: encodedRows(served.rows),
+    body: getOrInsert(encodedBodies, served.rows, encodeRows),
   };
 }
 
 /** A cached answer is the same array on every hit: encode it once, not once per request. */
 const encodedBodies = new WeakMap<readonly unknown[], Buffer>();
-
-function encodedRows(rows: readonly unknown[]): Buffer {
-  let body = encodedBodies.get(rows);
-  if (!body) {
-    body = Buffer.from(encodeJson(rows), 'utf8');
-    encodedBodies.set(rows, body);
-  }
-  return body;
-}
+const encodeRows = (rows: readonly unknown[]): Buffer => Buffer.from(encodeJson(rows), 'utf8');

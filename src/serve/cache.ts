@@ -6,6 +6,7 @@
  * Rows are opaque here. A job says how to fetch them, which are errors, which may fall back to a last
  * good row, and what a timed-out fetch looks like.
  */
+import { orAfter } from './deadline.js';
 
 export type CacheState = 'miss' | 'hit' | 'refreshing' | 'stale' | 'fallback' | 'bypass';
 
@@ -63,8 +64,6 @@ interface Flight<Row> {
   controller: AbortController;
 }
 
-const TIMED_OUT = Symbol('timed out');
-
 export class ResponseCache<Row> {
   private readonly entries = new Map<string, Entry<Row>>();
   private readonly flights = new Map<string, Flight<Row>>();
@@ -96,10 +95,13 @@ export class ResponseCache<Row> {
     }
     const flight = this.flights.get(job.key) ?? this.start(job);
     this.waiters++;
-    const outcome = await withBudget(flight.promise, budgetMs).finally(() => {
+    // Undefined: the fetch outlived the budget.
+    const budgeted =
+      budgetMs === undefined ? flight.promise : orAfter(flight.promise, budgetMs, () => undefined);
+    const outcome = await budgeted.finally(() => {
       this.waiters--;
     });
-    const keyed = outcome === TIMED_OUT ? job.timeoutRows() : outcome.rows;
+    const keyed = outcome === undefined ? job.timeoutRows() : outcome.rows;
     return this.withFallback(keyed, this.options.now());
   }
 
@@ -109,7 +111,7 @@ export class ResponseCache<Row> {
     for (const flight of this.flights.values()) flight.controller.abort();
   }
 
-  /** Number of fetches running (for tests and the shutdown log). */
+  /** Number of fetches running (for tests). */
   runningFetches(): number {
     return this.flights.size;
   }
@@ -213,33 +215,27 @@ export class ResponseCache<Row> {
   }
 }
 
+/** `map`'s value for `key`, made by `make(key)` and kept the first time it is asked for. */
+export function getOrInsert<K, V>(
+  map: { get(key: K): V | undefined; set(key: K, value: V): unknown },
+  key: K,
+  make: (key: K) => V,
+): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make(key);
+    map.set(key, value);
+  }
+  return value;
+}
+
 /**
  * The rows of a fetch as one array, the same for every request that waited for it and for the cache entry,
  * so the answer is encoded once (src/serve/app.ts keys encoded bodies by this array).
  */
 const plainRowsOf = new WeakMap<readonly KeyedRow<unknown>[], unknown[]>();
+const rowsOf = (keyed: readonly KeyedRow<unknown>[]): unknown[] => keyed.map((item) => item.row);
 
 function plainRows<Row>(keyed: readonly KeyedRow<Row>[]): Row[] {
-  let rows = plainRowsOf.get(keyed) as Row[] | undefined;
-  if (!rows) {
-    rows = keyed.map((item) => item.row);
-    plainRowsOf.set(keyed, rows);
-  }
-  return rows;
-}
-
-async function withBudget<T>(
-  promise: Promise<T>,
-  budgetMs: number | undefined,
-): Promise<T | typeof TIMED_OUT> {
-  if (budgetMs === undefined) return promise;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, budgetMs));
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return getOrInsert(plainRowsOf, keyed, rowsOf) as Row[];
 }

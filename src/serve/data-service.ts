@@ -4,7 +4,7 @@
  */
 import type { CostRow } from '../render/cost-json.js';
 import type { UsageRow } from '../render/usage-json.js';
-import { type CacheJob, ResponseCache, type Served } from './cache.js';
+import { type CacheJob, getOrInsert, ResponseCache, type Served } from './cache.js';
 import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
 import { type ServeSettings, staleWindowSeconds } from './settings.js';
 
@@ -17,16 +17,13 @@ export interface ServeDataOptions {
   cooldownMs?: number;
 }
 
-interface ConfigJobs {
-  /** By the selection's key: one job per account selection. */
-  usage: Map<string, CacheJob<UsageRow>>;
-  cost: CacheJob<CostRow>;
-}
-
 export class ServeData {
   private readonly usageCache: ResponseCache<UsageRow>;
   private readonly costCache: ResponseCache<CostRow>;
-  private readonly jobsByConfig = new WeakMap<ServeConfig, ConfigJobs>();
+  // Requests that share a config read share its jobs too, instead of building them per request; a
+  // config's usage jobs are by the selection's key, one per account selection.
+  private readonly usageJobs = new WeakMap<ServeConfig, Map<string, CacheJob<UsageRow>>>();
+  private readonly costJobs = new WeakMap<ServeConfig, CacheJob<CostRow>>();
 
   constructor(private readonly options: ServeDataOptions) {
     const interval = options.settings.refreshIntervalSeconds;
@@ -45,40 +42,24 @@ export class ServeData {
    * answer never share an entry, a fetch or a refresh.
    */
   usage(config: ServeConfig, selection: UsageSelection, budgetMs?: number): Promise<Served<UsageRow>> {
-    const jobs = this.jobs(config).usage;
-    let job = jobs.get(selection.key);
-    if (!job) {
-      const { source } = this.options;
-      job = {
-        key: `usage|cursor|${config.hash}|${selection.key}`,
-        fetch: (signal) => source.usage(config, selection, signal),
-        timeoutRows: () => source.usageTimeoutRows(config, selection),
-      };
-      jobs.set(selection.key, job);
-    }
+    const { source } = this.options;
+    const jobs = getOrInsert(this.usageJobs, config, () => new Map<string, CacheJob<UsageRow>>());
+    const job = getOrInsert(jobs, selection.key, () => ({
+      key: `usage|cursor|${config.hash}|${selection.key}`,
+      fetch: (signal: AbortSignal) => source.usage(config, selection, signal),
+      timeoutRows: () => source.usageTimeoutRows(config, selection),
+    }));
     return this.usageCache.serve(job, budgetMs);
   }
 
   cost(config: ServeConfig, budgetMs?: number): Promise<Served<CostRow>> {
-    return this.costCache.serve(this.jobs(config).cost, budgetMs);
-  }
-
-  /** Requests that share a config read share its jobs too, instead of building them per request. */
-  private jobs(config: ServeConfig): ConfigJobs {
-    let jobs = this.jobsByConfig.get(config);
-    if (!jobs) {
-      const { source } = this.options;
-      jobs = {
-        usage: new Map(),
-        cost: {
-          key: `cost|cursor|${config.hash}`,
-          fetch: (signal) => source.cost(config, signal),
-          timeoutRows: () => source.costTimeoutRows(config),
-        },
-      };
-      this.jobsByConfig.set(config, jobs);
-    }
-    return jobs;
+    const { source } = this.options;
+    const job = getOrInsert(this.costJobs, config, () => ({
+      key: `cost|cursor|${config.hash}`,
+      fetch: (signal: AbortSignal) => source.cost(config, signal),
+      timeoutRows: () => source.costTimeoutRows(config),
+    }));
+    return this.costCache.serve(job, budgetMs);
   }
 
   waitingRequests(): number {

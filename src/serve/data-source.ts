@@ -5,9 +5,7 @@
  * rejects once the config has loaded.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CursorClient } from '../api/client.js';
 import { EVENTS_ENDPOINT } from '../api/events-endpoint.js';
-import type { Session } from '../auth/types.js';
 import { type CliIo, usageTimeouts } from '../cli/io.js';
 import type { SharedOptions } from '../cli/options.js';
 import { type AccountFlags, type SelectedAccount, selectAccounts } from '../config/accounts.js';
@@ -16,15 +14,9 @@ import { collectCost } from '../cost/collect.js';
 import { resolveCostWindow } from '../cost/window.js';
 import { ApiError } from '../errors.js';
 import { localTimeZone } from '../lib/time-zone.js';
-import type { LocalEnvironment } from '../local/environment.js';
 import { type CostRow, costErrorRow, costRow } from '../render/cost-json.js';
 import { type UsageRow, usageErrorRow, usageRow } from '../render/usage-json.js';
-import {
-  type CursorPrep,
-  type Purpose,
-  prepareCursor,
-  runWithCursorSession,
-} from '../session/cursor-session.js';
+import { type CursorPrep, prepareCursor, runWithCursorSession } from '../session/cursor-session.js';
 import { forEachAccount } from '../session/per-account.js';
 import { labelledSnapshot } from '../usage/account-label.js';
 import { collectUsage } from '../usage/collect.js';
@@ -75,13 +67,7 @@ export class CursorDataSource {
 
   /** Throws ConfigError (a 500) when the file cannot be read or decoded. */
   async loadConfig(): Promise<ServeConfig> {
-    const authEnv: LocalEnvironment = {
-      platform: this.io.platform,
-      env: this.io.env,
-      homeDir: this.io.homeDir,
-      now: this.io.now,
-    };
-    const loaded = await loadConfig(authEnv);
+    const loaded = await loadConfig(this.io);
     const cookieEnv = this.io.env.CODEXBAR_CURSOR_COOKIE;
     const source = loaded.cursor.source ?? 'auto';
     const config: ServeConfig = {
@@ -113,7 +99,7 @@ export class CursorDataSource {
     signal: AbortSignal,
   ): Promise<FetchOutcome<UsageRow>> {
     try {
-      const options = this.sessionOptions(config);
+      const { options, prep } = await this.session(config);
       const outcomes = await forEachAccount(
         this.io,
         options,
@@ -137,7 +123,7 @@ export class CursorDataSource {
               }),
             target,
           ),
-        await this.prepare(config, options),
+        prep,
       );
       return {
         rows: outcomes.map(({ account, ...outcome }) => {
@@ -160,16 +146,23 @@ export class CursorDataSource {
         timeZone: localTimeZone(this.io.env),
         now: this.io.now(),
       });
-      const report = await this.withSession(config, 'cost', (client, session) =>
-        collectCost({
-          client,
-          cookieHeader: session.cookieHeader,
-          window,
-          now: () => this.io.now(),
-          timeoutMs: this.io.timing.requestTimeoutMs,
-          retry: { sleep: this.io.timing.sleep },
-          signal,
-        }),
+      const { options, prep } = await this.session(config);
+      const report = await runWithCursorSession(
+        this.io,
+        options,
+        'cost',
+        this.log,
+        (client, session) =>
+          collectCost({
+            client,
+            cookieHeader: session.cookieHeader,
+            window,
+            now: () => this.io.now(),
+            timeoutMs: this.io.timing.requestTimeoutMs,
+            retry: { sleep: this.io.timing.sleep },
+            signal,
+          }),
+        { prep },
       );
       return { rows: [costKeyed(config, costRow(report), false)] };
     } catch (error) {
@@ -216,28 +209,13 @@ export class CursorDataSource {
   }
 
   /**
-   * The session steps of `codexbar usage`/`cost`, run with the config this request read and hashed: rows
-   * are cached under that config's key, so they must not come from a file that changed in between
-   * (docs/behaviour.md §29.7). The preparation still runs for its checks (source, base URL).
+   * What `codexbar usage --json` would run with, given only the config (serve has no --source or --cookie),
+   * and `usage`'s preparation with the config this request read and hashed instead of a second read of the
+   * file: rows are cached under that config's key, so they must not come from a file that changed in
+   * between (docs/behaviour.md §29.7). The preparation still runs for its checks (source, base URL).
    */
-  private async withSession<T>(
-    config: ServeConfig,
-    purpose: Purpose,
-    perform: (client: CursorClient, session: Session) => Promise<T>,
-  ): Promise<T> {
-    const options = this.sessionOptions(config);
-    const prep = await this.prepare(config, options);
-    return runWithCursorSession(this.io, options, purpose, this.log, perform, { prep });
-  }
-
-  /** `usage`'s preparation with the config this request read instead of a second read of the file. */
-  private async prepare(config: ServeConfig, options: SharedOptions): Promise<CursorPrep> {
-    return { ...(await prepareCursor(this.io, options, this.log)), config: config.loaded };
-  }
-
-  /** What `codexbar usage --json` would run with, given only the config (serve has no --source or --cookie). */
-  private sessionOptions(config: ServeConfig): SharedOptions {
-    return {
+  private async session(config: ServeConfig): Promise<{ options: SharedOptions; prep: CursorPrep }> {
+    const options: SharedOptions = {
       format: 'json',
       jsonOnly: true,
       pretty: false,
@@ -249,6 +227,7 @@ export class CursorDataSource {
       cookieFlag: undefined,
       allowKeychainPrompt: false,
     };
+    return { options, prep: { ...(await prepareCursor(this.io, options, this.log)), config: config.loaded } };
   }
 }
 

@@ -26,21 +26,15 @@ export interface HeapAccess {
   setFlag(flag: string): void;
 }
 
-export interface HeapGovernor {
-  /** Sets the young generation's growth for its current size (call after each collection). */
-  adjust(): void;
-}
-
-export function heapGovernor(heap: HeapAccess): HeapGovernor {
+/** Bounds the old generation; the function returned sets the young one's growth, after each collection. */
+export function heapGovernor(heap: HeapAccess): () => void {
   heap.setFlag(`--heap-growing-percent=${OLD_GROWING_PERCENT}`);
   let factor: number | undefined;
-  return {
-    adjust() {
-      const wanted = heap.youngBytes() < YOUNG_LIMIT_BYTES ? 2 : 1;
-      if (wanted === factor) return;
-      factor = wanted;
-      heap.setFlag(`--semi-space-growth-factor=${wanted}`);
-    },
+  return () => {
+    const wanted = heap.youngBytes() < YOUNG_LIMIT_BYTES ? 2 : 1;
+    if (wanted === factor) return;
+    factor = wanted;
+    heap.setFlag(`--semi-space-growth-factor=${wanted}`);
   };
 }
 
@@ -55,9 +49,9 @@ const processHeap: HeapAccess = {
  * function that stops watching collections.
  */
 export function limitHeapGrowth(): () => void {
-  const governor = heapGovernor(processHeap);
-  governor.adjust();
-  const observer = new PerformanceObserver(() => governor.adjust());
+  const adjust = heapGovernor(processHeap);
+  adjust();
+  const observer = new PerformanceObserver(adjust);
   observer.observe({ entryTypes: ['gc'] });
   return () => observer.disconnect();
 }

@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import { orAfter } from './deadline.js';
 import { rawInvalidRequest, type ServeResponse, serverError } from './responses.js';
 
 export const MAX_HEAD_BYTES = 16 * 1024;
@@ -143,38 +144,31 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
     async close(graceMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of [...pending.keys()]) drop(socket);
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      });
       // Every answer closes its connection, so `closed` settles once the last answer is flushed.
-      await Promise.race([closed, grace]);
-      clearTimeout(timer);
+      await orAfter(closed, graceMs, () => undefined);
       server.closeAllConnections();
       await closed;
     },
   };
 }
 
-function finalHeaders(response: ServeResponse, body: Buffer): Record<string, string> {
+function finalHeaders(response: ServeResponse): Record<string, string> {
   return {
     ...response.headers,
     'X-Content-Type-Options': 'nosniff',
-    'Content-Length': String(body.length),
+    'Content-Length': String(response.body.length),
     Connection: 'close',
   };
 }
 
 function writeResponse(res: http.ServerResponse, response: ServeResponse): void {
   if (res.destroyed || res.writableEnded) return;
-  const body = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body, 'utf8');
-  res.writeHead(response.status, finalHeaders(response, body));
-  res.end(body);
+  res.writeHead(response.status, finalHeaders(response));
+  res.end(response.body);
 }
 
 function serializeResponse(response: ServeResponse): Buffer {
-  const body = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body, 'utf8');
   const lines = [`HTTP/1.1 ${response.status} ${http.STATUS_CODES[response.status] ?? ''}`];
-  for (const [name, value] of Object.entries(finalHeaders(response, body))) lines.push(`${name}: ${value}`);
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), body]);
+  for (const [name, value] of Object.entries(finalHeaders(response))) lines.push(`${name}: ${value}`);
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), response.body]);
 }

@@ -7,6 +7,8 @@
  * A read that hangs (a config file on a dead network mount) holds the next one back for at most `stallMs`,
  * so the server recovers with the mount instead of queueing every later request behind the hung read.
  */
+import { orAfter } from './deadline.js';
+
 export class NextLoad<T> {
   private running: Promise<void> | undefined;
   private next: Promise<T> | undefined;
@@ -38,15 +40,7 @@ export class NextLoad<T> {
   }
 
   private async afterRunning(running: Promise<void>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.stallMs);
-    });
-    try {
-      await Promise.race([running, stalled]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await orAfter(running, this.stallMs, () => undefined);
     // Callers from now on arrived after the read below began: they wait for the one after it.
     this.next = undefined;
     return this.begin();

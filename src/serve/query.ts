@@ -16,19 +16,15 @@ export type DetailLevel = 'full' | 'shell';
 
 const CURSOR_ALIASES = new Set(['cursor', 'all', 'both']);
 
-function last(query: URLSearchParams, name: string): string | undefined {
-  return query.getAll(name).at(-1);
-}
-
 /** Every accepted value means Cursor, the one provider codexbar serves; the selection key is `cursor`. */
 export function providerSelection(query: URLSearchParams): { provider: 'cursor' } | ServeResponse {
-  const value = last(query, 'provider');
+  const value = lastOf(query, 'provider');
   if (value === undefined || CURSOR_ALIASES.has(value.trim().toLowerCase())) return { provider: 'cursor' };
   return badQuery(`Unknown provider '${value}'.`);
 }
 
 export function detailLevel(query: URLSearchParams): { detail: DetailLevel } | ServeResponse {
-  const value = last(query, 'detail');
+  const value = lastOf(query, 'detail');
   if (value === undefined) return { detail: 'full' };
   const detail = value.trim().toLowerCase();
   if (detail === 'full' || detail === 'shell') return { detail };
@@ -42,7 +38,7 @@ export function detailLevel(query: URLSearchParams): { detail: DetailLevel } | S
  */
 export function accountSelection(query: URLSearchParams): { flags: AccountFlags } | ServeResponse {
   const flags: AccountFlags = {};
-  const account = last(query, 'account');
+  const account = lastOf(query, 'account');
   if (account !== undefined) flags.account = account;
   const index = lastOf(query, 'accountIndex', 'account-index');
   if (index !== undefined) {
@@ -66,10 +62,10 @@ export function accountSelection(query: URLSearchParams): { flags: AccountFlags 
 /** `allAccounts` is a switch: present with no value, `1` or `true` turn it on; `0` or `false` leave it off. */
 const ALL_ACCOUNTS_VALUES = new Set(['', '1', 'true', '0', 'false']);
 
-/** The last value of a parameter spelled either way (their values counted in the order given). */
-function lastOf(query: URLSearchParams, name: string, alias: string): string | undefined {
+/** The last value of a parameter under any of its spellings (their values counted in the order given). */
+function lastOf(query: URLSearchParams, ...names: string[]): string | undefined {
   let value: string | undefined;
-  for (const [key, item] of query) if (key === name || key === alias) value = item;
+  for (const [key, item] of query) if (names.includes(key)) value = item;
   return value;
 }
 

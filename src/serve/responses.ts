@@ -7,7 +7,7 @@ import { encodeJson } from '../lib/json.js';
 export interface ServeResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: Buffer;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -21,7 +21,7 @@ export function jsonResponse(
 ): ServeResponse {
   const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, ...options.headers };
   if (options.noStore) headers['Cache-Control'] = NO_STORE;
-  return { status, headers, body: encodeJson(value) };
+  return { status, headers, body: Buffer.from(encodeJson(value), 'utf8') };
 }
 
 function errorResponse(status: number, message: string, headers: Record<string, string> = {}): ServeResponse {

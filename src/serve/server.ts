@@ -6,19 +6,17 @@ import type { CliIo } from '../cli/io.js';
 import { createApp } from './app.js';
 import { ServeData } from './data-service.js';
 import { CursorDataSource } from './data-source.js';
-import { type Listener, listen } from './listener.js';
+import { type Listener, type ListenerOptions, listen } from './listener.js';
 import type { RequestLogger } from './log.js';
 import { pageAssets } from './page/assets.js';
 import type { ServeSettings } from './settings.js';
 
-export interface ServeDeps {
+export interface ServeDeps
+  extends Pick<ListenerOptions, 'headDeadlineMs' | 'readIdleMs' | 'maxPendingHeads'> {
   io: CliIo;
   version: string;
   /** Cache clock in ms (default `Date.now`): tests step it past the refresh interval. */
   now?: () => number;
-  headDeadlineMs?: number;
-  readIdleMs?: number;
-  maxPendingHeads?: number;
   cooldownMs?: number;
   log?: RequestLogger;
   /** `[cursor] …` lines from the fetches (serve --verbose). */
@@ -47,11 +45,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   const makeSource = deps.source ?? ((options) => new CursorDataSource(options));
   const source = makeSource({ io: deps.io, log: deps.fetchLog });
   const data = new ServeData({ source, settings, now, cooldownMs: deps.cooldownMs });
-  const page = pageAssets({
-    refreshIntervalSeconds: settings.refreshIntervalSeconds,
-    auth: settings.loopback ? 'none' : 'bearer',
-    version: deps.version,
-  });
+  const page = pageAssets(settings, deps.version);
   const handle = createApp({ settings, source, data, page, version: deps.version, now, clock: deps.io.now });
   const listener = await listen({
     host: settings.host,

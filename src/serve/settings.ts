@@ -1,9 +1,9 @@
 /**
- * What `serve` runs with, once its flags are parsed: the bind, the token (as a digest only), the
- * refresh and timeout figures, and the start-up matrix that refuses unsafe binds
- * (docs/behaviour.md §29.1–2).
+ * What `serve` runs with, once its flags are parsed: the bind, the token (as a digest only, and the one
+ * check a presented token gets), the refresh and timeout figures, and the start-up matrix that refuses
+ * unsafe binds (docs/behaviour.md §29.1–2).
  */
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ArgumentError } from '../errors.js';
 
 export type IdentityMode = 'redacted' | 'full';
@@ -41,6 +41,23 @@ const TOKEN_ENV = 'CODEXBAR_DASHBOARD_TOKEN';
 
 export function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
+}
+
+const BEARER = /^\s*bearer\s+(.*)$/is;
+
+/**
+ * Bearer auth (docs/behaviour.md §29.6): `Authorization: Bearer <token>` only, scheme in any case,
+ * token trimmed. Both sides are SHA-256 digests compared with timingSafeEqual, so the comparison takes
+ * the same time whatever the token's length or content. No configured token means nobody gets in.
+ */
+export function bearerAuthorized(
+  authorization: string | undefined,
+  tokenDigest: Buffer | undefined,
+): boolean {
+  if (tokenDigest === undefined || authorization === undefined) return false;
+  const presented = BEARER.exec(authorization)?.[1]?.trim();
+  if (!presented) return false;
+  return timingSafeEqual(sha256(presented), tokenDigest);
 }
 
 /** The environment variable wins over the flag; a defined but blank value is an error, not "no token". */

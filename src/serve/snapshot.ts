@@ -2,31 +2,12 @@
  * The dashboard-v1 snapshot (docs/behaviour.md §29.12), built from the `/usage` and `/cost` answers so
  * it never fetches on its own and always agrees with them.
  */
-import type { UsageRow } from '../render/usage-json.js';
+import type { JsonErrorBody } from '../errors.js';
+import type { PaceJson, UsageJson, UsageRow } from '../render/usage-json.js';
 import type { CacheState, Served } from './cache.js';
 import type { IdentityMode } from './settings.js';
 
-interface WindowJson {
-  usedPercent: number;
-  windowMinutes?: number;
-  resetsAt?: Date | string;
-  resetDescription?: string;
-}
-
-interface UsageJson {
-  primary: WindowJson | null;
-  secondary: WindowJson | null;
-  tertiary: WindowJson | null;
-  extraRateWindows?: Array<{ id: string; title: string; window: WindowJson }>;
-  providerCost?: Record<string, unknown>;
-  memberBudget?: Record<string, unknown>;
-  updatedAt?: Date | string;
-  identity?: { accountEmail?: string; loginMethod?: string; accountID?: string };
-}
-
-interface ErrorJson {
-  message: string;
-}
+type WindowJson = NonNullable<UsageJson['primary']>;
 
 export interface SnapshotInputs {
   version: string;
@@ -71,9 +52,9 @@ function providerRow(inputs: SnapshotInputs): Record<string, unknown> {
   };
   const usageRow = inputs.usage?.rows[0];
   if (!inputs.usage || !usageRow) return shell;
-  const usage = usageRow.usage as UsageJson | undefined;
+  const { usage } = usageRow;
   const costRow = inputs.cost?.rows[0];
-  const error = (usageRow.error as ErrorJson | undefined) ?? (costRow?.error as ErrorJson | undefined);
+  const error = usageRow.error ?? (costRow?.error as JsonErrorBody | undefined);
   return {
     ...shell,
     identity: usage ? identityOf(usage, inputs.identity) : null,
@@ -110,10 +91,7 @@ function primaryLabel(usage: UsageJson): string {
   return weekly ? 'Weekly' : 'Total';
 }
 
-function windowsOf(
-  usage: UsageJson,
-  pace: Record<string, unknown> | undefined,
-): Array<Record<string, unknown>> {
+function windowsOf(usage: UsageJson, pace: PaceJson | undefined): Array<Record<string, unknown>> {
   const windows: Array<Record<string, unknown>> = [];
   const add = (id: string, label: string, window: WindowJson | null | undefined, paceEntry: unknown) => {
     if (!window) return;
@@ -128,7 +106,7 @@ function windowsOf(
       pace: paceEntry ?? undefined,
     });
   };
-  const extraPace = (pace?.extra ?? {}) as Record<string, unknown>;
+  const extraPace: Record<string, unknown> = pace?.extra ?? {};
   add('primary', primaryLabel(usage), usage.primary, pace?.primary);
   add('secondary', 'Cursor', usage.secondary, pace?.secondary);
   add('tertiary', 'Third Party', usage.tertiary, pace?.tertiary);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { bearerAuthorized } from '../../src/serve/auth.js';
 import { checkHead, parseHostHeader } from '../../src/serve/head.js';
-import { resolveServeSettings, type ServeSettings, sha256 } from '../../src/serve/settings.js';
+import {
+  bearerAuthorized,
+  resolveServeSettings,
+  type ServeSettings,
+  sha256,
+} from '../../src/serve/settings.js';
 
 const settingsFor = (host: string): ServeSettings =>
   resolveServeSettings(

@@ -26,20 +26,20 @@ describe('heapGovernor', () => {
 
   it('stops the young generation growing at 8 MB and lets it grow back after V8 shrank it', () => {
     const heap = fakeHeap(2);
-    const governor = heapGovernor(heap);
+    const adjust = heapGovernor(heap);
     heap.flags.length = 0;
-    governor.adjust();
+    adjust();
     expect(heap.flags).toEqual(['--semi-space-growth-factor=2']);
     heap.young = 4 * MB;
-    governor.adjust();
+    adjust();
     // Nothing changed: no flag is set again.
     expect(heap.flags).toEqual(['--semi-space-growth-factor=2']);
     heap.young = 8 * MB;
-    governor.adjust();
+    adjust();
     expect(heap.flags.at(-1)).toBe('--semi-space-growth-factor=1');
     // V8 shrinks an idle server's young generation; under load again it may grow back to 8 MB.
     heap.young = 1 * MB;
-    governor.adjust();
+    adjust();
     expect(heap.flags.at(-1)).toBe('--semi-space-growth-factor=2');
     expect(heap.flags).toHaveLength(3);
   });

@@ -2,6 +2,7 @@
  * The dashboard page, its script, its style sheet and the icons, bundled as text (docs/behaviour.md
  * §29.13). Nothing is read from disk at run time and nothing refers to another origin.
  */
+import type { ServeSettings } from '../settings.js';
 import appCss from './app.css?raw';
 import appJs from './app.js?raw';
 import costViewJs from './cost-view.js?raw';
@@ -20,14 +21,8 @@ export interface PageAsset {
 export interface PageAssets {
   index: PageAsset;
   files: ReadonlyMap<string, PageAsset>;
+  /** By path, like `files`: `/icons/cursor.svg`. */
   icons: ReadonlyMap<string, PageAsset>;
-}
-
-export interface PageSettings {
-  refreshIntervalSeconds: number;
-  /** `bearer` when /usage and /cost need the dashboard token (a non-loopback bind). */
-  auth: 'none' | 'bearer';
-  version: string;
 }
 
 /** Only the server itself: script and style from this origin, no inline code, no frames, no forms. */
@@ -56,11 +51,12 @@ const SVG = 'image/svg+xml';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-export function pageAssets(settings: PageSettings): PageAssets {
+export function pageAssets(settings: ServeSettings, version: string): PageAssets {
   const values: Record<string, string> = {
     REFRESH_SECONDS: String(settings.refreshIntervalSeconds),
-    AUTH: settings.auth,
-    VERSION: settings.version,
+    // `bearer` when /usage and /cost need the dashboard token (a non-loopback bind).
+    AUTH: settings.loopback ? 'none' : 'bearer',
+    VERSION: version,
   };
   const html = indexHtml.replace(/\{\{([A-Z_]+)\}\}/g, (match, name: string) =>
     name in values ? escapeHtml(values[name]!) : match,
@@ -73,8 +69,8 @@ export function pageAssets(settings: PageSettings): PageAssets {
       ['/app.css', asset('text/css; charset=utf-8', appCss)],
     ]),
     icons: new Map([
-      ['cursor', asset(SVG, cursorIcon)],
-      ['codexbar', asset(SVG, codexbarIcon)],
+      ['/icons/cursor.svg', asset(SVG, cursorIcon)],
+      ['/icons/codexbar.svg', asset(SVG, codexbarIcon)],
     ]),
   };
 }
