@@ -2,13 +2,13 @@ import type { SandStatus } from '../api/schemas/sand-status.js';
 import type { UsageStatus } from '../api/schemas/usage-status.js';
 import { grokBotWindow } from './grok-bot.js';
 import { planName } from './plan-name.js';
-import { providerCostFrom } from './provider-cost.js';
 import { resetText } from './reset-text.js';
 import { cycleMinutes, hasUsableRequestQuota, type UsageFigures } from './summary.js';
 import {
   DEFAULT_LABELS,
   type DetailSection,
   type Identity,
+  type ProviderCost,
   type RateWindow,
   type UsageSnapshot,
 } from './types.js';
@@ -124,6 +124,21 @@ function requestQuotaDetails(figures: UsageFigures): DetailSection[] {
       ],
     },
   ];
+}
+
+/**
+ * docs/behaviour.md §12.7: the on-demand ("Extra usage") budget. A personal cap wins over the team budget;
+ * a budget with nothing spent is shown, and spend without a limit is shown with a limit of 0.
+ */
+export function providerCostFrom(figures: UsageFigures, now: Date): ProviderCost | undefined {
+  const team = !((figures.onDemandLimitUSD ?? 0) > 0) && (figures.teamOnDemandLimitUSD ?? 0) > 0;
+  const used = team ? (figures.teamOnDemandUsedUSD ?? 0) : figures.onDemandUsedUSD;
+  const limit = (team ? figures.teamOnDemandLimitUSD : figures.onDemandLimitUSD) ?? 0;
+  if (!(used > 0 || limit > 0)) return undefined;
+  const cost: ProviderCost = { used, limit, currencyCode: 'USD', period: 'Monthly', updatedAt: now };
+  if (figures.billingCycleEnd) cost.resetsAt = figures.billingCycleEnd;
+  if (team && figures.onDemandUsedUSD > 0) cost.personalUsed = figures.onDemandUsedUSD;
+  return cost;
 }
 
 /** docs/behaviour.md §12.13. */
