@@ -162,8 +162,8 @@ export function encodeChunk(
   const smallStamps = fitsI32Section(stamps, undefined, count);
   const columns = NUMBER_COLUMNS.map((name) => events.numbers[name]);
   if (members) columns.push(events.tokenFee);
-  const texts = [events.model, events.kind, events.owningUser];
-  if (members) texts.push(events.userEmail);
+  const texts = [events.model.ids, events.kind.ids, events.owningUser.ids];
+  if (members) texts.push(events.userEmail.ids);
   const small = columns.map((values) => fitsI32Section(values, rows, count));
   const size =
     16 +
