@@ -77,11 +77,6 @@ class FeeSum {
   }
 }
 
-interface MemberAccumulator {
-  aggregator: CostAggregator;
-  fees: FeeSum;
-}
-
 function compareMembers(a: MemberCost, b: MemberCost): number {
   const metered = (b.report.meteredCostUSD ?? -1) - (a.report.meteredCostUSD ?? -1);
   if (metered !== 0) return metered;
@@ -104,7 +99,7 @@ export async function collectTeamCost(
   };
   const team = createCostAggregator(aggregatorOptions);
   const teamFees = new FeeSum();
-  const members = new Map<string, MemberAccumulator>();
+  const members = new Map<string, { aggregator: CostAggregator; fees: FeeSum }>();
   const onEvent = (event: DecodedUsageEvent) => {
     team.add(event);
     const name = event.userEmail ?? UNKNOWN_MEMBER;
