@@ -43,16 +43,17 @@ export function paidWeeklyWindow(sand: SandStatus, usedPercent: number, timeZone
   };
 }
 
-export interface GrokBotContext {
+/** What the Grok Bot window and the unified pool are decided in. */
+export interface SandContext {
   now: Date;
   timeZone: string;
-  /** Usable legacy request plans hide the Grok Bot window (docs/behaviour.md §12.5, §12.8). */
+  /** Usable legacy request plans hide both (docs/behaviour.md §12.5, §12.8). */
   requestQuotaUsable: boolean;
 }
 
 export function grokBotWindow(
   sand: SandStatus | undefined,
-  context: GrokBotContext,
+  context: SandContext,
 ): ExtraRateWindow | undefined {
   if (!sand || context.requestQuotaUsable || sand.usagePercent === undefined) return undefined;
   const allowance = grokAllowance(sand, context.now);

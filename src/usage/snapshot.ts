@@ -43,10 +43,8 @@ export function buildUsageSnapshot({
   now,
   timeZone,
 }: SnapshotInputs): UsageSnapshot {
-  const requestQuotaUsable = hasUsableRequestQuota(figures);
-  const monthly = monthlyWindows(figures, timeZone);
   const snapshot: UsageSnapshot = {
-    ...monthly,
+    ...monthlyWindows(figures, timeZone),
     labels: { ...DEFAULT_LABELS },
     extraRateWindows: [],
     details: requestQuotaDetails(figures),
@@ -54,7 +52,8 @@ export function buildUsageSnapshot({
     identity: identityFrom(figures),
   };
 
-  const pool = unifiedWeeklyPool(sand, { now, timeZone, requestQuotaUsable });
+  const context = { now, timeZone, requestQuotaUsable: hasUsableRequestQuota(figures) };
+  const pool = unifiedWeeklyPool(sand, context);
   if (pool) {
     // docs/behaviour.md §12.9: the shared weekly pool replaces the stale monthly Total/Cursor/Third Party
     // bars. It is the same allowance the Grok Bot extra would show, so it is not listed twice.
@@ -63,7 +62,7 @@ export function buildUsageSnapshot({
     snapshot.tertiary = null;
     snapshot.labels.primary = WEEKLY_LABEL;
   } else {
-    const grok = grokBotWindow(sand, { now, timeZone, requestQuotaUsable });
+    const grok = grokBotWindow(sand, context);
     if (grok) snapshot.extraRateWindows.push(grok);
   }
 
