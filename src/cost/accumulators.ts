@@ -131,3 +131,13 @@ export class ModelAccumulator {
     return checkedSum([this.inputTokens, this.outputTokens, this.cacheReadTokens, this.cacheCreationTokens]);
   }
 }
+
+/** The accumulator of `model` in `models`, made when missing. */
+export function modelIn(models: Map<string, ModelAccumulator>, model: string): ModelAccumulator {
+  let acc = models.get(model);
+  if (acc === undefined) {
+    acc = new ModelAccumulator(model);
+    models.set(model, acc);
+  }
+  return acc;
+}

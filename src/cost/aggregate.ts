@@ -12,7 +12,7 @@
 
 import type { TokenUsage } from '../api/schemas/events.js';
 import { civilDateAt, createDayKeyer, formatDayKey } from '../lib/time-zone.js';
-import { checkedAdd, MeteredSum, ModelAccumulator, TOKEN_SUM_LIMIT } from './accumulators.js';
+import { checkedAdd, MeteredSum, type ModelAccumulator, modelIn, TOKEN_SUM_LIMIT } from './accumulators.js';
 import { type EventRows, HAS_TOKENS, TOTAL_CENTS_INVALID } from './events/rows.js';
 import { type EventCost, eventCost, type ListPricer } from './pricing.js';
 import {
@@ -91,16 +91,6 @@ function addToModel(
   // skipped.
   if (cost.source === 'invalid') acc.cost.poison();
   else if (cost.source !== 'unpriced') acc.cost.addUSD(cost.cents / 100);
-}
-
-/** The accumulator of `model` in `models`, made when missing. */
-function modelIn(models: Map<string, ModelAccumulator>, model: string): ModelAccumulator {
-  let acc = models.get(model);
-  if (acc === undefined) {
-    acc = new ModelAccumulator(model);
-    models.set(model, acc);
-  }
-  return acc;
 }
 
 export function createCostAggregator(options: CostAggregatorOptions): CostAggregator {
