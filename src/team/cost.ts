@@ -53,7 +53,6 @@ export interface CollectTeamCostOptions {
   member?: string;
   pricing: ListPricer | null;
   now: () => Date;
-  concurrency?: number;
   onProgress?: (progress: TeamCostProgress) => void;
   signal?: AbortSignal;
   /** The team's event store; without it every event is fetched and nothing is kept. */
@@ -152,7 +151,7 @@ function adminSource(context: AdminContext, options: CollectTeamCostOptions): Ev
   return {
     tag: '[cursor-team]',
     server: 'the Admin API',
-    concurrency: options.concurrency ?? TEAM_CONCURRENCY,
+    concurrency: TEAM_CONCURRENCY,
     maxPages: TEAM_MAX_PAGES,
     maxSpanMs: ADMIN_MAX_SPAN_MS,
     fetchPage: async (span, page, signal) => {
