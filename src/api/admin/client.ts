@@ -52,9 +52,9 @@ export class AdminClient implements AdminRequester {
   private readonly dispatcher: Dispatcher;
   private readonly authorization: string;
 
-  constructor(options: { baseUrl: string; apiKey: string; proxy: ProxySettings; dispatcher?: Dispatcher }) {
+  constructor(options: { baseUrl: string; apiKey: string; proxy: ProxySettings }) {
     this.baseUrl = options.baseUrl;
-    this.dispatcher = options.dispatcher ?? createDispatcher(options.proxy);
+    this.dispatcher = createDispatcher(options.proxy);
     this.authorization = `Basic ${Buffer.from(`${options.apiKey}:`, 'utf8').toString('base64')}`;
   }
 

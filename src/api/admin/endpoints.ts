@@ -51,7 +51,6 @@ export interface AdminContext {
   limiters: RateLimiters;
   /** Sleep and onRetry come from here; the counts default to ADMIN_RETRY_POLICY. */
   retry: Partial<RetryPolicy>;
-  timeoutMs?: number;
 }
 
 /**
@@ -69,11 +68,7 @@ function callAdmin<T>(
     async () => {
       const release = await limiter.acquire(signal);
       try {
-        return await context.client.request({
-          ...request,
-          timeoutMs: context.timeoutMs ?? ADMIN_TIMEOUT_MS,
-          signal,
-        });
+        return await context.client.request({ ...request, timeoutMs: ADMIN_TIMEOUT_MS, signal });
       } catch (error) {
         if (error instanceof ApiError && error.status === 429) {
           limiter.holdFor(error.retryAfterMs ?? limiter.limit.windowMs);
