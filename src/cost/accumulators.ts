@@ -4,7 +4,7 @@
  * a metered sum is lost for good when one event lacks a usable chargedCents (docs/behaviour.md §19.9).
  */
 import { ExactSum } from './exact-sum.js';
-import type { PriceSource, RequestCounts } from './types.js';
+import type { RequestCounts } from './types.js';
 
 /** Overflow bound for token sums: beyond it a JS number no longer counts exactly. */
 export const TOKEN_SUM_LIMIT = Number.MAX_SAFE_INTEGER;
@@ -94,14 +94,6 @@ export class MeteredSum {
   }
 }
 
-function emptyRequestCounts(): RequestCounts {
-  return { reported: 0, estimated: 0, unpriced: 0 };
-}
-
-export function countRequest(counts: RequestCounts, source: PriceSource): void {
-  counts[source]++;
-}
-
 /**
  * Per (day, model) or per model: the docs/behaviour.md §19.4–19.5 accumulator plus our metered and
  * request-count figures.
@@ -114,7 +106,7 @@ export class ModelAccumulator {
   requestCount = 0;
   readonly cost = new CostSum();
   readonly metered = new MeteredSum();
-  readonly requestCounts = emptyRequestCounts();
+  readonly requestCounts: RequestCounts = { reported: 0, estimated: 0, unpriced: 0 };
 
   constructor(readonly modelName: string) {}
 
@@ -138,4 +130,14 @@ export class ModelAccumulator {
   get totalTokens(): number | null {
     return checkedSum([this.inputTokens, this.outputTokens, this.cacheReadTokens, this.cacheCreationTokens]);
   }
+}
+
+/** The accumulator of `model` in `models`, made when missing. */
+export function modelIn(models: Map<string, ModelAccumulator>, model: string): ModelAccumulator {
+  let acc = models.get(model);
+  if (acc === undefined) {
+    acc = new ModelAccumulator(model);
+    models.set(model, acc);
+  }
+  return acc;
 }

@@ -12,7 +12,7 @@
 
 import type { TokenUsage } from '../api/schemas/events.js';
 import { civilDateAt, createDayKeyer, formatDayKey } from '../lib/time-zone.js';
-import { checkedAdd, countRequest, MeteredSum, ModelAccumulator, TOKEN_SUM_LIMIT } from './accumulators.js';
+import { checkedAdd, MeteredSum, type ModelAccumulator, modelIn, TOKEN_SUM_LIMIT } from './accumulators.js';
 import { type EventRows, HAS_TOKENS, TOTAL_CENTS_INVALID } from './events/rows.js';
 import { type EventCost, eventCost, type ListPricer } from './pricing.js';
 import {
@@ -33,8 +33,8 @@ export interface CostAggregatorOptions {
   timeZone: string;
   /** List prices for events without totalCents; null prices nothing (CodexBar's behaviour). */
   pricing: ListPricer | null;
-  /** "Now" (or its YYYY-MM-DD local day key) for the Today figures. */
-  today: Date | string;
+  /** "Now", for the Today figures. */
+  today: Date;
   /**
    * A day keyer for `timeZone` to share between aggregators fed the same events (team cost's team and
    * per-member reports), so each local day's bounds are worked out once per run, not once per aggregator.
@@ -85,22 +85,12 @@ function addToModel(
   acc.cacheReadTokens = checkedAdd(acc.cacheReadTokens, usage.cacheReadTokens);
   acc.cacheCreationTokens = checkedAdd(acc.cacheCreationTokens, usage.cacheWriteTokens);
   acc.requestCount++;
-  countRequest(acc.requestCounts, source);
+  acc.requestCounts[source]++;
   acc.metered.add(chargedCents);
   // docs/behaviour.md §19.5: an invalid cost makes the model's total unknown for good; unpriced events are
   // skipped.
   if (cost.source === 'invalid') acc.cost.poison();
   else if (cost.source !== 'unpriced') acc.cost.addUSD(cost.cents / 100);
-}
-
-/** The accumulator of `model` in `models`, made when missing. */
-function modelIn(models: Map<string, ModelAccumulator>, model: string): ModelAccumulator {
-  let acc = models.get(model);
-  if (acc === undefined) {
-    acc = new ModelAccumulator(model);
-    models.set(model, acc);
-  }
-  return acc;
 }
 
 export function createCostAggregator(options: CostAggregatorOptions): CostAggregator {
@@ -128,10 +118,7 @@ class CostAggregation implements CostAggregator {
 
   constructor(private readonly options: CostAggregatorOptions) {
     this.dayKeyOf = options.dayKeyOf ?? createDayKeyer(options.timeZone);
-    this.todayKey =
-      typeof options.today === 'string'
-        ? options.today
-        : formatDayKey(civilDateAt(options.today.getTime(), options.timeZone));
+    this.todayKey = formatDayKey(civilDateAt(options.today.getTime(), options.timeZone));
   }
 
   /**

@@ -9,7 +9,7 @@ import { DeadlineError } from '../errors.js';
 import { type RetryPolicy, withRetry } from '../lib/retry.js';
 import { createCostAggregator } from './aggregate.js';
 import type { PageProgress } from './pager.js';
-import { createListPricer, type ListPricer } from './pricing.js';
+import { createListPricer } from './pricing.js';
 import { type CostStoreUse, collectRanges, type EventsSource } from './store/ranged-collect.js';
 import type { CostReport, CostWindow } from './types.js';
 
@@ -17,13 +17,9 @@ export interface CollectCostOptions {
   client: EventsRequester;
   cookieHeader: string;
   window: CostWindow;
-  /** Zone for day buckets; default the window's zone. */
-  timeZone?: string;
   /** Pages fetched ahead at once (default 6; 1 = strictly sequential). */
   concurrency?: number;
   onProgress?: (progress: PageProgress) => void;
-  /** List prices for events without totalCents; default the bundled table, null to price nothing. */
-  pricing?: ListPricer | null;
   /** Per-page timeout, default 15 s. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
@@ -38,10 +34,9 @@ export interface CollectCostOptions {
 
 export async function collectCost(options: CollectCostOptions): Promise<CostReport> {
   const now = options.now ?? (() => new Date());
-  const timeZone = options.timeZone ?? options.window.timeZone;
   const aggregator = createCostAggregator({
-    timeZone,
-    pricing: options.pricing === undefined ? createListPricer() : options.pricing,
+    timeZone: options.window.timeZone,
+    pricing: createListPricer(),
     today: now(),
   });
   const { deadline } = options;
@@ -68,10 +63,7 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
     if (deadline?.signal.aborted) throw deadlinePassed(deadline.ms, last);
     throw error;
   }
-  return aggregator.finish(
-    { ...options.window, timeZone },
-    { generatedAt: now(), reportedEventCount: reported },
-  );
+  return aggregator.finish(options.window, { generatedAt: now(), reportedEventCount: reported });
 }
 
 /** cursor.com's events endpoint, a span `[a, b)` asked for as `startDate = a`, `endDate = b − 1`. */

@@ -5,7 +5,7 @@
  */
 
 import { addCivilDays, type CivilDate, formatDayKey } from '../lib/time-zone.js';
-import { allKnown, compareModelRows, sumKnown, sumTokens } from './sums.js';
+import { allKnown, compareModelRows, type RankedRow, sumKnown, sumTokens } from './sums.js';
 import type { CostModelRow, CostReport, TokenTotals } from './types.js';
 import { USAGE_KIND_BUCKETS } from './types.js';
 
@@ -163,19 +163,7 @@ function monthKey(date: CivilDate): string {
   return formatDayKey(date).slice(0, 7);
 }
 
-/** A group seen as a model row, so groups sort by the day-model rule (cost, tokens, then name). */
-function asRow(group: CostGroup): CostModelRow {
-  return {
-    modelName: group.key,
-    costUSD: group.costUSD,
-    meteredUSD: group.meteredUSD,
-    inputTokens: group.inputTokens,
-    outputTokens: group.outputTokens,
-    cacheReadTokens: group.cacheReadTokens,
-    cacheCreationTokens: group.cacheCreationTokens,
-    totalTokens: group.totalTokens,
-    requestCount: group.requestCount,
-    requestCounts: { reported: 0, estimated: 0, unpriced: 0 },
-    invalidReportedCost: false,
-  };
+/** A group ranked as a model row is (cost, tokens, then its key as the name). */
+function asRow(group: CostGroup): RankedRow {
+  return { modelName: group.key, costUSD: group.costUSD, totalTokens: group.totalTokens };
 }

@@ -35,47 +35,32 @@ function rowsEqual(a: EventRows, i: number, b: EventRows, j: number): boolean {
 }
 
 /**
- * The largest n ≤ min(previousLength, currentLength) such that the last n rows of the previous page equal the
- * first n rows of the current one (`across(i, j)`: previous row i equals current row j; `within(i, j)`:
- * current rows i and j are equal). Knuth–Morris–Pratt over the rows, so even a page of identical rows costs
+ * docs/behaviour.md §18.6's overlap of two pages: the largest n such that the last n rows of `previous` equal
+ * the first n rows of `current`. Knuth–Morris–Pratt over the rows, so even a page of identical rows costs
  * O(n) comparisons rather than O(n²).
  */
-function overlapOf(
-  previousLength: number,
-  currentLength: number,
-  across: (i: number, j: number) => boolean,
-  within: (i: number, j: number) => boolean,
-): number {
-  const limit = Math.min(previousLength, currentLength);
+export function rowsOverlap(previous: EventRows, current: EventRows): number {
+  const limit = Math.min(previous.length, current.length);
   if (limit === 0) return 0;
   // Fast exit for the usual case: the first row of the page appears nowhere in the compared tail.
-  const tailStart = previousLength - limit;
+  const tailStart = previous.length - limit;
   let seen = false;
-  for (let i = tailStart; i < previousLength && !seen; i++) seen = across(i, 0);
+  for (let i = tailStart; i < previous.length && !seen; i++) seen = rowsEqual(previous, i, current, 0);
   if (!seen) return 0;
 
   const failure = new Int32Array(limit);
   for (let i = 1, k = 0; i < limit; i++) {
-    while (k > 0 && !within(i, k)) k = failure[k - 1]!;
-    if (within(i, k)) k++;
+    while (k > 0 && !rowsEqual(current, i, current, k)) k = failure[k - 1]!;
+    if (rowsEqual(current, i, current, k)) k++;
     failure[i] = k;
   }
   let matched = 0;
-  for (let i = tailStart; i < previousLength; i++) {
-    while (matched > 0 && (matched === limit || !across(i, matched))) matched = failure[matched - 1]!;
-    if (across(i, matched)) matched++;
+  for (let i = tailStart; i < previous.length; i++) {
+    while (matched > 0 && (matched === limit || !rowsEqual(previous, i, current, matched)))
+      matched = failure[matched - 1]!;
+    if (rowsEqual(previous, i, current, matched)) matched++;
   }
   return matched;
-}
-
-/** docs/behaviour.md §18.6's overlap of two pages of rows. */
-export function rowsOverlap(previous: EventRows, current: EventRows): number {
-  return overlapOf(
-    previous.length,
-    current.length,
-    (i, j) => rowsEqual(previous, i, current, j),
-    (i, j) => rowsEqual(current, i, current, j),
-  );
 }
 
 const float = new Float64Array(1);

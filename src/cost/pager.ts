@@ -25,39 +25,19 @@ export interface PageProgress {
   expected: number | null;
 }
 
-interface CommonPagerOptions {
-  concurrency?: number;
-  onProgress?: (progress: PageProgress) => void;
-  signal?: AbortSignal;
-  /** The page cap (default 200, CodexBar's); that many full pages with no short one fail closed. */
-  maxPages?: number;
-}
-
 /** The walk over pages decoded as rows (src/cost/events/rows.ts), delivered a run at a time. */
-export interface RowsPagerOptions extends CommonPagerOptions {
+export interface RowsPagerOptions {
   fetchPage: (page: number, signal: AbortSignal) => Promise<EventRowsPage>;
   /**
    * Rows `from` to `to` (exclusive) of `rows`: every de-duplicated event exactly once, in page order except
    * for held-back overlap rows.
    */
   onRows: (rows: EventRows, from: number, to: number) => void;
-}
-
-/** What the walk needs of a page's rows, whichever way they are held. */
-interface RowsAccess<R> {
-  signature(rows: R): string;
-  overlap(previous: R, current: R): number;
-}
-
-interface Page<R> {
-  totalUsageEventsCount: number | undefined;
-  usageEventsDisplay: R;
-}
-
-interface WalkOptions<R extends { readonly length: number }> extends CommonPagerOptions {
-  fetchPage: (page: number, signal: AbortSignal) => Promise<Page<R>>;
-  deliver: (rows: R, from: number, to: number) => void;
-  access: RowsAccess<R>;
+  concurrency?: number;
+  onProgress?: (progress: PageProgress) => void;
+  signal?: AbortSignal;
+  /** The page cap (default 200, CodexBar's); that many full pages with no short one fail closed. */
+  maxPages?: number;
 }
 
 export interface PagerResult {
@@ -167,16 +147,8 @@ class PageFetcher<P> {
   }
 }
 
-const ROWS: RowsAccess<EventRows> = { signature: rowsSignature, overlap: rowsOverlap };
-
 /** Pages of rows: the dashboard's events endpoint (src/api/events-endpoint.ts) and the Admin API's. */
-export function pageEventRows(options: RowsPagerOptions): Promise<PagerResult> {
-  return walkPages({ ...options, access: ROWS, deliver: options.onRows });
-}
-
-async function walkPages<R extends { readonly length: number }>(
-  options: WalkOptions<R>,
-): Promise<PagerResult> {
+export async function pageEventRows(options: RowsPagerOptions): Promise<PagerResult> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal?.reason);
@@ -184,7 +156,7 @@ async function walkPages<R extends { readonly length: number }>(
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const maxPages = options.maxPages ?? MAX_PAGES;
   const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency, maxPages);
-  const walk = new PageWalk(options, options.access);
+  const walk = new PageWalk(options);
   try {
     let completed = false;
     for (let page = 1; page <= maxPages && !completed; page++) {
@@ -217,29 +189,26 @@ async function walkPages<R extends { readonly length: number }>(
 const MAX_BOUNDARY_OVERLAP = PAGE_SIZE / 2;
 
 /** The in-order walk over the pages: count checks, overlap held back, events delivered once. */
-class PageWalk<R extends { readonly length: number }> {
+class PageWalk {
   expected: number | null = null;
   raw = 0;
   private delivered = 0;
   private lastPageWithEvents = 0;
-  private previous: R | undefined;
+  private previous: EventRows | undefined;
   /** The signature of every page with events so far, and its page number. */
   private readonly signatures = new Map<string, number>();
   /** The rows repeatOf last looked at, and their signature and overlap, so accept does not work them out again. */
-  private looked: { events: R; signature: string; overlap: number } | undefined;
+  private looked: { events: EventRows; signature: string; overlap: number } | undefined;
   /** Per page, its leading rows that equal the previous page's tail: overlap only if the count proves it. */
-  private readonly held: { events: R; count: number }[] = [];
+  private readonly held: { events: EventRows; count: number }[] = [];
 
-  constructor(
-    private readonly options: Pick<WalkOptions<R>, 'deliver' | 'onProgress'>,
-    private readonly access: RowsAccess<R>,
-  ) {}
+  constructor(private readonly options: Pick<RowsPagerOptions, 'onRows' | 'onProgress'>) {}
 
   /**
    * The earlier page that `response` repeats, if any: the same rows as a page already taken, or an overlap
    * with the previous page longer than a boundary shift can explain. Changes nothing.
    */
-  repeatOf(response: Page<R>): number | undefined {
+  repeatOf(response: EventRowsPage): number | undefined {
     const events = response.usageEventsDisplay;
     if (events.length === 0) return undefined;
     const { signature, overlap } = this.lookAt(events);
@@ -250,16 +219,16 @@ class PageWalk<R extends { readonly length: number }> {
   }
 
   /** The page's signature and its overlap with the previous page, worked out once per page. */
-  private lookAt(events: R): { signature: string; overlap: number } {
+  private lookAt(events: EventRows): { signature: string; overlap: number } {
     if (this.looked?.events !== events) {
-      const overlap = this.previous ? this.access.overlap(this.previous, events) : 0;
-      this.looked = { events, signature: this.access.signature(events), overlap };
+      const overlap = this.previous ? rowsOverlap(this.previous, events) : 0;
+      this.looked = { events, signature: rowsSignature(events), overlap };
     }
     return this.looked;
   }
 
   /** Takes page `page`; true when it proves the walk complete (a short or empty page). */
-  accept(page: number, response: Page<R>): boolean {
+  accept(page: number, response: EventRowsPage): boolean {
     this.checkCount(response.totalUsageEventsCount);
     const events = response.usageEventsDisplay;
     this.raw += events.length;
@@ -306,9 +275,9 @@ class PageWalk<R extends { readonly length: number }> {
     return { expected, raw, delivered: this.delivered, pages: this.lastPageWithEvents };
   }
 
-  private deliver(events: R, from: number, to: number): void {
+  private deliver(events: EventRows, from: number, to: number): void {
     if (from >= to) return;
     this.delivered += to - from;
-    this.options.deliver(events, from, to);
+    this.options.onRows(events, from, to);
   }
 }

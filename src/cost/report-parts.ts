@@ -2,7 +2,7 @@
  * The report's parts from the aggregator's per-model sums (src/cost/aggregate.ts): per day and per billing
  * kind; the window's models are the kinds' merged, exactly (docs/behaviour.md §19.4–19.11). Pure.
  */
-import { checkedSum, MeteredSum, ModelAccumulator } from './accumulators.js';
+import { checkedSum, MeteredSum, type ModelAccumulator, modelIn } from './accumulators.js';
 import { allKnown, compareModelRows, sumKnown, sumTokens } from './sums.js';
 import type { CostDay, CostModelRow, CostReport, KindTotals } from './types.js';
 
@@ -10,14 +10,7 @@ import type { CostDay, CostModelRow, CostReport, KindTotals } from './types.js';
 export function mergeModels(maps: Iterable<Map<string, ModelAccumulator>>): Map<string, ModelAccumulator> {
   const merged = new Map<string, ModelAccumulator>();
   for (const models of maps) {
-    for (const acc of models.values()) {
-      let into = merged.get(acc.modelName);
-      if (into === undefined) {
-        into = new ModelAccumulator(acc.modelName);
-        merged.set(acc.modelName, into);
-      }
-      into.absorb(acc);
-    }
+    for (const acc of models.values()) modelIn(merged, acc.modelName).absorb(acc);
   }
   return merged;
 }

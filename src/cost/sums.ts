@@ -6,8 +6,11 @@ import { checkedSum } from './accumulators.js';
 import { exactSum } from './exact-sum.js';
 import type { CostModelRow, TokenTotals } from './types.js';
 
+/** What a row is ranked by. */
+export type RankedRow = Pick<CostModelRow, 'costUSD' | 'totalTokens' | 'modelName'>;
+
 /** docs/behaviour.md §19.6: cost desc (unknown = −1), then totalTokens desc, then name asc. */
-export function compareModelRows(a: CostModelRow, b: CostModelRow): number {
+export function compareModelRows(a: RankedRow, b: RankedRow): number {
   const costA = a.costUSD ?? -1;
   const costB = b.costUSD ?? -1;
   if (costA !== costB) return costB - costA;

@@ -36,22 +36,14 @@ const DATE_FORMS = 'YYYY-MM-DD or YYYYMMDD';
 
 /** `--since` / `--until` values: YYYY-MM-DD or YYYYMMDD naming a real calendar date. */
 export function parseCivilDate(value: string): CivilDate | undefined {
-  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value.trim());
-  const dashes = value.trim().split('-').length - 1;
-  return match && (dashes === 0 || dashes === 2) ? toCivil(match) : undefined;
-}
-
-function toCivil(match: RegExpExecArray): CivilDate | undefined {
-  const date = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+  const match = /^(\d{4})(-?)(\d{2})\2(\d{2})$/.exec(value.trim());
+  if (!match) return undefined;
+  const date = { year: Number(match[1]), month: Number(match[3]), day: Number(match[4]) };
   // Reject 2026-02-30 and friends: a real date survives a round trip.
   const roundTrip = addCivilDays(date, 0);
   return roundTrip.year === date.year && roundTrip.month === date.month && roundTrip.day === date.day
     ? date
     : undefined;
-}
-
-function compareCivil(a: CivilDate, b: CivilDate): number {
-  return formatDayKey(a) < formatDayKey(b) ? -1 : formatDayKey(a) > formatDayKey(b) ? 1 : 0;
 }
 
 /**
@@ -104,31 +96,29 @@ function dayRange(since: CivilDate | undefined, until: CivilDate | undefined, to
     throw new ArgumentError('--until needs --since.', `Give both as ${DATE_FORMS}, or use --days N.`);
   }
   const last = until ?? today.date;
-  if (compareCivil(since, today.date) > 0) {
-    throw new ArgumentError(`--since ${formatDayKey(since)} is in the future.`, `Use ${DATE_FORMS}.`);
+  // Day keys (YYYY-MM-DD) compare as the days do.
+  const first = formatDayKey(since);
+  const lastKey = formatDayKey(last);
+  const todayKey = formatDayKey(today.date);
+  if (first > todayKey) throw new ArgumentError(`--since ${first} is in the future.`, `Use ${DATE_FORMS}.`);
+  if (first > lastKey) {
+    throw new ArgumentError(`--since ${first} is after --until ${lastKey}.`, `Use ${DATE_FORMS}.`);
   }
-  if (compareCivil(since, last) > 0) {
-    throw new ArgumentError(
-      `--since ${formatDayKey(since)} is after --until ${formatDayKey(last)}.`,
-      `Use ${DATE_FORMS}.`,
-    );
-  }
-  const label = (lastDay: CivilDate) => `${formatDayKey(since)} – ${formatDayKey(lastDay)}`;
   const start = startOfLocalDay(since, today.timeZone);
   if (start < 0) {
     // docs/behaviour.md §17.3: the dashboard API takes no bound before the Unix epoch.
     throw new ArgumentError(
-      `--since ${formatDayKey(since)} starts before the Unix epoch in ${today.timeZone}.`,
+      `--since ${first} starts before the Unix epoch in ${today.timeZone}.`,
       'Use --all for all history, or a later --since.',
     );
   }
-  if (compareCivil(last, today.date) >= 0) return untilNow(since, start, today, label(today.date));
+  if (lastKey >= todayKey) return untilNow(since, start, today, `${first} – ${todayKey}`);
   return {
     start: new Date(start),
     end: new Date(startOfLocalDay(addCivilDays(last, 1), today.timeZone) - 1),
     timeZone: today.timeZone,
     historyDays: civilDaysBetween(since, last) + 1,
-    label: label(last),
+    label: `${first} – ${lastKey}`,
   };
 }
 

@@ -53,7 +53,6 @@ export interface CollectTeamCostOptions {
   member?: string;
   pricing: ListPricer | null;
   now: () => Date;
-  concurrency?: number;
   onProgress?: (progress: TeamCostProgress) => void;
   signal?: AbortSignal;
   /** The team's event store; without it every event is fetched and nothing is kept. */
@@ -75,11 +74,6 @@ class FeeSum {
   get usd(): number | null {
     return this.seen ? this.cents.value / 100 : null;
   }
-}
-
-interface MemberAccumulator {
-  aggregator: CostAggregator;
-  fees: FeeSum;
 }
 
 function compareMembers(a: MemberCost, b: MemberCost): number {
@@ -104,7 +98,7 @@ export async function collectTeamCost(
   };
   const team = createCostAggregator(aggregatorOptions);
   const teamFees = new FeeSum();
-  const members = new Map<string, MemberAccumulator>();
+  const members = new Map<string, { aggregator: CostAggregator; fees: FeeSum }>();
   const onEvent = (event: DecodedUsageEvent) => {
     team.add(event);
     const name = event.userEmail ?? UNKNOWN_MEMBER;
@@ -157,7 +151,7 @@ function adminSource(context: AdminContext, options: CollectTeamCostOptions): Ev
   return {
     tag: '[cursor-team]',
     server: 'the Admin API',
-    concurrency: options.concurrency ?? TEAM_CONCURRENCY,
+    concurrency: TEAM_CONCURRENCY,
     maxPages: TEAM_MAX_PAGES,
     maxSpanMs: ADMIN_MAX_SPAN_MS,
     fetchPage: async (span, page, signal) => {

@@ -40,14 +40,8 @@ const cents = (value: number | undefined): number | null =>
 
 /** The first positive limit of: the effective limit, the admin's override, the monthly limit. */
 function limitOf(row: MemberSpendRow): number | null {
-  for (const value of [
-    row.effectivePerUserLimitDollars,
-    row.hardLimitOverrideDollars,
-    row.monthlyLimitDollars,
-  ]) {
-    if (value !== undefined && value > 0) return value;
-  }
-  return null;
+  const limits = [row.effectivePerUserLimitDollars, row.hardLimitOverrideDollars, row.monthlyLimitDollars];
+  return limits.find((value) => value !== undefined && value > 0) ?? null;
 }
 
 export function memberSpend(row: MemberSpendRow): MemberSpend {

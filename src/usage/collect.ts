@@ -41,8 +41,6 @@ export interface CollectUsageOptions {
   timeZone: string;
   /** Verbose lines; never given a credential or another member's data. */
   log?: (line: string) => void;
-  /** Overrides the selection read from the session's cookie header. */
-  teamSelectionCookie?: TeamSelection;
   timeouts?: Partial<UsageTimeouts>;
   signal?: AbortSignal;
 }
@@ -123,11 +121,10 @@ async function teamBudgetFor(
     options.log?.('[cursor] Team budget skipped (no email from /api/auth/me)');
     return undefined;
   }
-  const selection = options.teamSelectionCookie ?? selectionFor(options.session);
   try {
     return await lookupTeamBudget({
       ctx,
-      selection,
+      selection: selectionFor(options.session),
       emailKey,
       deadlineMs: Math.min(timeouts.teamDeadlineMs, timeouts.requestMs),
     });

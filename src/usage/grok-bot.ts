@@ -8,8 +8,6 @@ import type { ExtraRateWindow, RateWindow } from './types.js';
  * The Grok Bot allowance from get-sand-usage-status (docs/behaviour.md §12.8).
  */
 
-const GROK_BOT_ID = 'cursor-grok-bot';
-const GROK_BOT_TITLE = 'Grok Bot';
 /** Paid allowances run on the documented 7-day cadence whatever `currentPeriodStart` says. */
 const WEEK_MINUTES = 10_080;
 
@@ -45,35 +43,28 @@ export function paidWeeklyWindow(sand: SandStatus, usedPercent: number, timeZone
   };
 }
 
-export interface GrokBotContext {
+/** What the Grok Bot window and the unified pool are decided in. */
+export interface SandContext {
   now: Date;
   timeZone: string;
-  /** Usable legacy request plans hide the Grok Bot window (docs/behaviour.md §12.5, §12.8). */
+  /** Usable legacy request plans hide both (docs/behaviour.md §12.5, §12.8). */
   requestQuotaUsable: boolean;
 }
 
 export function grokBotWindow(
   sand: SandStatus | undefined,
-  context: GrokBotContext,
+  context: SandContext,
 ): ExtraRateWindow | undefined {
   if (!sand || context.requestQuotaUsable || sand.usagePercent === undefined) return undefined;
   const allowance = grokAllowance(sand, context.now);
   if (!allowance) return undefined;
   const usedPercent = clampPercent(sand.usagePercent);
-  if (allowance === 'trial') {
-    // Trial expiry does not replenish quota: no reset, no duration, no pace.
-    return {
-      id: GROK_BOT_ID,
-      title: GROK_BOT_TITLE,
-      window: { usedPercent },
-      usageKnown: true,
-      showsPace: false,
-    };
-  }
-  const window = paidWeeklyWindow(sand, usedPercent, context.timeZone);
+  // Trial expiry does not replenish quota: no reset, no duration, no pace.
+  const window =
+    allowance === 'trial' ? { usedPercent } : paidWeeklyWindow(sand, usedPercent, context.timeZone);
   return {
-    id: GROK_BOT_ID,
-    title: GROK_BOT_TITLE,
+    id: 'cursor-grok-bot',
+    title: 'Grok Bot',
     window,
     usageKnown: true,
     showsPace: window.resetsAt !== undefined,

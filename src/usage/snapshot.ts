@@ -2,13 +2,13 @@ import type { SandStatus } from '../api/schemas/sand-status.js';
 import type { UsageStatus } from '../api/schemas/usage-status.js';
 import { grokBotWindow } from './grok-bot.js';
 import { planName } from './plan-name.js';
-import { providerCostFrom } from './provider-cost.js';
 import { resetText } from './reset-text.js';
 import { cycleMinutes, hasUsableRequestQuota, type UsageFigures } from './summary.js';
 import {
   DEFAULT_LABELS,
   type DetailSection,
   type Identity,
+  type ProviderCost,
   type RateWindow,
   type UsageSnapshot,
 } from './types.js';
@@ -43,10 +43,8 @@ export function buildUsageSnapshot({
   now,
   timeZone,
 }: SnapshotInputs): UsageSnapshot {
-  const requestQuotaUsable = hasUsableRequestQuota(figures);
-  const monthly = monthlyWindows(figures, timeZone);
   const snapshot: UsageSnapshot = {
-    ...monthly,
+    ...monthlyWindows(figures, timeZone),
     labels: { ...DEFAULT_LABELS },
     extraRateWindows: [],
     details: requestQuotaDetails(figures),
@@ -54,7 +52,8 @@ export function buildUsageSnapshot({
     identity: identityFrom(figures),
   };
 
-  const pool = unifiedWeeklyPool(sand, { now, timeZone, requestQuotaUsable });
+  const context = { now, timeZone, requestQuotaUsable: hasUsableRequestQuota(figures) };
+  const pool = unifiedWeeklyPool(sand, context);
   if (pool) {
     // docs/behaviour.md §12.9: the shared weekly pool replaces the stale monthly Total/Cursor/Third Party
     // bars. It is the same allowance the Grok Bot extra would show, so it is not listed twice.
@@ -63,7 +62,7 @@ export function buildUsageSnapshot({
     snapshot.tertiary = null;
     snapshot.labels.primary = WEEKLY_LABEL;
   } else {
-    const grok = grokBotWindow(sand, { now, timeZone, requestQuotaUsable });
+    const grok = grokBotWindow(sand, context);
     if (grok) snapshot.extraRateWindows.push(grok);
   }
 
@@ -124,6 +123,21 @@ function requestQuotaDetails(figures: UsageFigures): DetailSection[] {
       ],
     },
   ];
+}
+
+/**
+ * docs/behaviour.md §12.7: the on-demand ("Extra usage") budget. A personal cap wins over the team budget;
+ * a budget with nothing spent is shown, and spend without a limit is shown with a limit of 0.
+ */
+export function providerCostFrom(figures: UsageFigures, now: Date): ProviderCost | undefined {
+  const team = !((figures.onDemandLimitUSD ?? 0) > 0) && (figures.teamOnDemandLimitUSD ?? 0) > 0;
+  const used = team ? (figures.teamOnDemandUsedUSD ?? 0) : figures.onDemandUsedUSD;
+  const limit = (team ? figures.teamOnDemandLimitUSD : figures.onDemandLimitUSD) ?? 0;
+  if (!(used > 0 || limit > 0)) return undefined;
+  const cost: ProviderCost = { used, limit, currencyCode: 'USD', period: 'Monthly', updatedAt: now };
+  if (figures.billingCycleEnd) cost.resetsAt = figures.billingCycleEnd;
+  if (team && figures.onDemandUsedUSD > 0) cost.personalUsed = figures.onDemandUsedUSD;
+  return cost;
 }
 
 /** docs/behaviour.md §12.13. */

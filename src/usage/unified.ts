@@ -1,7 +1,7 @@
 import type { SandStatus } from '../api/schemas/sand-status.js';
 import type { UsageStatus } from '../api/schemas/usage-status.js';
 import { parseIsoDate } from '../lib/iso-date.js';
-import { grokAllowance, paidWeeklyWindow } from './grok-bot.js';
+import { grokAllowance, paidWeeklyWindow, type SandContext } from './grok-bot.js';
 import { clampPercent } from './summary.js';
 import type { ProviderCost, RateWindow } from './types.js';
 
@@ -9,19 +9,13 @@ import type { ProviderCost, RateWindow } from './types.js';
 
 export const WEEKLY_LABEL = 'Weekly';
 
-export interface UnifiedPoolContext {
-  now: Date;
-  timeZone: string;
-  requestQuotaUsable: boolean;
-}
-
 /**
  * `isUnified: true` with a usable pool and a current reset, and no valid request quota: the shared weekly
  * pool becomes the primary bar. Missing or expired timing keeps the monthly layout (undefined here).
  */
 export function unifiedWeeklyPool(
   sand: SandStatus | undefined,
-  context: UnifiedPoolContext,
+  context: SandContext,
 ): RateWindow | undefined {
   if (sand?.isUnified !== true || context.requestQuotaUsable || sand.usagePercent === undefined)
     return undefined;

@@ -17,7 +17,7 @@ const NOW = new Date('2026-07-20T15:00:00Z');
 
 function report(
   events: UsageEvent[],
-  options: { timeZone?: string; pricing?: ListPricer | null; today?: Date | string } = {},
+  options: { timeZone?: string; pricing?: ListPricer | null; today?: Date } = {},
 ): CostReport {
   const settings = {
     timeZone: options.timeZone ?? 'UTC',

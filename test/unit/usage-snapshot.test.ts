@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planName } from '../../src/usage/plan-name.js';
-import { providerCostFrom } from '../../src/usage/provider-cost.js';
 import { formatResetDate, resetText } from '../../src/usage/reset-text.js';
-import { remainingPercent } from '../../src/usage/snapshot.js';
+import { providerCostFrom, remainingPercent } from '../../src/usage/snapshot.js';
 import { cycleMinutes } from '../../src/usage/summary.js';
 import { figuresFrom, snapshotFrom, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from './usage-helpers.js';
 

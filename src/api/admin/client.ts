@@ -26,12 +26,10 @@ export const ADMIN_ORIGIN = 'https://api.cursor.com';
  */
 const ADMIN_RESPONSE_LIMIT = EVENTS_PAGE_LIMIT;
 
+/** A POST to `path` with a JSON body; errors name the endpoint `POST <path>`. */
 export interface AdminRequest<T> {
-  method: 'GET' | 'POST';
   path: string;
-  /** Label used in errors, e.g. `POST /teams/spend`. */
-  endpoint: string;
-  body?: unknown;
+  body: unknown;
   timeoutMs: number;
   signal?: AbortSignal;
   schema: z.ZodType<T>;
@@ -54,49 +52,48 @@ export class AdminClient implements AdminRequester {
   private readonly dispatcher: Dispatcher;
   private readonly authorization: string;
 
-  constructor(options: { baseUrl: string; apiKey: string; proxy: ProxySettings; dispatcher?: Dispatcher }) {
+  constructor(options: { baseUrl: string; apiKey: string; proxy: ProxySettings }) {
     this.baseUrl = options.baseUrl;
-    this.dispatcher = options.dispatcher ?? createDispatcher(options.proxy);
+    this.dispatcher = createDispatcher(options.proxy);
     this.authorization = `Basic ${Buffer.from(`${options.apiKey}:`, 'utf8').toString('base64')}`;
   }
 
   async request<T>(req: AdminRequest<T>): Promise<T> {
+    const endpoint = `POST ${req.path}`;
     const timeout = AbortSignal.timeout(req.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-    const headers: Record<string, string> = { accept: 'application/json', authorization: this.authorization };
-    let body: string | undefined;
-    if (req.method === 'POST') {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(req.body ?? {});
-    }
     const url = new URL(this.baseUrl + req.path);
     let response: BufferedResponse;
     try {
       response = await requestBuffered(this.dispatcher, {
         origin: url.origin,
         path: url.pathname + url.search,
-        method: req.method,
-        headers,
-        body,
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          authorization: this.authorization,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(req.body),
         signal,
         maxBytes: ADMIN_RESPONSE_LIMIT,
       });
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw bodyTooLargeError(req.endpoint, ADMIN_RESPONSE_LIMIT);
-      if (timeout.aborted) throw new TimeoutError(req.endpoint, req.timeoutMs);
+      if (error instanceof BodyTooLargeError) throw bodyTooLargeError(endpoint, ADMIN_RESPONSE_LIMIT);
+      if (timeout.aborted) throw new TimeoutError(endpoint, req.timeoutMs);
       if (req.signal?.aborted) throw req.signal.reason ?? error;
-      throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
+      throw new ApiError(endpoint, transportMessage(error), { transport: true });
     }
     const status = response.statusCode;
-    if (status === 401) throw new AdminKeyRejectedError(req.endpoint);
-    if (status === 403) throw new AdminForbiddenError(req.endpoint);
+    if (status === 401) throw new AdminKeyRejectedError(endpoint);
+    if (status === 403) throw new AdminForbiddenError(endpoint);
     if (status !== 200) {
-      throw new ApiError(req.endpoint, `HTTP ${status}`, {
+      throw new ApiError(endpoint, `HTTP ${status}`, {
         status,
         retryAfterMs: parseRetryAfter(headerValue(response.headers['retry-after'])),
       });
     }
-    return decode(req.endpoint, decodeBody(response.body), req.schema, { rawExcerpt: false });
+    return decode(endpoint, decodeBody(response.body), req.schema, { rawExcerpt: false });
   }
 
   async close(): Promise<void> {

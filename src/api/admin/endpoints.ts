@@ -26,9 +26,9 @@ export const ADMIN_RATE_LIMITS: Readonly<Record<AdminFamily, RateLimit>> = {
   usageEvents: { requests: 60, windowMs: MINUTE_MS },
 };
 
-const SPEND_ENDPOINT = 'POST /teams/spend';
-export const DAILY_USAGE_ENDPOINT = 'POST /teams/daily-usage-data';
-const USAGE_EVENTS_ENDPOINT = 'POST /teams/filtered-usage-events';
+const DAILY_USAGE_PATH = '/teams/daily-usage-data';
+/** As the client names the endpoint in errors. */
+export const DAILY_USAGE_ENDPOINT = `POST ${DAILY_USAGE_PATH}`;
 
 /** The largest page the events endpoint serves. */
 export const ADMIN_EVENTS_PAGE_SIZE = 1000;
@@ -51,7 +51,6 @@ export interface AdminContext {
   limiters: RateLimiters;
   /** Sleep and onRetry come from here; the counts default to ADMIN_RETRY_POLICY. */
   retry: Partial<RetryPolicy>;
-  timeoutMs?: number;
 }
 
 /**
@@ -69,11 +68,7 @@ function callAdmin<T>(
     async () => {
       const release = await limiter.acquire(signal);
       try {
-        return await context.client.request({
-          ...request,
-          timeoutMs: context.timeoutMs ?? ADMIN_TIMEOUT_MS,
-          signal,
-        });
+        return await context.client.request({ ...request, timeoutMs: ADMIN_TIMEOUT_MS, signal });
       } catch (error) {
         if (error instanceof ApiError && error.status === 429) {
           limiter.holdFor(error.retryAfterMs ?? limiter.limit.windowMs);
@@ -94,19 +89,9 @@ export function fetchSpendPage(
   page: number,
   signal?: AbortSignal,
 ): Promise<SpendPage> {
-  return callAdmin(
-    context,
-    'spend',
-    {
-      method: 'POST',
-      path: '/teams/spend',
-      endpoint: SPEND_ENDPOINT,
-      // A fixed order by member keeps pages stable while spend changes during the run.
-      body: { page, pageSize: SPEND_PAGE_SIZE, sortBy: 'user', sortDirection: 'asc' },
-      schema: spendPageSchema,
-    },
-    signal,
-  );
+  // A fixed order by member keeps pages stable while spend changes during the run.
+  const body = { page, pageSize: SPEND_PAGE_SIZE, sortBy: 'user', sortDirection: 'asc' };
+  return callAdmin(context, 'spend', { path: '/teams/spend', body, schema: spendPageSchema }, signal);
 }
 
 export interface DailyUsageQuery {
@@ -123,18 +108,7 @@ export function fetchDailyUsage(
 ): Promise<DailyUsagePage> {
   const body: Record<string, number> = { startDate: query.start.getTime(), endDate: query.end.getTime() };
   if (query.page !== undefined) body.page = query.page;
-  return callAdmin(
-    context,
-    'dailyUsage',
-    {
-      method: 'POST',
-      path: '/teams/daily-usage-data',
-      endpoint: DAILY_USAGE_ENDPOINT,
-      body,
-      schema: dailyUsageSchema,
-    },
-    signal,
-  );
+  return callAdmin(context, 'dailyUsage', { path: DAILY_USAGE_PATH, body, schema: dailyUsageSchema }, signal);
 }
 
 export interface UsageEventsQuery {
@@ -157,16 +131,6 @@ export function fetchUsageEventsPage(
     pageSize: ADMIN_EVENTS_PAGE_SIZE,
   };
   if (query.email !== undefined) body.email = query.email;
-  return callAdmin(
-    context,
-    'usageEvents',
-    {
-      method: 'POST',
-      path: '/teams/filtered-usage-events',
-      endpoint: USAGE_EVENTS_ENDPOINT,
-      body,
-      schema: adminEventsPageSchema,
-    },
-    signal,
-  );
+  const path = '/teams/filtered-usage-events';
+  return callAdmin(context, 'usageEvents', { path, body, schema: adminEventsPageSchema }, signal);
 }

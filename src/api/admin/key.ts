@@ -60,15 +60,11 @@ export function resolveAdminKey(inputs: AdminKeyInputs): AdminKey {
   throw new MissingAdminKeyError();
 }
 
-export interface LineSource {
-  [Symbol.asyncIterator](): AsyncIterator<string | Buffer | Uint8Array>;
-}
-
 /** Longer input than this cannot be a key; reading stops there. */
 const MAX_LINE_BYTES = 4096;
 
 /** The first line of stdin (up to a newline or the end), without its line ending. */
-export async function readFirstLine(source: LineSource): Promise<string> {
+export async function readFirstLine(source: AsyncIterable<string | Buffer | Uint8Array>): Promise<string> {
   let text = '';
   for await (const chunk of source) {
     text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');

@@ -61,14 +61,6 @@ export class RateLimiter {
     this.holdUntil = Math.max(this.holdUntil, this.clock.now() + ms);
   }
 
-  private release(): void {
-    this.inFlight--;
-    this.finished.push(this.clock.now());
-    const wake = this.onRelease;
-    this.onRelease = undefined;
-    wake?.();
-  }
-
   private grant(): Release {
     this.inFlight++;
     this.granted++;
@@ -76,7 +68,11 @@ export class RateLimiter {
     return () => {
       if (done) return;
       done = true;
-      this.release();
+      this.inFlight--;
+      this.finished.push(this.clock.now());
+      const wake = this.onRelease;
+      this.onRelease = undefined;
+      wake?.();
     };
   }
 

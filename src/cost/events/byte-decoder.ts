@@ -118,7 +118,7 @@ class PageTokenizer extends JsonBytes {
   }
 
   private count(): number | undefined {
-    const count = decodeEventCount(this.value(false), this.issues);
+    const count = decodeEventCount(this.value(), this.issues);
     if (this.issues.length > 0) throw GIVE_UP;
     return count;
   }
@@ -171,8 +171,8 @@ class PageTokenizer extends JsonBytes {
    * (the schema's lenient rules take either).
    */
   private numeric(): unknown {
-    const n = this.plainNumber(true);
-    return Number.isNaN(n) ? this.value(true) : n;
+    const n = this.plainNumber();
+    return Number.isNaN(n) ? this.value() : n;
   }
 
   /** A known event field's value into row `i`, by the rule decodeUsageEvent applies to it. */
@@ -195,7 +195,7 @@ class PageTokenizer extends JsonBytes {
         rows.usageBasedCosts[i] = optionalString(this.text(field), 'usageBasedCosts', issues);
         break;
       case IS_TOKEN_BASED_CALL:
-        rows.setBoolean(i, TOKEN_BASED_CALL, optionalBoolean(this.value(false), 'isTokenBasedCall', issues));
+        rows.setBoolean(i, TOKEN_BASED_CALL, optionalBoolean(this.value(), 'isTokenBasedCall', issues));
         break;
       case OWNING_USER:
         rows.owningUser[i] = optionalId(this.text(field), 'owningUser', issues);
@@ -207,10 +207,10 @@ class PageTokenizer extends JsonBytes {
         rows.cursorTokenFee[i] = orNaN(lenientNumber(this.numeric()));
         break;
       case IS_CHARGEABLE:
-        rows.setBoolean(i, CHARGEABLE, optionalBoolean(this.value(false), 'isChargeable', issues));
+        rows.setBoolean(i, CHARGEABLE, optionalBoolean(this.value(), 'isChargeable', issues));
         break;
       case IS_HEADLESS:
-        rows.setBoolean(i, HEADLESS, optionalBoolean(this.value(false), 'isHeadless', issues));
+        rows.setBoolean(i, HEADLESS, optionalBoolean(this.value(), 'isHeadless', issues));
         break;
       case CHARGED_CENTS:
         rows.chargedCents[i] = orNaN(lenientNumber(this.numeric()));
@@ -224,7 +224,7 @@ class PageTokenizer extends JsonBytes {
    */
   private tokenUsage(rows: EventRows, i: number): void {
     if (this.b[this.p] !== OPEN_OBJECT) {
-      if (this.value(false) !== null) throw GIVE_UP;
+      if (this.value() !== null) throw GIVE_UP;
       rows.resetTokenUsage(i, false);
       return;
     }
@@ -262,7 +262,7 @@ class PageTokenizer extends JsonBytes {
    */
   private text(field: Field): unknown {
     const b = this.b;
-    if (b[this.p] !== QUOTE) return this.value(false);
+    if (b[this.p] !== QUOTE) return this.value();
     const start = this.p + 1;
     const slot = field.index;
     const first = slot * SEEN_TEXTS;

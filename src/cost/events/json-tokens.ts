@@ -53,27 +53,13 @@ export abstract class JsonBytes {
     return sharedText(this.buffer, start, end);
   }
 
-  /**
-   * A value as JSON.parse would give it; strings, numbers and literals without building a string of the body.
-   * For a numeric field a string of digits is handed over as its number (decoded alike, see NUMERIC_FIELDS).
-   */
-  protected value(numeric: boolean): unknown {
-    const b = this.b;
-    const c = b[this.p];
+  /** A value as JSON.parse would give it; strings, numbers and literals without building a string of the body. */
+  protected value(): unknown {
+    const c = this.b[this.p];
     if (c === QUOTE) {
       const start = this.p + 1;
       const end = this.plainStringEnd(start);
       this.p = end + 1;
-      if (numeric && end > start && end - start <= 15) {
-        let n = 0;
-        let i = start;
-        for (; i < end; i++) {
-          const d = b[i]! - ZERO;
-          if (d < 0 || d > 9) break;
-          n = n * 10 + d;
-        }
-        if (i === end) return n;
-      }
       return sharedText(this.buffer, start, end);
     }
     if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) return this.number();
@@ -168,7 +154,7 @@ export abstract class JsonBytes {
     const c = b[this.p];
     if (c === QUOTE) this.skipString();
     else if (c === OPEN_OBJECT || c === OPEN_ARRAY) this.skipContainer(c, depth);
-    else this.value(false);
+    else this.value();
   }
 
   protected skipContainer(open: number, depth: number): void {
@@ -228,16 +214,16 @@ export abstract class JsonBytes {
   }
 
   /**
-   * A plain number as JSON.parse gives it, read from a JSON number of up to 15 digits without an exponent
-   * or (`numeric`) a string of up to 15 digits (see value()); NaN, with nothing read, for anything else, which
-   * value() then reads. The hot path of a numeric field: no string and no boxed number is made.
+   * A numeric field's plain number as JSON.parse gives it, read from a JSON number of up to 15 digits without
+   * an exponent or from a string of up to 15 digits (the schema decodes both alike, src/cost/events/keys.ts);
+   * NaN, with nothing read, for anything else, which value() then reads. The hot path of a numeric field: no
+   * string and no boxed number is made.
    */
-  protected plainNumber(numeric: boolean): number {
+  protected plainNumber(): number {
     const b = this.b;
     let p = this.p;
     let c = b[p];
     if (c === QUOTE) {
-      if (!numeric) return Number.NaN;
       let n = 0;
       c = b[++p];
       while (c !== undefined && c >= ZERO && c <= NINE) {

@@ -30,13 +30,6 @@ const TOKEN_FIELDS = [
   'cacheReadTokens',
   'totalCents',
 ] as const;
-const NUMERIC_FIELDS = new Set<string>([
-  'timestamp',
-  'requestsCosts',
-  'cursorTokenFee',
-  'chargedCents',
-  ...TOKEN_FIELDS,
-]);
 // Indexes into EVENT_FIELDS and TOKEN_FIELDS; tokenUsage is the last event field.
 export const TIMESTAMP = 0;
 export const MODEL = 1;
@@ -60,7 +53,6 @@ export interface Field {
   /** Index into the field list. */
   index: number;
   bytes: Uint8Array;
-  numeric: boolean;
   /** The key and its closing quote as little-endian 32-bit words, then the bytes left over. */
   words: Int32Array;
   tail: Uint8Array;
@@ -77,7 +69,6 @@ function keyTable(names: readonly string[]): KeyTable {
     table[name.charCodeAt(0)]!.push({
       index,
       bytes: Buffer.from(name, 'latin1'),
-      numeric: NUMERIC_FIELDS.has(name),
       words: Int32Array.from({ length: whole / 4 }, (_, w) => quoted.readInt32LE(w * 4)),
       tail: quoted.subarray(whole),
     });

@@ -11,11 +11,7 @@
  * number is never NaN: the lenient rules give a finite number or nothing); booleans and the presence of token
  * usage are bits of `flags`. `get(i)` gives the event back exactly as the schema decodes it.
  */
-import {
-  type DecodedTokenUsage,
-  type DecodedUsageEvent,
-  eventsPageSchema,
-} from '../../api/schemas/events.js';
+import { type DecodedUsageEvent, eventsPageSchema } from '../../api/schemas/events.js';
 
 /** `flags` bits: token usage, then a pair (set, true) per boolean field. */
 export const HAS_TOKENS = 1;
@@ -74,17 +70,7 @@ export function storedEventScratch(): StoredEvent {
 /** The rows a page holds when nothing says otherwise: cursor.com's page size. */
 const PAGE_ROWS = 1000;
 
-type NumberColumn =
-  | 'timestamp'
-  | 'requestsCosts'
-  | 'cursorTokenFee'
-  | 'chargedCents'
-  | 'inputTokens'
-  | 'outputTokens'
-  | 'cacheWriteTokens'
-  | 'cacheReadTokens'
-  | 'totalCents';
-const NUMBER_COLUMNS: readonly NumberColumn[] = [
+const NUMBER_COLUMNS = [
   'timestamp',
   'requestsCosts',
   'cursorTokenFee',
@@ -94,7 +80,7 @@ const NUMBER_COLUMNS: readonly NumberColumn[] = [
   'cacheWriteTokens',
   'cacheReadTokens',
   'totalCents',
-];
+] as const;
 
 /** A decoded number as its column holds it: absent is NaN. */
 export const orNaN = (value: number | undefined) => (value === undefined ? Number.NaN : value);
@@ -273,20 +259,6 @@ export class EventRows {
     }
   }
 
-  /** The token usage of row `i`, or undefined. */
-  tokenUsage(i: number): DecodedTokenUsage | undefined {
-    const bits = this.flags[i]!;
-    if (!(bits & HAS_TOKENS)) return undefined;
-    return {
-      inputTokens: this.inputTokens[i]!,
-      outputTokens: this.outputTokens[i]!,
-      cacheWriteTokens: this.cacheWriteTokens[i]!,
-      cacheReadTokens: this.cacheReadTokens[i]!,
-      totalCents: orUndefined(this.totalCents[i]!),
-      totalCentsInvalid: (bits & TOTAL_CENTS_INVALID) !== 0,
-    };
-  }
-
   /** Row `i` as the decoded event it was, field for field (an email only when it had one, as decoded). */
   get(i: number): DecodedUsageEvent {
     const bits = this.flags[i]!;
@@ -303,7 +275,17 @@ export class EventRows {
       isChargeable: booleanOf(bits, CHARGEABLE),
       isHeadless: booleanOf(bits, HEADLESS),
       chargedCents: orUndefined(this.chargedCents[i]!),
-      tokenUsage: this.tokenUsage(i),
+      tokenUsage:
+        bits & HAS_TOKENS
+          ? {
+              inputTokens: this.inputTokens[i]!,
+              outputTokens: this.outputTokens[i]!,
+              cacheWriteTokens: this.cacheWriteTokens[i]!,
+              cacheReadTokens: this.cacheReadTokens[i]!,
+              totalCents: orUndefined(this.totalCents[i]!),
+              totalCentsInvalid: (bits & TOTAL_CENTS_INVALID) !== 0,
+            }
+          : undefined,
     };
     const email = this.userEmail[i];
     if (email !== undefined) event.userEmail = email;

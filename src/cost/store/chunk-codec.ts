@@ -67,6 +67,12 @@ function fitsI32Section(values: Float64Array, rows: readonly number[] | undefine
 /** The bytes of a numeric section: its tag and padding, then i32 or f64 values. */
 const numberSectionSize = (count: number, small: boolean) => 8 + aligned(count * (small ? 4 : 8));
 
+/** The typed arrays a chunk's sections are read and written as. */
+interface SectionType<T> {
+  new (buffer: ArrayBuffer, offset: number, length: number): T;
+  readonly BYTES_PER_ELEMENT: number;
+}
+
 /** Writes one chunk's sections into a single buffer, each starting 8-byte aligned. */
 class ChunkWriter {
   readonly out: Buffer;
@@ -77,35 +83,16 @@ class ChunkWriter {
     this.out = Buffer.alloc(size);
   }
 
-  private view<T>(
-    make: new (buffer: ArrayBuffer, offset: number, length: number) => T,
-    count: number,
-    size: number,
-  ): T {
-    const view = new make(this.out.buffer as ArrayBuffer, this.out.byteOffset + this.at, count);
-    this.at += aligned(count * size);
+  /** The next section, `count` values of `Type`, to fill in. */
+  section<T>(Type: SectionType<T>, count: number): T {
+    const view = new Type(this.out.buffer as ArrayBuffer, this.out.byteOffset + this.at, count);
+    this.at += aligned(count * Type.BYTES_PER_ELEMENT);
     return view;
   }
 
-  u32(values: readonly number[]): void {
-    this.view(Uint32Array, values.length, 4).set(values);
-  }
-
-  f64(values: readonly number[]): void {
-    this.view(Float64Array, values.length, 8).set(values);
-  }
-
-  i32(count: number): Int32Array {
-    return this.view(Int32Array, count, 4);
-  }
-
-  u8(count: number): Uint8Array {
-    return this.view(Uint8Array, count, 1);
-  }
-
   numbers(values: Float64Array, rows: readonly number[] | undefined, count: number, small: boolean): void {
-    this.u32([small ? I32 : F64, 0]);
-    const out = small ? this.view(Int32Array, count, 4) : this.view(Float64Array, count, 8);
+    this.section(Uint32Array, 2).set([small ? I32 : F64, 0]);
+    const out = small ? this.section(Int32Array, count) : this.section(Float64Array, count);
     for (let k = 0; k < count; k++) out[k] = valueAt(values, rows, k);
   }
 }
@@ -162,8 +149,8 @@ export function encodeChunk(
   const smallStamps = fitsI32Section(stamps, undefined, count);
   const columns = NUMBER_COLUMNS.map((name) => events.numbers[name]);
   if (members) columns.push(events.tokenFee);
-  const texts = [events.model, events.kind, events.owningUser];
-  if (members) texts.push(events.userEmail);
+  const texts = [events.model.ids, events.kind.ids, events.owningUser.ids];
+  if (members) texts.push(events.userEmail.ids);
   const small = columns.map((values) => fitsI32Section(values, rows, count));
   const size =
     16 +
@@ -172,11 +159,12 @@ export function encodeChunk(
     aligned(count) +
     small.reduce((sum, fits) => sum + numberSectionSize(count, fits), 0);
   const writer = new ChunkWriter(size);
-  writer.u32([members ? MEMBER_VERSION : VERSION, count]);
-  writer.f64([base]);
+  writer.section(Uint32Array, 2).set([members ? MEMBER_VERSION : VERSION, count]);
+  writer.section(Float64Array, 1)[0] = base;
   writer.numbers(stamps, undefined, count, smallStamps);
-  for (const ids of texts) writeLabelIds(writer.i32(count), ids, rows, events, storeIds, labels);
-  copyFlags(writer.u8(count), events.flags, rows);
+  for (const ids of texts)
+    writeLabelIds(writer.section(Int32Array, count), ids, rows, events, storeIds, labels);
+  copyFlags(writer.section(Uint8Array, count), events.flags, rows);
   for (let i = 0; i < columns.length; i++) writer.numbers(columns[i]!, rows, count, small[i]!);
   return writer.out;
 }
@@ -224,38 +212,19 @@ class Reader {
     this.buffer = new Uint8Array(blob).buffer;
   }
 
-  private view<T>(
-    make: (buffer: ArrayBuffer, offset: number, length: number) => T,
-    count: number,
-    size: number,
-  ): T {
-    const bytes = count * size;
+  /** The next section, `count` values of `Type`; a chunk too short for it is damaged. */
+  section<T>(Type: SectionType<T>, count: number): T {
+    const bytes = count * Type.BYTES_PER_ELEMENT;
     if (this.at + bytes > this.buffer.byteLength) throw new ChunkFormatError('chunk is truncated');
-    const view = make(this.buffer, this.at, count);
+    const view = new Type(this.buffer, this.at, count);
     this.at += aligned(bytes);
     return view;
   }
 
-  u32(count: number): Uint32Array {
-    return this.view((b, o, n) => new Uint32Array(b, o, n), count, 4);
-  }
-
-  i32(count: number): Int32Array {
-    return this.view((b, o, n) => new Int32Array(b, o, n), count, 4);
-  }
-
-  f64(count: number): Float64Array {
-    return this.view((b, o, n) => new Float64Array(b, o, n), count, 8);
-  }
-
-  u8(count: number): Uint8Array {
-    return this.view((b, o, n) => new Uint8Array(b, o, n), count, 1);
-  }
-
   numbers(count: number): Numbers {
-    const [tag] = this.u32(2);
-    if (tag === I32) return this.i32(count);
-    if (tag === F64) return this.f64(count);
+    const [tag] = this.section(Uint32Array, 2);
+    if (tag === I32) return this.section(Int32Array, count);
+    if (tag === F64) return this.section(Float64Array, count);
     throw new ChunkFormatError(`unknown column tag ${tag}`);
   }
 
@@ -276,19 +245,19 @@ export function decodeChunk(
   end = Number.POSITIVE_INFINITY,
 ): number {
   const read = new Reader(blob);
-  const [version, count] = read.u32(2) as unknown as [number, number];
+  const [version, count] = read.section(Uint32Array, 2) as unknown as [number, number];
   if (version !== VERSION && version !== MEMBER_VERSION) {
     throw new ChunkFormatError(`unknown chunk version ${version}`);
   }
   const members = version === MEMBER_VERSION;
   const allFlags = members ? V2_FLAGS : V1_FLAGS;
-  const [base] = read.f64(1) as unknown as [number];
+  const [base] = read.section(Float64Array, 1) as unknown as [number];
   const stamps = read.numbers(count);
-  const model = read.i32(count);
-  const kind = read.i32(count);
-  const owner = read.i32(count);
-  const email = members ? read.i32(count) : undefined;
-  const flags = read.u8(count);
+  const model = read.section(Int32Array, count);
+  const kind = read.section(Int32Array, count);
+  const owner = read.section(Int32Array, count);
+  const email = members ? read.section(Int32Array, count) : undefined;
+  const flags = read.section(Uint8Array, count);
   const [input, output, cacheWrite, cacheRead, totalCents, chargedCents] = NUMBER_COLUMNS.map(() =>
     read.numbers(count),
   ) as [Numbers, Numbers, Numbers, Numbers, Numbers, Numbers];

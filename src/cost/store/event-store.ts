@@ -138,17 +138,18 @@ export async function openEventStore(options: OpenStoreOptions): Promise<EventSt
       if (attempt > 0 || !isStoreDamage(error)) throw error;
       const aside = await setStoreAside(options.file);
       options.note(
-        `${options.tag} The event store ${options.shown} could not be used (${reasonOf(error)}); ` +
+        `${options.tag} The event store ${options.shown} could not be used (${storeErrorText(error)}); ` +
           `moved it to ${path.basename(aside)} and started a new one`,
       );
     }
   }
 }
 
-function reasonOf(error: unknown): string {
+/** An error for `--verbose`: its message, after its code (`SQLITE_BUSY: …`) when the message lacks it. */
+export function storeErrorText(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
   const message = error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' ? `${code}: ${message}` : message;
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
 export class EventStore {

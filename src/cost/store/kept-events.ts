@@ -84,13 +84,11 @@ export class KeptEvents {
   /** The distinct texts, each id its index. */
   readonly texts: string[] = [];
   private readonly idOfText = new Map<string, number>();
-  private readonly text: {
-    model: TextColumn;
-    kind: TextColumn;
-    owningUser: TextColumn;
-    /** Only Admin API events carry one, so only a team's store holds any (docs/behaviour.md §30). */
-    userEmail: TextColumn;
-  };
+  readonly model: TextColumn;
+  readonly kind: TextColumn;
+  readonly owningUser: TextColumn;
+  /** Only Admin API events carry one, so only a team's store holds any (docs/behaviour.md §30). */
+  readonly userEmail: TextColumn;
 
   constructor(capacity = 1024) {
     const size = Math.max(1, capacity);
@@ -106,33 +104,15 @@ export class KeptEvents {
     };
     this.tokenFee = new Float64Array(size);
     const intern = (text: string) => this.intern(text);
-    this.text = {
-      model: new TextColumn(size, intern),
-      kind: new TextColumn(size, intern),
-      owningUser: new TextColumn(size, intern),
-      userEmail: new TextColumn(size, intern),
-    };
-  }
-
-  get model(): Int32Array {
-    return this.text.model.ids;
-  }
-
-  get kind(): Int32Array {
-    return this.text.kind.ids;
-  }
-
-  get owningUser(): Int32Array {
-    return this.text.owningUser.ids;
-  }
-
-  get userEmail(): Int32Array {
-    return this.text.userEmail.ids;
+    this.model = new TextColumn(size, intern);
+    this.kind = new TextColumn(size, intern);
+    this.owningUser = new TextColumn(size, intern);
+    this.userEmail = new TextColumn(size, intern);
   }
 
   /** Whether any of `rows` carries a member's email or a token fee (fields a chunk then has to keep). */
   hasMemberFields(rows: readonly number[]): boolean {
-    const email = this.userEmail;
+    const email = this.userEmail.ids;
     for (let k = 0; k < rows.length; k++) {
       const row = rows[k]!;
       if (email[row] !== NO_TEXT || (this.flags[row]! & CHUNK_TOKEN_FEE) !== 0) return true;
@@ -172,7 +152,8 @@ export class KeptEvents {
     this.flags = grown(this.flags);
     for (const name of NUMBER_COLUMNS) this.numbers[name] = grown(this.numbers[name]);
     this.tokenFee = grown(this.tokenFee);
-    for (const column of Object.values(this.text)) column.ids = grown(column.ids);
+    for (const column of [this.model, this.kind, this.owningUser, this.userEmail])
+      column.ids = grown(column.ids);
   }
 
   /** Keeps rows `from` to `to` (exclusive) of `rows`, whose timestamps must be set: a copy per column. */
@@ -202,11 +183,10 @@ export class KeptEvents {
         n.totalCents[i]!,
       );
     }
-    const text = this.text;
-    text.model.setRange(at, rows.model, from, to);
-    text.kind.setRange(at, rows.kind, from, to);
-    text.owningUser.setRange(at, rows.owningUser, from, to);
-    text.userEmail.setRange(at, rows.userEmail, from, to);
+    this.model.setRange(at, rows.model, from, to);
+    this.kind.setRange(at, rows.kind, from, to);
+    this.owningUser.setRange(at, rows.owningUser, from, to);
+    this.userEmail.setRange(at, rows.userEmail, from, to);
   }
 
   /** Keeps an event given field by field (as decodeChunk hands them over). */
@@ -214,10 +194,10 @@ export class KeptEvents {
     const i = this.next();
     const n = this.numbers;
     this.timestamp[i] = event.timestamp;
-    this.text.model.set(i, event.model);
-    this.text.kind.set(i, event.kind);
-    this.text.owningUser.set(i, event.owningUser);
-    this.text.userEmail.set(i, event.userEmail);
+    this.model.set(i, event.model);
+    this.kind.set(i, event.kind);
+    this.owningUser.set(i, event.owningUser);
+    this.userEmail.set(i, event.userEmail);
     n.inputTokens[i] = event.inputTokens;
     n.outputTokens[i] = event.outputTokens;
     n.cacheWriteTokens[i] = event.cacheWriteTokens;

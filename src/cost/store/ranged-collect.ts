@@ -14,7 +14,7 @@
 import { isoSeconds } from '../../lib/iso-date.js';
 import type { EventRows, EventRowsPage } from '../events/rows.js';
 import { MAX_PAGES, PAGE_SIZE, type PageProgress, pageEventRows } from '../pager.js';
-import type { EventStore, RangeEvents, StoredRange } from './event-store.js';
+import { type EventStore, type RangeEvents, type StoredRange, storeErrorText } from './event-store.js';
 import { KeptEvents } from './kept-events.js';
 import { type PlanStep, planWindow, settledPart, type TimeSpan } from './plan.js';
 
@@ -150,7 +150,7 @@ class RangeCollector {
     try {
       return this.options.store!.store.ranges();
     } catch (error) {
-      this.log(`The event store could not be read (${messageOf(error)}); fetching everything`);
+      this.log(`The event store could not be read (${storeErrorText(error)}); fetching everything`);
       return [];
     }
   }
@@ -210,7 +210,7 @@ class RangeCollector {
     try {
       held = this.options.store!.store.read(span.start, span.end);
     } catch (error) {
-      this.log(`The event store could not be read (${messageOf(error)}); fetching ${spanText(span)}`);
+      this.log(`The event store could not be read (${storeErrorText(error)}); fetching ${spanText(span)}`);
       return this.fetch(span);
     }
     const first = await this.page(span, 1);
@@ -237,13 +237,7 @@ class RangeCollector {
       use.store.replace(this.writes, runAt);
       for (const piece of this.writes) this.log(`Stored ${spanText(piece)} for the next run`);
     } catch (error) {
-      this.log(`The event store could not be written (${messageOf(error)}); nothing was stored`);
+      this.log(`The event store could not be written (${storeErrorText(error)}); nothing was stored`);
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  const code = (error as { code?: unknown })?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
