@@ -2,7 +2,7 @@ import type { CompletionSpec } from './spec.js';
 import { tableFunctions } from './tables.js';
 
 /**
- * The bash completion script (docs/behaviour.md §27.8): the tables of tables.ts plus one function that finds
+ * The bash completion script: the tables of tables.ts plus one function that finds
  * the command path in the words typed so far (skipping option values) and offers values, options or commands.
  * Works in bash 3.2 and later; `--flag value` is completed, `--flag=value` is left to bash.
  */

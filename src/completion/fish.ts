@@ -1,7 +1,7 @@
 import { type CommandSpec, type CompletionSpec, commandNames, type OptionSpec } from './spec.js';
 import { quote } from './tables.js';
 
-/** The fish completion script (docs/behaviour.md §27.8): one `complete` line per command and option. */
+/** The fish completion script: one `complete` line per command and option. */
 export function fishScript(spec: CompletionSpec): string {
   const p = spec.program;
   const lines = [

@@ -1,7 +1,7 @@
 import type { CompletionSpec } from './spec.js';
 
 /**
- * The PowerShell completion script (docs/behaviour.md §27.8): the command tree as JSON, walked by one
+ * The PowerShell completion script: the command tree as JSON, walked by one
  * argument completer, so the logic is written once.
  */
 export function powershellScript(spec: CompletionSpec): string {

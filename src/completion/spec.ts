@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 
 /**
- * What the shell completions know, read from the commander tree at run time (docs/behaviour.md §27.8), so a
- * completion script can never offer a flag the CLI does not have.
+ * What the shell completions know, read from the commander tree at run time, so a completion script can
+ * never offer a flag the CLI does not have.
  */
 
 /** Where an option's values come from: a fixed list, or the account labels read from the config when completing. */

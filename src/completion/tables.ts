@@ -1,7 +1,7 @@
 import { type CommandSpec, type CompletionSpec, commandNames } from './spec.js';
 
 /**
- * The lookup tables bash and zsh scripts share (docs/behaviour.md §27.8), written as POSIX `case` functions
+ * The lookup tables bash and zsh scripts share, written as POSIX `case` functions
  * (bash 3.2 on macOS has no associative arrays). A command path is the canonical names joined by spaces:
  * `""` before any command, `usage`, `config enable`. Every function prints one candidate per line.
  */

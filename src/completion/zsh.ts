@@ -2,7 +2,7 @@ import type { CompletionSpec } from './spec.js';
 import { tableFunctions } from './tables.js';
 
 /**
- * The zsh completion script (docs/behaviour.md §27.8): the same tables as bash, with descriptions, shown
+ * The zsh completion script: the same tables as bash, with descriptions, shown
  * through `_describe`. Works as an autoloaded `_codexbar` in `$fpath` and when sourced. The command path
  * variable is `cmdpath`: zsh ties a variable named `path` to PATH.
  */

@@ -1,7 +1,7 @@
 /**
- * Running sums with the failure rules of docs/behaviour.md §19.4–19.5: a token sum that overflows becomes
- * unknown for good; a cost sum turns invalid for good on a bad value and otherwise counts known values only;
- * a metered sum is lost for good when one event lacks a usable chargedCents (docs/behaviour.md §19.9).
+ * Running sums that fail closed (docs/invariants.md, "No unknown price as zero"): a token sum that overflows
+ * becomes unknown for good; a cost sum turns invalid for good on a bad value and otherwise counts known
+ * values only; a metered sum is lost for good when one event lacks a usable chargedCents.
  */
 import { ExactSum } from './exact-sum.js';
 import type { RequestCounts } from './types.js';
@@ -22,7 +22,7 @@ export function checkedSum(values: readonly (number | null)[]): number | null {
 }
 
 /**
- * docs/behaviour.md §19.5: known costs add up (exactly, so the order events arrive in never changes a
+ * Known costs add up (exactly, so the order events arrive in never changes a
  * digit); an invalid one poisons the sum; "no cents at all" stays unknown.
  */
 class CostSum {
@@ -61,8 +61,8 @@ class CostSum {
 }
 
 /**
- * docs/behaviour.md §19.9: Σ chargedCents / 100 (exact, as CostSum), or null once any event lacks it, has a
- * negative one, or the sum overflows.
+ * docs/invariants.md, "No partial total": Σ chargedCents / 100 (exact, as CostSum), or null once any event
+ * lacks it, has a negative one, or the sum overflows.
  */
 export class MeteredSum {
   private readonly total = new ExactSum();
@@ -95,8 +95,7 @@ export class MeteredSum {
 }
 
 /**
- * Per (day, model) or per model: the docs/behaviour.md §19.4–19.5 accumulator plus our metered and
- * request-count figures.
+ * Per (day, model) or per model: the token and cost sums plus our metered and request-count figures.
  */
 export class ModelAccumulator {
   inputTokens: number | null = 0;
@@ -112,7 +111,7 @@ export class ModelAccumulator {
 
   /**
    * Takes in another accumulator's events, as if they had been added here: the token sums never take a
-   * negative count (docs/behaviour.md §19.1), so a sum of sums overflows exactly when the sum would.
+   * negative count, so a sum of sums overflows exactly when the sum would.
    */
   absorb(other: ModelAccumulator): void {
     this.inputTokens = checkedAdd(this.inputTokens, other.inputTokens);

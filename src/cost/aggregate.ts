@@ -1,5 +1,5 @@
 /**
- * Incremental cost aggregation (docs/behaviour.md §19) plus our additive figures: per-model totals
+ * Incremental cost aggregation plus our additive figures: per-model totals
  * over the window, billing-kind buckets, request counts by price source and Cursor-metered USD per row.
  * Pure: events in, a CostReport out.
  *
@@ -59,7 +59,7 @@ export interface CostAggregator {
 const MAX_TIME_MS = 8.64e15;
 
 /**
- * docs/behaviour.md §19.1: the event's token total, 0 without tokens, or NaN when a count is negative or the
+ * The event's token total, 0 without tokens, or NaN when a count is negative or the
  * four overflow: such an event cannot be counted honestly and is skipped like one without a valid time.
  */
 function eventTokenTotal(event: CostEvent): number {
@@ -87,8 +87,8 @@ function addToModel(
   acc.requestCount++;
   acc.requestCounts[source]++;
   acc.metered.add(chargedCents);
-  // docs/behaviour.md §19.5: an invalid cost makes the model's total unknown for good; unpriced events are
-  // skipped.
+  // docs/invariants.md, "No unknown price as zero": an invalid cost makes the model's total unknown for
+  // good; unpriced events are skipped.
   if (cost.source === 'invalid') acc.cost.poison();
   else if (cost.source !== 'unpriced') acc.cost.addUSD(cost.cents / 100);
 }
@@ -218,7 +218,7 @@ class CostAggregation implements CostAggregator {
     const daily = [...this.days.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([date, models]) => dayEntry(date, models));
-    // docs/behaviour.md §19.8: today's entry, else 0; a stale latest day is never shown as Today.
+    // Today's entry, else 0; a stale latest day is never shown as Today.
     const todayEntry = daily.find((day) => day.date === this.todayKey);
     const byModel = mergeModels(this.kindModels);
     const byKind = USAGE_KIND_BUCKETS.map((_, bucket) =>

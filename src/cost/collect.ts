@@ -1,7 +1,7 @@
 /**
  * `codexbar cost` data collection: page the usage events (with retries and read-ahead) straight into
  * the aggregator, so 150,000 events are summed as they arrive instead of being held in memory. With an
- * event store, settled time comes from the store once cursor.com confirms its counts (docs/behaviour.md §28).
+ * event store, settled time comes from the store once cursor.com confirms its counts.
  */
 
 import { type EventsRequester, fetchEventsPage } from '../api/events-endpoint.js';
@@ -47,7 +47,7 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
   let reported: number | null;
   try {
     reported = await collectRanges({
-      // docs/behaviour.md §17.8: cursor.com's endDate is inclusive, so the window is [start, end + 1 ms).
+      // cursor.com's endDate is inclusive, so the window is [start, end + 1 ms).
       window: { start: options.window.start.getTime(), end: options.window.end.getTime() + 1 },
       source: dashboardSource(options),
       store: options.store,
@@ -89,7 +89,7 @@ function dashboardSource(options: CollectCostOptions): EventsSource {
   };
 }
 
-/** docs/behaviour.md §18.12: how far the run got, and no total. */
+/** docs/invariants.md, "No partial total": how far the run got, and no total. */
 function deadlinePassed(ms: number, last: PageProgress | undefined): DeadlineError {
   const pages = last === undefined ? 'before the first page arrived' : `after ${describePages(last)}`;
   return new DeadlineError(

@@ -1,10 +1,10 @@
 /**
  * An exact floating-point sum, rounded once when read (Shewchuk's partials, as Python's `math.fsum`).
  *
- * docs/behaviour.md §19.5: a plain running sum depends on the order its values arrive in (0.1 + 0.2 + 0.3
- * and 0.3 + 0.2 + 0.1 differ in the last binary digit). Events reach the aggregator in page order on a cold
- * run and range by range from the event store on a warm one (docs/behaviour.md §28), so every money sum is
- * exact: the same events give the same bytes whatever their order.
+ * docs/invariants.md, "A report is a function of its events": a plain running sum depends on the order its
+ * values arrive in (0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last binary digit). Events reach the
+ * aggregator in page order on a cold run and range by range from the event store on a warm one, so every
+ * money sum is exact: the same events give the same bytes whatever their order.
  */
 export class ExactSum {
   /**

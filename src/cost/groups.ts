@@ -1,7 +1,7 @@
 /**
- * Report shapes (docs/behaviour.md §28.4): the window's figures grouped by day, week, month, model or billing
+ * Report shapes: the window's figures grouped by day, week, month, model or billing
  * kind, for `--by`. Pure: a CostReport in, groups out. Weeks and months are unions of the report's days, so
- * their sums follow the day rules (docs/behaviour.md §19.6–19.7) and add up to the window total.
+ * their sums follow the day rules and add up to the window total.
  */
 
 import { addCivilDays, type CivilDate, formatDayKey } from '../lib/time-zone.js';
@@ -41,7 +41,7 @@ export function groupReport(report: CostReport, options: GroupOptions): CostGrou
   const groups = rawGroups(report, options);
   const time = options.by === 'day' || options.by === 'week' || options.by === 'month';
   const order = options.order ?? (time ? 'asc' : 'desc');
-  // docs/behaviour.md §28.4: time groups by key; models and kinds by cost, like a day's models.
+  // Time groups by key; models and kinds by cost, like a day's models.
   const ascending = time
     ? groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     : groups.sort((a, b) => compareModelRows(asRow(b), asRow(a)));
@@ -115,8 +115,8 @@ function timeGroups(report: CostReport, keyOf: (day: CivilDate) => string): Cost
 }
 
 /**
- * One row per model over several days. A cost an invalid value made unknown stays unknown (docs/behaviour.md
- * §19.5: for good); a day with no known cost adds nothing; metered is known only when every day's is.
+ * One row per model over several days. A cost an invalid value made unknown stays unknown for good; a day
+ * with no known cost adds nothing; metered is known only when every day's is.
  */
 function mergeModels(rows: readonly CostModelRow[]): CostModelRow[] {
   const byName = new Map<string, CostModelRow[]>();

@@ -1,5 +1,5 @@
 /**
- * Page-boundary overlap (docs/behaviour.md §18.6). Events have no stable id, so rows repeated at a page
+ * Page-boundary overlap. Events have no stable id, so rows repeated at a page
  * boundary are recognised by comparing every decoded field.
  */
 import { type EventRows, HAS_TOKENS } from './events/rows.js';
@@ -8,7 +8,7 @@ import { type EventRows, HAS_TOKENS } from './events/rows.js';
 const same = (x: number, y: number) => x === y || (Number.isNaN(x) && Number.isNaN(y));
 
 /**
- * Row `i` of `a` and row `j` of `b` are the same event: every column equal (docs/behaviour.md §18.6: rows
+ * Row `i` of `a` and row `j` of `b` are the same event: every column equal (rows
  * that differ in any decoded field, even only totalCents or chargedCents, are distinct). Flags hold the
  * booleans and the presence of token usage; without token usage the token columns hold the same fillers, so
  * they compare equal.
@@ -35,7 +35,7 @@ function rowsEqual(a: EventRows, i: number, b: EventRows, j: number): boolean {
 }
 
 /**
- * docs/behaviour.md §18.6's overlap of two pages: the largest n such that the last n rows of `previous` equal
+ * The overlap of two pages: the largest n such that the last n rows of `previous` equal
  * the first n rows of `current`. Knuth–Morris–Pratt over the rows, so even a page of identical rows costs
  * O(n) comparisons rather than O(n²).
  */
@@ -80,7 +80,7 @@ function stringHash(text: string | undefined): number {
 }
 
 /**
- * A fingerprint of a page's rows (docs/behaviour.md §18.11): 64 bits of hash over each row's time, model,
+ * A fingerprint of a page's rows: 64 bits of hash over each row's time, model,
  * token counts and cents, in order, plus the row count. Rows that agree on all of these are the same
  * request in practice; a page with the same signature as another holds the same rows.
  */

@@ -1,7 +1,7 @@
 /**
- * Pages `get-filtered-usage-events` with the algorithm and messages of docs/behaviour.md §18, fetching
- * ahead concurrently but deciding strictly in page order, so every run ends exactly as the sequential
- * algorithm would (with concurrency 1 it is the sequential algorithm).
+ * Pages `get-filtered-usage-events` (docs/invariants.md, "No partial total"), fetching ahead concurrently
+ * but deciding strictly in page order, so every run ends exactly as the sequential algorithm would (with
+ * concurrency 1 it is the sequential algorithm).
  */
 
 import { PaginationError } from '../errors.js';
@@ -162,7 +162,7 @@ export async function pageEventRows(options: RowsPagerOptions): Promise<PagerRes
     for (let page = 1; page <= maxPages && !completed; page++) {
       fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected, maxPages));
       let response = await fetcher.take(page);
-      // docs/behaviour.md §18.11: a page that repeats an earlier one is asked for once more; a repeat that
+      // A page that repeats an earlier one is asked for once more; a repeat that
       // persists means the pages cannot be trusted.
       const repeated = walk.repeatOf(response);
       if (repeated !== undefined) {
@@ -172,7 +172,8 @@ export async function pageEventRows(options: RowsPagerOptions): Promise<PagerRes
       }
       completed = walk.accept(page, response);
     }
-    // docs/behaviour.md §18.5: only a short or empty page proves completion, so 200 full pages fail even when the count matches.
+    // docs/invariants.md, "No partial total": only a short or empty page proves the end, so 200 full pages
+    // fail even when the count matches.
     if (!completed) throw safetyLimit(walk.raw);
     return walk.finish();
   } finally {
@@ -184,7 +185,7 @@ export async function pageEventRows(options: RowsPagerOptions): Promise<PagerRes
 
 /**
  * A boundary shift of this many rows would take as many new events mid-run, which would also change the
- * count; a larger overlap with the previous page is a repeated page, not a shift (docs/behaviour.md §18.11).
+ * count; a larger overlap with the previous page is a repeated page, not a shift.
  */
 const MAX_BOUNDARY_OVERLAP = PAGE_SIZE / 2;
 
@@ -250,7 +251,7 @@ class PageWalk {
     return events.length < PAGE_SIZE;
   }
 
-  /** docs/behaviour.md §18.3: the count is compared before the empty-page test, so a changed count on an empty page throws. */
+  /** The count is compared before the empty-page test, so a changed count on an empty page throws. */
   private checkCount(count: number | undefined): void {
     if (count === undefined) return;
     if (this.expected !== null && this.expected !== count) throw inconsistent(this.expected, count);
@@ -264,7 +265,7 @@ class PageWalk {
   finish(): PagerResult {
     const { expected, raw } = this;
     if (expected !== null && raw < expected) throw incomplete(expected, raw);
-    // docs/behaviour.md §18.6: without a count nothing proves a repeat, and an exact count keeps identical rows.
+    // Without a count nothing proves a repeat, and an exact count keeps identical rows.
     let remove = expected === null ? 0 : raw - expected;
     for (const { events, count } of this.held) {
       const dropped = Math.min(count, remove);

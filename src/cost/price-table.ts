@@ -1,7 +1,7 @@
 /**
- * Bundled list prices, USD per 1M tokens, for models seen in Cursor usage events (docs/behaviour.md §20).
- * Used only for events whose `tokenUsage.totalCents` is missing (docs/behaviour.md §20.2). Keys are the
- * canonical ids produced by `priceKeyFor` in pricing.ts.
+ * Bundled list prices, USD per 1M tokens, for models seen in Cursor usage events. Used only for events
+ * whose `tokenUsage.totalCents` is missing. Keys are the canonical ids produced by `priceKeyFor` in
+ * pricing.ts.
  *
  * Sources: `md` = models.dev at HEAD 2026-07-02 (`providers/<p>/models/<id>.toml`); `ant` = Anthropic's
  * pricing page; `cur` = cursor.com/docs/models-and-pricing; `cur*` = Cursor doc values as quoted in
@@ -35,7 +35,7 @@ const CUR = 'cursor.com/docs/models-and-pricing';
 const CUR_QUOTED = 'Cursor docs as quoted in stored repos (DEFAULT_DOCS_PRICING, MODEL_COST_TABLE)';
 const AS_OF = '2026-07-02';
 
-/** [input, cache write (null = bill at input), cache read, output] (docs/behaviour.md §20.4). */
+/** [input, cache write (null = bill at input), cache read, output]. */
 type RateColumns = readonly [number, number | null, number, number];
 
 function row(key: string, columns: RateColumns, source: string, extra: Partial<PriceRow> = {}): PriceRow {
@@ -86,5 +86,5 @@ export const PRICE_TABLE: readonly PriceRow[] = [
   row('composer-1.5', [3.5, null, 0.35, 17.5], CUR_QUOTED),
   row('composer-2', [0.5, null, 0.2, 2.5], CUR_QUOTED),
   row('composer-2.5', [0.5, null, 0.2, 2.5], CUR_QUOTED),
-  // No composer-*-fast rows: the sources disagree, so those stay unpriced (docs/behaviour.md §20.6).
+  // No composer-*-fast rows: the sources disagree, so those stay unpriced.
 ];

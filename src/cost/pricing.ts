@@ -1,15 +1,13 @@
 /**
  * The API-rate cost of one event: Cursor's reported `tokenUsage.totalCents` when present, else a
- * list-price estimate from the bundled table (docs/behaviour.md §20).
- * Unknown models stay unpriced — never zero, never a fuzzy match.
+ * list-price estimate from the bundled table. Unknown models stay unpriced — never zero, never a fuzzy
+ * match (docs/invariants.md, "No unknown price as zero").
  */
 import type { TokenUsage } from '../api/schemas/events.js';
 import { PRICE_TABLE, type PriceRow, type TokenRates } from './price-table.js';
 
-// docs/behaviour.md §20.3 step 1.
 const VENDOR_PREFIXES = ['anthropic/', 'anthropic.', 'openai/', 'openai:', 'google/'];
-// docs/behaviour.md §20.3 step 2: thinking, effort, context and legacy max suffixes do not change the
-// per-token rate.
+// Thinking, effort, context and legacy max suffixes do not change the per-token rate.
 const RATE_NEUTRAL_SUFFIXES = new Set([
   'thinking',
   'minimal',
@@ -29,9 +27,9 @@ function anthropicKey(family: string, major: string, minor: string | undefined):
 }
 
 /**
- * The price-table key for a Cursor model name (docs/behaviour.md §20.3): lowercased and trimmed, vendor
- * prefix removed, rate-neutral suffixes dropped, Anthropic names in the provider order. `-fast` is kept as a
- * distinct key (step 3), so it is priced only where the table has a `-fast` row.
+ * The price-table key for a Cursor model name: lowercased and trimmed, vendor prefix removed, rate-neutral
+ * suffixes dropped, Anthropic names in the provider order. `-fast` is kept as a distinct key, so it is
+ * priced only where the table has a `-fast` row.
  */
 export function priceKeyFor(model: string): string {
   let name = model.trim().toLowerCase();
@@ -76,7 +74,7 @@ export interface ListPricer {
   estimateCents(model: string | undefined, tokens: TokenCounts, atMs: number): number | null;
 }
 
-/** Cursor's four counters do not overlap (docs/behaviour.md §20.4), so each bills at its own rate. */
+/** Cursor's four counters do not overlap, so each bills at its own rate. */
 function centsAt(rates: TokenRates, tokens: TokenCounts): number {
   const usd =
     (tokens.inputTokens * rates.input +
@@ -130,7 +128,7 @@ const UNPRICED: EventCost = { source: 'unpriced' };
 const INVALID: EventCost = { source: 'invalid' };
 
 /**
- * docs/behaviour.md §20.1–20.2: reported zero stays zero; malformed, negative or non-finite reported costs
+ * Reported zero stays zero; malformed, negative or non-finite reported costs
  * are invalid; the list price is used only when totalCents is missing or null.
  */
 export function eventCost(

@@ -1,6 +1,6 @@
 /**
  * The report's parts from the aggregator's per-model sums (src/cost/aggregate.ts): per day and per billing
- * kind; the window's models are the kinds' merged, exactly (docs/behaviour.md §19.4–19.11). Pure.
+ * kind; the window's models are the kinds' merged, exactly. Pure.
  */
 import { checkedSum, MeteredSum, type ModelAccumulator, modelIn } from './accumulators.js';
 import { allKnown, compareModelRows, sumKnown, sumTokens } from './sums.js';
@@ -31,7 +31,7 @@ function modelRow(acc: ModelAccumulator): CostModelRow {
   };
 }
 
-/** Rows of per-model accumulators, in a day's order (docs/behaviour.md §19.6). */
+/** Rows of per-model accumulators, in a day's order. */
 export function modelRows(models: Map<string, ModelAccumulator>): CostModelRow[] {
   return [...models.values()].map(modelRow).sort(compareModelRows);
 }
@@ -76,7 +76,7 @@ export function kindTotals(
   };
 }
 
-/** docs/behaviour.md §19.7: checked token sums over the days; the cost is 0 with no days, else the known day costs or null. */
+/** Checked token sums over the days; the cost is 0 with no days, else the known day costs or null. */
 export function windowTotals(daily: readonly CostDay[]): CostReport['totals'] {
   return {
     ...sumTokens(daily),
@@ -84,14 +84,14 @@ export function windowTotals(daily: readonly CostDay[]): CostReport['totals'] {
   };
 }
 
-/** docs/behaviour.md §19.10: which of the two totals the report carries. */
+/** Which of the two totals the report carries. */
 export function provenanceOf(metered: boolean, priced: boolean): CostReport['provenance'] {
   if (metered) return priced ? 'mixed' : 'vendorMetered';
   return priced ? 'listPriceEstimate' : 'unknown';
 }
 
 /**
- * docs/behaviour.md §19.11, a quirk kept for byte-faithful JSON: a day with a cost counts all its requests as priced, a day
+ * CodexBar's quirk, kept for byte-faithful JSON: a day with a cost counts all its requests as priced, a day
  * without one counts nothing, and the other counters stay 0.
  */
 export function coverageOf(daily: readonly CostDay[]): CostReport['coverage'] {

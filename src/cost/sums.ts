@@ -1,6 +1,6 @@
 /**
- * The sums and order that every report level shares (docs/behaviour.md §19.4–19.7): days, the window,
- * kinds, and the weekly and monthly groups of `--by` (docs/behaviour.md §28.4) all add up the same way.
+ * The sums and order that every report level shares: days, the window, kinds, and the weekly and monthly
+ * groups of `--by` all add up the same way.
  */
 import { checkedSum } from './accumulators.js';
 import { exactSum } from './exact-sum.js';
@@ -9,7 +9,7 @@ import type { CostModelRow, TokenTotals } from './types.js';
 /** What a row is ranked by. */
 export type RankedRow = Pick<CostModelRow, 'costUSD' | 'totalTokens' | 'modelName'>;
 
-/** docs/behaviour.md §19.6: cost desc (unknown = −1), then totalTokens desc, then name asc. */
+/** Cost desc (unknown = −1), then totalTokens desc, then name asc. */
 export function compareModelRows(a: RankedRow, b: RankedRow): number {
   const costA = a.costUSD ?? -1;
   const costB = b.costUSD ?? -1;
@@ -21,7 +21,7 @@ export function compareModelRows(a: RankedRow, b: RankedRow): number {
 }
 
 /**
- * docs/behaviour.md §19.6's day rule: the sum of the known values, or null when none is known. Exact, so the
+ * The day rule: the sum of the known values, or null when none is known. Exact, so the
  * order of the values (e.g. a kind's models, in the order they were first seen) never changes a digit.
  */
 export function sumKnown(values: readonly (number | null)[]): number | null {
@@ -33,7 +33,7 @@ export function allKnown(values: readonly (number | null)[]): number | null {
   return values.includes(null) ? null : exactSum(values as readonly number[]);
 }
 
-/** docs/behaviour.md §19.4: each token field summed with overflow checks; the total is the sum of the four sums. */
+/** Each token field summed with overflow checks; the total is the sum of the four sums. */
 export function sumTokens(parts: readonly TokenTotals[]): TokenTotals {
   const field = (pick: (part: TokenTotals) => number | null) => checkedSum(parts.map(pick));
   const inputTokens = field((part) => part.inputTokens);

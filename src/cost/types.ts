@@ -1,13 +1,12 @@
 /**
- * The cost report: what `codexbar cost` knows after paging and aggregating usage events
- * (docs/behaviour.md §19, §21). Renderers turn it into
- * CodexBar's text lines plus a table, or CodexBar's cost row plus our additive fields.
+ * The cost report: what `codexbar cost` knows after paging and aggregating usage events. Renderers turn it
+ * into CodexBar's text lines plus a table, or CodexBar's cost row plus our additive fields.
  */
 
 import type { UsageEvent } from '../api/schemas/events.js';
 
 /**
- * What aggregation reads of an event (docs/behaviour.md §28.2): a fetched UsageEvent is one, and so is an
+ * What aggregation reads of an event: a fetched UsageEvent is one, and so is an
  * event read back from the event store.
  */
 export type CostEvent = Pick<
@@ -56,7 +55,7 @@ export interface CostModelRow extends TokenTotals {
 export interface CostDay extends TokenTotals {
   /** YYYY-MM-DD in the window's time zone. */
   date: string;
-  /** Sum of the known model costs, or null when no model has a known cost (docs/behaviour.md §19.6). */
+  /** Sum of the known model costs, or null when no model has a known cost. */
   costUSD: number | null;
   meteredUSD: number | null;
   requestCount: number;
@@ -99,9 +98,9 @@ export interface CostReport {
   generatedAt: Date;
   daily: CostDay[];
   totals: CostTotals;
-  /** Today's local-day entry (docs/behaviour.md §19.8): 0 when there is history but nothing today. */
+  /** Today's local-day entry: 0 when there is history but nothing today. */
   today: { tokens: number | null; costUSD: number | null };
-  /** Σ chargedCents/100 over every valid event, or null (fail closed, docs/behaviour.md §19.9). */
+  /** Σ chargedCents/100 over every valid event, or null (docs/invariants.md, "No partial total"). */
   meteredCostUSD: number | null;
   provenance: 'listPriceEstimate' | 'vendorMetered' | 'mixed' | 'unknown';
   coverage: { priced: number; unpriced: number; unmetered: number; estimated: number };

@@ -3,7 +3,7 @@ import type { UsageKindBucket } from './types.js';
 const PREFIX = 'USAGE_EVENT_KIND_';
 
 /**
- * Billing bucket of an event's `kind` enum name (docs/behaviour.md §19.12). Matches the
+ * Billing bucket of an event's `kind` enum name. Matches the
  * enum names only, with or without the `USAGE_EVENT_KIND_` prefix; the human labels some endpoints send
  * are localised and land in "other".
  */

@@ -1,6 +1,5 @@
 /**
- * The cost window: which events to ask cursor.com for, and in which zone to bucket them
- * (docs/behaviour.md §17).
+ * The cost window: which events to ask cursor.com for, and in which zone to bucket them.
  * Starts are local midnights in the zone, found with Intl offsets (time-zone.ts), so DST days are right.
  */
 import { ArgumentError } from '../errors.js';
@@ -47,8 +46,8 @@ export function parseCivilDate(value: string): CivilDate | undefined {
 }
 
 /**
- * The window for already-validated options: commander refuses bad values and conflicting window flags
- * (docs/behaviour.md §17.1), so only the checks that need today's date remain here.
+ * The window for already-validated options: commander refuses bad values and conflicting window flags,
+ * so only the checks that need today's date remain here.
  */
 export function resolveCostWindow(options: CostWindowOptions): CostWindow {
   const { timeZone } = options;
@@ -106,7 +105,7 @@ function dayRange(since: CivilDate | undefined, until: CivilDate | undefined, to
   }
   const start = startOfLocalDay(since, today.timeZone);
   if (start < 0) {
-    // docs/behaviour.md §17.3: the dashboard API takes no bound before the Unix epoch.
+    // The dashboard API takes no bound before the Unix epoch.
     throw new ArgumentError(
       `--since ${first} starts before the Unix epoch in ${today.timeZone}.`,
       'Use --all for all history, or a later --since.',

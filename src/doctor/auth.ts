@@ -24,7 +24,7 @@ const LOGIN_FIX =
   'Run `codexbar login` and paste a Cookie header from a signed-in cursor.com tab, sign in to the Cursor app, or run `cursor-agent login`.';
 
 /**
- * docs/behaviour.md §27.7: every credential source in the order `usage` tries them, each found, skipped or
+ * Every credential source in the order `usage` tries them, each found, skipped or
  * used and why (the ladder's own skip reasons), then a live check of the session that would be used and of
  * every token account. Only `GET /api/usage-summary` is asked: the request that decides everywhere else.
  */
@@ -78,7 +78,7 @@ function skipDetail(id: string, result: Extract<SourceResult, { kind: 'skip' }>)
   return result.reason;
 }
 
-/** The ladder's walk (docs/behaviour.md §7.3–7.4), with each found session checked until one is accepted. */
+/** The ladder's walk, with each found session checked until one is accepted. */
 async function verifyLadder(
   inputs: AuthCheckInputs,
   loaded: ReadonlyArray<{ id: string; result: SourceResult }>,

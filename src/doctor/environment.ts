@@ -10,7 +10,7 @@ import { displayPath } from '../local/paths.js';
 import { errorCode } from '../local/read-file.js';
 import type { EnvironmentReport, Problem } from './types.js';
 
-/** docs/behaviour.md §27.7: Node, the config file, the cache directory, proxies and the network. */
+/** Node, the config file, the cache directory, proxies and the network. */
 export async function checkEnvironment(env: LocalEnvironment, timeoutMs: number): Promise<EnvironmentReport> {
   const problems: Problem[] = [];
   const node = checkNode(problems);
@@ -51,7 +51,7 @@ async function checkConfig(env: LocalEnvironment, problems: Problem[]): Promise<
   return { path: shown, exists: document.kind !== 'missing', issues };
 }
 
-/** The cache must be a private directory of ours (docs/behaviour.md §25.1); missing is fine. */
+/** The cache must be a private directory of ours; missing is fine. */
 async function checkCache(env: LocalEnvironment, problems: Problem[]): Promise<EnvironmentReport['cache']> {
   const dir = codexbarCacheDir(env);
   const path = displayPath(dir, env);

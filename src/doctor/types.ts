@@ -1,4 +1,4 @@
-/** What `codexbar doctor` finds (docs/behaviour.md §27.7). Nothing here ever holds a credential. */
+/** What `codexbar doctor` finds. Nothing here ever holds a credential. */
 
 /** A thing that is wrong, and what to do about it. */
 export interface Problem {
@@ -17,7 +17,7 @@ export interface SourceFinding {
    */
   state: 'used' | 'rejected' | 'failed' | 'found' | 'skipped';
   detail: string;
-  /** Browsers and profiles passed over, one line each (docs/behaviour.md §24.6). */
+  /** Browsers and profiles passed over, one line each. */
   notes: string[];
 }
 

@@ -1,7 +1,7 @@
 /**
- * When text output gets ANSI colours (docs/behaviour.md §2.8), and the chalk instance the
- * renderers use. Renderers never detect anything themselves: the caller decides and passes a boolean,
- * so output is deterministic in tests.
+ * When text output gets ANSI colours, and the chalk instance the renderers use (chalk's own detection is
+ * stubbed out of the bundle, build/chalk-no-detection.js). Renderers never detect anything themselves: the
+ * caller decides and passes a boolean, so output is deterministic in tests.
  */
 
 import { Chalk, type ChalkInstance } from 'chalk';
@@ -17,7 +17,7 @@ export interface ColourContext {
 /**
  * Text only. `--no-color` always wins. `FORCE_COLOR` (any value but `0`/`false`) forces colour on, as
  * Node and chalk treat it, even over `NO_COLOR`/`TERM=dumb`. `NO_COLOR` with any value, even empty, turns it
- * off (docs/behaviour.md §2.8). `TERM=dumb` (any case) turns it off. Otherwise: stdout is a TTY.
+ * off. `TERM=dumb` (any case) turns it off. Otherwise: stdout is a TTY.
  */
 export function shouldUseColour({ format, noColorFlag, env, isTTY }: ColourContext): boolean {
   if (format !== 'text' || noColorFlag) return false;

@@ -1,5 +1,5 @@
 /**
- * `cost --format csv` (docs/behaviour.md §28.5): a header row, then one row per group and model, numbers
+ * `cost --format csv`: a header row, then one row per group and model, numbers
  * unformatted, unknown values empty — for spreadsheets. RFC 4180 through src/render/csv.ts.
  */
 import type { CostGroup, GroupBy } from '../cost/groups.js';

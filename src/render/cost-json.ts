@@ -1,7 +1,8 @@
 /**
- * The `cost --json` row plus our additive fields (docs/behaviour.md §21.8, §3.10: `window`,
- * `apiRateCostUSD`, `byModel`, `byKind`, `requestCounts`). Objects are built in CodexBar's field order;
- * unknown values are omitted, never written as 0. `daily` and `projects` are always present.
+ * The `cost --json` row plus our additive fields (`window`, `apiRateCostUSD`, `byModel`, `byKind`,
+ * `requestCounts`; docs/invariants.md, "CodexBar's JSON, only ever added to"). Objects are built in
+ * CodexBar's field order; unknown values are omitted, never written as 0. `daily` and `projects` are
+ * always present.
  */
 
 import type { CostGroup, GroupBy, WeekStart } from '../cost/groups.js';
@@ -11,14 +12,14 @@ import { errorBody } from '../errors.js';
 
 export type CostRow = Record<string, unknown>;
 
-/** `--by`: how the report is grouped, and the groups (docs/behaviour.md §28.4). */
+/** `--by`: how the report is grouped, and the groups. */
 export interface CostGrouping {
   by: GroupBy;
   weekStart: WeekStart;
   groups: readonly CostGroup[];
 }
 
-/** `account`: the token-account label (docs/behaviour.md §27.3); `grouping`: `--by` (§28.4). Both additive. */
+/** `account`: the token-account label; `grouping`: `--by`. Both additive. */
 export function costRow(
   report: CostReport,
   extras: { account?: string; grouping?: CostGrouping } = {},
@@ -34,7 +35,7 @@ export function costRow(
     sessionCostUSD: known(report.today.costUSD),
     historyDays: report.window.historyDays,
     historyCoverageIsEstablished: true,
-    // docs/behaviour.md §21.8: the name is fixed, but the window is historyDays.
+    // The name is fixed, but the window is historyDays.
     last30DaysTokens: known(report.totals.totalTokens),
     last30DaysCostUSD: known(report.totals.costUSD),
     meteredCostUSD: known(report.meteredCostUSD),
@@ -79,7 +80,7 @@ function groupEntry(group: CostGroup): Record<string, unknown> {
   };
 }
 
-/** docs/behaviour.md §3.9: the error row carries `updatedAt` (the time of the error) and no `kind`. */
+/** The error row carries `updatedAt` (the time of the error) and no `kind`. */
 export function costErrorRow(error: unknown, at: Date, account?: string): CostRow {
   return {
     provider: 'cursor',
@@ -96,7 +97,7 @@ function known(value: number | null): number | undefined {
   return value === null ? undefined : value;
 }
 
-/** For Cursor, cacheCreation = cache-write tokens and cost = the API-rate cost (docs/behaviour.md §21.8). */
+/** For Cursor, cacheCreation = cache-write tokens and cost = the API-rate cost. */
 function dailyEntry(day: CostDay): Record<string, unknown> {
   return {
     date: day.date,
@@ -124,9 +125,7 @@ function tokenFields(source: Omit<CostTotals, 'costUSD'>): Record<string, number
   };
 }
 
-/**
- * Summed over `daily`; with no days CodexBar carries only totalTokens/totalCost (docs/behaviour.md §21.8).
- */
+/** Summed over `daily`; with no days CodexBar carries only totalTokens/totalCost. */
 function totalsObject(report: CostReport): Record<string, unknown> {
   const { totals } = report;
   if (report.daily.length === 0) {
@@ -165,7 +164,7 @@ function kindEntry(kind: KindTotals): Record<string, unknown> {
   };
 }
 
-/** docs/behaviour.md §21.8: present only when events were skipped, so a clean report keeps its shape. */
+/** Present only when events were skipped, so a clean report keeps its shape. */
 function skippedField(skipped: number): { skipped?: number } {
   return skipped > 0 ? { skipped } : {};
 }

@@ -1,5 +1,5 @@
 /**
- * The cost table under CodexBar's cost lines (docs/behaviour.md §21.3, §28.7): one row per group (a day by
+ * The cost table under CodexBar's cost lines: one row per group (a day by
  * default, or what `--by` asked for), optional `└─ model` breakdown rows, and a Total row. Unknown values
  * print `—`, never 0.
  *
@@ -30,7 +30,7 @@ export interface TableGroups {
   groups: readonly CostGroup[];
 }
 
-/** docs/behaviour.md §21.3: like ccusage, the compact columns below 100 terminal columns. */
+/** Like ccusage, the compact columns below 100 terminal columns. */
 const COMPACT_BELOW_COLUMNS = 100;
 
 export interface RenderedCostTable {
@@ -140,8 +140,7 @@ function buildTable(
 ): string {
   const c = palette(options.colour);
   const figureColumns = [...(layout.compact ? COMPACT_COLUMNS : FULL_COLUMNS)];
-  // The metered column appears only when the report's metered total is known (docs/behaviour.md §19.9,
-  // §21.3).
+  // The metered column appears only when the report's metered total is known.
   if (report.meteredCostUSD !== null) figureColumns.push(METERED_COLUMN);
   const withModels = table.by !== 'model';
   const cells = (figures: RowFigures) => figureColumns.map((column) => column.value(figures));
@@ -168,7 +167,7 @@ function buildTable(
   return renderTextTable({
     head: head.map((text) => c.cyan(text)),
     rows,
-    // docs/behaviour.md §28.7: one line per group; a rule only under the head and above the Total row.
+    // One line per group; a rule only under the head and above the Total row.
     rules: { before: 'last', n: 1 },
     aligns: head.map(
       (_, index): Alignment => (index < head.length - figureColumns.length ? 'left' : 'right'),

@@ -1,5 +1,5 @@
 /**
- * `cost` text: CodexBar's summary lines (docs/behaviour.md §21.1), then the per-day (or `--by`) table, our additive
+ * `cost` text: CodexBar's summary lines, then the per-day (or `--by`) table, our additive
  * totals (by kind, request counts) with notes on estimated or unpriced requests, and — on a TTY — a
  * daily-spend chart. Returns the text without a trailing newline.
  */
@@ -18,9 +18,9 @@ export interface CostTextOptions extends CostTableOptions {
   isTTY: boolean;
   /** The first line and the source hint, for reports that do not come from the dashboard (`team cost`). */
   heading?: SummaryHeading;
-  /** The token account the report belongs to, shown under the header (docs/behaviour.md §27.3). */
+  /** The token account the report belongs to, shown under the header. */
   account?: string;
-  /** The table's rows: the groups `--by` asked for (docs/behaviour.md §28.4); default the days. */
+  /** The table's rows: the groups `--by` asked for; default the days. */
   table?: TableGroups;
 }
 
@@ -57,7 +57,7 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
   return blocks.join('\n\n');
 }
 
-/** docs/behaviour.md §21.1: header, Today, the window, Cursor-metered (when known) and the hint. */
+/** Header, Today, the window, Cursor-metered (when known) and the hint. */
 function costSummaryLines(report: CostReport, c: ChalkInstance, options: CostTextOptions): string[] {
   const heading = options.heading ?? DASHBOARD_HEADING;
   const { account } = options;
@@ -75,7 +75,7 @@ function costSummaryLines(report: CostReport, c: ChalkInstance, options: CostTex
   return lines;
 }
 
-/** docs/behaviour.md §28.7: a line wider than the terminal breaks between words, not where the terminal cuts. */
+/** A line wider than the terminal breaks between words, not where the terminal cuts. */
 function wrapWords(text: string, columns: number): string[] {
   if (text.length <= columns) return [text];
   const lines: string[] = [];

@@ -15,7 +15,7 @@ const SAFE_DESCRIPTIONS = {
 } as const;
 
 /**
- * The redacted export (docs/behaviour.md §27.7): CodexBar's `diagnose` object for one provider, keys sorted, plus
+ * The redacted export: CodexBar's `diagnose` object for one provider, keys sorted, plus
  * codexbar's own findings (`node`, `config`, `cache`, `proxy`, `network`, `authSources`, `tokenAccounts`,
  * `problems`). It is built from findings that never hold a credential.
  */

@@ -8,7 +8,7 @@ export interface DoctorTextInput {
   colour: boolean;
 }
 
-/** `codexbar doctor` for people (docs/behaviour.md §27.7): what was found, then each problem with its fix. */
+/** `codexbar doctor` for people: what was found, then each problem with its fix. */
 export function renderDoctorText({ environment, auth, platformName, colour }: DoctorTextInput): string {
   const c = palette(colour);
   const good = (ok: boolean, text: string) => (ok ? c.green(text) : c.red(text));

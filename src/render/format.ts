@@ -1,14 +1,14 @@
 /**
  * Number formatting shared by the text renderers: C-style `%.Nf`, en-US currency, CodexBar's token
- * abbreviations and en-US digit grouping (docs/behaviour.md §21.2).
+ * abbreviations and en-US digit grouping.
  */
 
-/** Shown in place of a value nobody knows; never `$0.00` (docs/behaviour.md §21.2). */
+/** docs/invariants.md, "No unknown price as zero": shown in place of a value nobody knows, never `$0.00`. */
 export const UNKNOWN = '—';
 
 /**
  * C's `printf("%.<digits>f")`: rounds the exact binary value, ties to even (42.5 → "42"), unlike JS
- * `toFixed` which rounds ties up (docs/behaviour.md §15.2, §21.2).
+ * `toFixed` which rounds ties up.
  */
 export function formatFixed(value: number, digits: number): string {
   if (!Number.isFinite(value) || Math.abs(value) >= 1e21) return String(value);
@@ -27,11 +27,11 @@ export function formatFixed(value: number, digits: number): string {
 
 // Foundation's NumberFormatter rounds currency half-to-even; Intl's default would round ties up. Both
 // formatters are made on first use: building one loads ICU's locale data, about 20 ms that a `--json` run
-// never needs (docs/architecture.md, Start-up).
+// never needs (bench/README.md, Start-up).
 let currencyFormat: Intl.NumberFormat | undefined;
 let groupedFormat: Intl.NumberFormat | undefined;
 
-/** en-US currency, `$1,234.56` (docs/behaviour.md §21.2); `—` when unknown. */
+/** en-US currency, `$1,234.56`; `—` when unknown. */
 export function formatUSD(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return UNKNOWN;
   currencyFormat ??= new Intl.NumberFormat('en-US', {
@@ -56,7 +56,7 @@ const TOKEN_UNITS: ReadonlyArray<readonly [number, string]> = [
 ];
 
 /**
- * docs/behaviour.md §21.2: ≥1B `B`, ≥1M `M`, ≥1K `K`; a scaled value ≥10 has no decimals, below 10 one
+ * ≥1B `B`, ≥1M `M`, ≥1K `K`; a scaled value ≥10 has no decimals, below 10 one
  * decimal with a trailing `.0` dropped (`1.2M`, `9K`, `41M`); below 1000 the raw integer.
  */
 export function formatTokens(value: number): string {

@@ -1,12 +1,12 @@
 /**
- * Model names in tables (docs/behaviour.md §28.7). One rule, here only: the short label the compact layout
+ * Model names in tables. One rule, here only: the short label the compact layout
  * shows, e.g. `claude-4.5-opus-high-thinking` → `opus-4.5 high thinking`, `claude-4.5-sonnet` →
  * `sonnet-4.5`, `default` → `auto`; names that are already short (`gpt-5-codex`, `composer-1`) stay as they
  * are. A label is only ever shown whole: tables never break inside one. JSON and CSV keep the full name.
  */
 import { displayName } from './safe-text.js';
 
-/** docs/behaviour.md §21.3: a name in a table is made safe and cut to 60 columns. */
+/** A name in a table is made safe and cut to 60 columns. */
 const LABEL_MAX = 60;
 
 const VENDOR_PREFIX = /^(?:anthropic[/.]|openai[/:]|google\/)/;

@@ -1,7 +1,7 @@
 /**
- * Text that came from cursor.com or a local file, made safe for a terminal (docs/behaviour.md §15.7):
- * control characters (C0, DEL, C1), which could move the cursor, set the title, open a hyperlink or forge a
- * line, are shown as visible `\xNN` escapes. JSON output keeps them, escaped by the encoder.
+ * docs/invariants.md, "Control characters never reach a terminal": in text that came from cursor.com or a
+ * local file, control characters (C0, DEL, C1), which could move the cursor, set the title, open a hyperlink
+ * or forge a line, are shown as visible `\xNN` escapes. JSON output keeps them, escaped by the encoder.
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 

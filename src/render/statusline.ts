@@ -1,5 +1,5 @@
 /**
- * The one-line status (docs/behaviour.md §26.4): a template of `{token}`s filled from the usage snapshot,
+ * The one-line status: a template of `{token}`s filled from the usage snapshot,
  * the JSON object, and the short markers a failure prints. Zod-free and chalk-free: the statusline fast
  * path renders with it.
  */
@@ -52,7 +52,7 @@ export interface StatuslineView {
   fetchedAt: Date;
   now: Date;
   stale: boolean;
-  /** The token account's label when a flag named it (docs/behaviour.md §26.11): `{label}` and `account`. */
+  /** The token account's label when a flag named it: `{label}` and `account`. */
   account?: string;
 }
 
@@ -116,7 +116,7 @@ export function failureJson(error: unknown, account?: string): StatuslineJson {
   };
 }
 
-/** `Cursor`, or `Cursor (work)` for a token account named by a flag (docs/behaviour.md §26.11). */
+/** `Cursor`, or `Cursor (work)` for a token account named by a flag. */
 function productLabel(account: string | undefined): string {
   return account?.trim() ? `Cursor (${safeText(account)})` : 'Cursor';
 }
@@ -156,7 +156,7 @@ function remainingPercent(snapshot: UsageSnapshot): number | undefined {
   return primary ? Math.min(100, Math.max(0, 100 - primary.usedPercent)) : undefined;
 }
 
-/** docs/behaviour.md §15.2's rounding: half to even, and `<1%` for a sliver. */
+/** `usage`'s rounding: half to even, and `<1%` for a sliver. */
 function percent(value: number): string {
   if (value > 0 && value < 1) return '<1%';
   const rounded = Math.round(value);
@@ -188,7 +188,7 @@ function compactAge(seconds: number): string {
   return `${Math.floor(seconds / 86_400)}d`;
 }
 
-/** Green, yellow below 25 % left, red below 10 % (docs/behaviour.md §15.6's thresholds). */
+/** Green, yellow below 25 % left, red below 10 % (`usage`'s thresholds). */
 function paint(text: string, left: number): string {
   const code = left < 10 ? 31 : left < 25 ? 33 : 32;
   return `\u001b[${code}m${text}\u001b[39m`;

@@ -1,5 +1,5 @@
 /**
- * `team cost` output (docs/behaviour.md §30): the team-wide report through `cost`'s own renderers
+ * `team cost` output: the team-wide report through `cost`'s own renderers
  * (summary lines, per-day table, kinds, notes, chart), then the token fee and a per-member table; the
  * `cost` JSON row plus `tokenFeeUSD` and `byMember`; or CSV with one line per day, member and model.
  */

@@ -1,5 +1,5 @@
 /**
- * `team spend` output: a table sorted as asked, CodexBar-style JSON row, or CSV (docs/behaviour.md §30).
+ * `team spend` output: a table sorted as asked, CodexBar-style JSON row, or CSV.
  * Unknown figures print `—` in text and are left out of JSON and CSV, never shown as 0.
  */
 

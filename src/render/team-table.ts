@@ -18,7 +18,7 @@ export function renderTeamTable<T>(
   options: { colour: boolean; total?: string[] },
 ): string {
   const c = palette(options.colour);
-  // Names and emails come from the Admin API: made safe for a terminal (docs/behaviour.md §15.7).
+  // Names and emails come from the Admin API: made safe for a terminal.
   const body = rows.map((row) => columns.map((column) => safeText(column.value(row))));
   if (options.total) body.push(options.total.map((cell) => c.yellow(cell)));
   return renderTextTable({

@@ -1,5 +1,5 @@
 /**
- * `team usage` output (docs/behaviour.md §30): summary lines, a per-day and a per-member table; a JSON
+ * `team usage` output: summary lines, a per-day and a per-member table; a JSON
  * row with the sums; or CSV with one line per member and day. Unknown sums print `—`, never 0.
  */
 import { DAILY_METRICS } from '../api/admin/schemas/daily-usage.js';

@@ -1,5 +1,5 @@
 /**
- * A box-drawn text table in the layout ccusage and cli-table3 print (docs/behaviour.md §21.3): a rule under
+ * A box-drawn text table in the layout ccusage and cli-table3 print: a rule under
  * the head and between rows, one space of padding, cells of several lines. It is linear in the number of
  * cells and lines: cli-table3 measured every line of a multi-line cell again for each of its lines and
  * built a fresh regular expression for each measure, so 10,000 models took minutes.

@@ -1,7 +1,8 @@
 /**
- * The `usage --json` row (docs/behaviour.md §16). Objects are built in CodexBar's encoding order so
- * compact output follows it; `--pretty` sorts keys anyway. Absent optionals are left undefined and
- * dropped by the encoder; `primary`/`secondary`/`tertiary` are always present, null when missing.
+ * The `usage --json` row (docs/invariants.md, "CodexBar's JSON, only ever added to"). Objects are built
+ * in CodexBar's encoding order so compact output follows it; `--pretty` sorts keys anyway. Absent
+ * optionals are left undefined and dropped by the encoder; `primary`/`secondary`/`tertiary` are always
+ * present, null when missing.
  */
 
 import type { ProviderStatus } from '../api/status-page.js';
@@ -11,10 +12,10 @@ import type { DetailSection, ExtraRateWindow, RateWindow, UsageSnapshot } from '
 
 export interface UsageRow {
   provider: string;
-  /** The token-account label, when one supplied the session (docs/behaviour.md §27.3). */
+  /** The token-account label, when one supplied the session. */
   account?: string;
   source: string;
-  /** With `--status` (docs/behaviour.md §27.6). */
+  /** With `--status`. */
   status?: Record<string, unknown>;
   usage?: UsageJson;
   error?: JsonErrorBody;
@@ -25,7 +26,7 @@ export interface UsageRow {
 export type UsageJson = ReturnType<typeof usageObject>;
 export type PaceJson = NonNullable<ReturnType<typeof paceObject>>;
 
-/** What a row may carry besides the usage: the token account and the status page (docs/behaviour.md §27). */
+/** What a row may carry besides the usage: the token account and the status page. */
 export interface RowExtras {
   account?: string;
   status?: ProviderStatus;
@@ -43,7 +44,7 @@ export function usageRow(snapshot: UsageSnapshot, now: Date, extras: RowExtras =
   };
 }
 
-/** A failed provider row: `source` is the mode as given (`auto`, `web`, …), docs/behaviour.md §3.9. */
+/** A failed provider row: `source` is the mode as given (`auto`, `web`, …). */
 export function usageErrorRow(error: unknown, source: string, extras: RowExtras = {}): UsageRow {
   return {
     provider: 'cursor',
@@ -54,9 +55,7 @@ export function usageErrorRow(error: unknown, source: string, extras: RowExtras 
   };
 }
 
-/**
- * A command-level failure (bad flags, config): provider and source are both `cli` (docs/behaviour.md §3.9).
- */
+/** A command-level failure (bad flags, config): provider and source are both `cli`. */
 export function cliErrorRow(error: unknown): UsageRow {
   return { provider: 'cli', source: 'cli', error: errorBody(error) };
 }
@@ -71,7 +70,7 @@ function usageObject(snapshot: UsageSnapshot) {
     extraRateWindows:
       snapshot.extraRateWindows.length > 0 ? snapshot.extraRateWindows.map(extraWindowObject) : undefined,
     providerCost: snapshot.providerCost && pick(snapshot.providerCost, COST_KEYS),
-    // Additive (docs/behaviour.md §3.10): the member budget behind a team plan's primary percent.
+    // Additive: the member budget behind a team plan's primary percent.
     memberBudget: snapshot.memberBudget
       ? { used: snapshot.memberBudget.used, limit: snapshot.memberBudget.limit, currencyCode: 'USD' }
       : undefined,
@@ -129,7 +128,7 @@ function extraWindowObject(extra: ExtraRateWindow) {
     id: extra.id,
     title: extra.title,
     window: windowObject(extra.window),
-    // docs/behaviour.md §16.2: only `false` is ever emitted.
+    // Only `false` is ever emitted.
     usageKnown: extra.usageKnown === false ? false : undefined,
   };
 }
@@ -142,12 +141,12 @@ function detailObject(section: DetailSection) {
 }
 
 /**
- * docs/behaviour.md §13, §16.3: only windows that qualify; the whole key is omitted when none does. An extra
- * window is paced only when flagged `showsPace` (the paid weekly Grok Bot allowance, docs/behaviour.md
- * §12.8): upstream never paces extras; ours is an additive choice.
+ * `pace`: only windows that qualify; the whole key is omitted when none does. An extra window is paced only
+ * when flagged `showsPace` (the paid weekly Grok Bot allowance): upstream never paces extras; ours is an
+ * additive choice.
  */
 function paceObject(snapshot: UsageSnapshot, now: Date) {
-  // `runOutProbability` and `actualUsedPercent` are never emitted (docs/behaviour.md §16.3); computePace
+  // `runOutProbability` and `actualUsedPercent` are never emitted; computePace
   // already rounds the numbers to whole values, so this only fixes the key order.
   const paced = (window: RateWindow | null) => {
     const pace = window && computePace(window, now);
@@ -162,7 +161,7 @@ function paceObject(snapshot: UsageSnapshot, now: Date) {
     primary: paced(snapshot.primary),
     secondary: paced(snapshot.secondary),
     tertiary: paced(snapshot.tertiary),
-    // Additive (docs/behaviour.md §3.10, §16.3): paid weekly Grok Bot pace, keyed by the extra window's id.
+    // Additive: paid weekly Grok Bot pace, keyed by the extra window's id.
     extra: extra.size > 0 ? Object.fromEntries(extra) : undefined,
   };
   return Object.values(object).some((entry) => entry !== undefined) ? object : undefined;

@@ -1,5 +1,5 @@
 /**
- * The `usage` text section (docs/behaviour.md §15): header, one rate/pace/reset group per window,
+ * The `usage` text section: header, one rate/pace/reset group per window,
  * Grok Bot, detail rows, the on-demand lines CodexBar's card shows, then Account and Plan.
  * Returns the section without a trailing newline; sections are joined by one blank line.
  */
@@ -17,7 +17,7 @@ export interface UsageTextOptions {
   /** The instant countdowns and pace are measured from. */
   now: Date;
   colour: boolean;
-  /** With `--status`: the last line (docs/behaviour.md §27.6). */
+  /** With `--status`: the last line. */
   status?: ProviderStatus;
 }
 
@@ -32,7 +32,7 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
     if (window) lines.push(...windowLines(c, snapshot.labels[key], window, true, options.now));
   }
   for (const extra of snapshot.extraRateWindows) {
-    // docs/behaviour.md §15.3: upstream shows no pace for extras; paid weekly Grok Bot opts in via showsPace.
+    // Upstream shows no pace for extras; paid weekly Grok Bot opts in via showsPace.
     lines.push(...windowLines(c, extra.title, extra.window, extra.showsPace === true, options.now));
   }
   for (const section of snapshot.details) {
@@ -50,8 +50,9 @@ export function renderUsageText(snapshot: UsageSnapshot, options: UsageTextOptio
 }
 
 /**
- * docs/behaviour.md §15.8: figures no account can have (negative money or counts, a reset more than 400
- * days away) print as unknown in text, and `--verbose` says which; JSON keeps cursor.com's numbers.
+ * docs/invariants.md, "No unknown price as zero": figures no account can have (negative money or counts,
+ * a reset more than 400 days away) print as unknown in text, and `--verbose` says which; JSON keeps
+ * cursor.com's numbers.
  */
 export function implausibleFigures(snapshot: UsageSnapshot, now: Date): string[] {
   const notes: string[] = [];
@@ -96,7 +97,7 @@ const STATUS_LINES: Record<StatusIndicator, [string, 'green' | 'yellow' | 'red' 
   unknown: ['Status unknown', 'gray'],
 };
 
-/** `Status: Operational – All Systems Operational`, coloured as a whole by indicator (docs/behaviour.md §27.6). */
+/** `Status: Operational – All Systems Operational`, coloured as a whole by indicator. */
 function statusLine(c: ChalkInstance, status: ProviderStatus): string {
   const description = status.description ? ` \u2013 ${safeText(status.description)}` : '';
   const [label, tint] = STATUS_LINES[status.indicator];
@@ -118,7 +119,7 @@ function windowLines(
   return lines;
 }
 
-/** `Total: 58% left [======------]` (docs/behaviour.md §15.2). */
+/** `Total: 58% left [======------]`. */
 function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
   const remaining = Math.min(100, Math.max(0, 100 - window.usedPercent));
   const percent = remaining > 0 && remaining < 1 ? '<1% left' : `${formatFixed(remaining, 0)}% left`;
@@ -130,7 +131,7 @@ function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
 
 /**
  * `Resets in 15d 9h` / `Resets now` from `resetsAt`; otherwise the raw `resetDescription`, keeping a
- * leading "Resets " or putting one in front (docs/behaviour.md §15.4).
+ * leading "Resets " or putting one in front.
  */
 function resetText(window: RateWindow, now: Date): string | undefined {
   if (window.resetsAt) {
@@ -140,13 +141,13 @@ function resetText(window: RateWindow, now: Date): string | undefined {
   }
   const description = window.resetDescription?.trim();
   if (!description) return undefined;
-  // docs/behaviour.md §15.8: a legacy plan's `<used> / <limit> requests` with a negative count.
+  // An impossible figure: a legacy plan's `<used> / <limit> requests` with a negative count.
   if (window.figures?.some(isNegative)) return `Resets ${UNKNOWN}`;
   return safeText(description.startsWith('Resets ') ? description : `Resets ${description}`);
 }
 
 /**
- * What CodexBar's card shows for on-demand spend (docs/behaviour.md §15.5): `used / limit` when capped,
+ * What CodexBar's card shows for on-demand spend: `used / limit` when capped,
  * plain `used` when unlimited, and the member's own share of a team pool.
  */
 function onDemandLines(c: ChalkInstance, cost: ProviderCost): string[] {
@@ -164,7 +165,7 @@ function labelled(c: ChalkInstance, label: string, value: string): string {
 }
 
 /**
- * docs/behaviour.md §15.1: the plan is capitalized per word. Only first letters are raised, so
+ * The plan is capitalized per word. Only first letters are raised, so
  * `Cursor Pro+` and mapped names stay as they are.
  */
 function capitalizeWords(text: string): string {

@@ -1,5 +1,5 @@
 /**
- * One request, from head to answer (docs/behaviour.md §29.4–9): head checks, method, route, auth,
+ * One request, from head to answer: head checks, method, route, auth,
  * query, then the route itself under the request deadline.
  */
 import type { IncomingMessage } from 'node:http';
@@ -58,9 +58,9 @@ interface Route {
   run(context: RequestContext): Promise<ServeResponse> | ServeResponse;
 }
 
-/** docs/behaviour.md §29.9: each provider gets 0.8 × the request timeout. */
+/** Each provider gets 0.8 × the request timeout. */
 const PROVIDER_SHARE = 0.8;
-/** docs/behaviour.md §29.7: how long a hung config read holds back the next one. */
+/** How long a hung config read holds back the next one. */
 const CONFIG_STALL_MS = 1000;
 
 export function createApp(options: AppOptions): (request: IncomingMessage) => Promise<ServeResponse> {
@@ -117,7 +117,7 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
       return isResponse(served) ? served : servedResponse(served, options.now());
     },
   });
-  // docs/behaviour.md §29.5: /usage takes `usage`'s account selection; a bad one is 400 with its sentence.
+  // /usage takes `usage`'s account selection; a bad one is 400 with its sentence.
   const usage = dataRoute(async (config, { query, fetchBudget }) => {
     const flags = accountSelection(query);
     if (isResponse(flags)) return flags;
@@ -194,7 +194,7 @@ function assetResponse(asset: PageAsset, headers: Record<string, string>): Serve
   };
 }
 
-/** docs/behaviour.md §29.8: the rows, plus where they came from and how old they are. */
+/** The rows plus their source and age (docs/invariants.md, "No cached figure as fresh"). */
 function servedResponse(served: Served<unknown>, nowMs: number): ServeResponse {
   const age = Math.max(0, Math.floor((nowMs - served.fetchedAt) / 1000));
   return {

@@ -1,5 +1,5 @@
 /**
- * The in-memory response cache of `serve` (docs/behaviour.md §29.8–11): fresh answers for the
+ * The in-memory response cache of `serve`: fresh answers for the
  * refresh interval, stale-while-revalidate inside the stale window, one fetch per key at a time, a budget
  * per waiter, last-good replacement for rows with a stable key, and the cost cooldown.
  *
@@ -19,7 +19,7 @@ export interface KeyedRow<Row> {
 
 export interface FetchOutcome<Row> {
   rows: KeyedRow<Row>[];
-  /** The fetch was refused in a way that pauses background refreshes (docs/behaviour.md §29.11). */
+  /** The fetch was refused in a way that pauses background refreshes (the cost cooldown). */
   cooldown?: boolean;
 }
 
@@ -195,7 +195,7 @@ export class ResponseCache<Row> {
     for (const [key, until] of this.cooldownUntil) if (now >= until) this.cooldownUntil.delete(key);
   }
 
-  /** docs/behaviour.md §29.10: error rows with a stable key become their last good row. */
+  /** Error rows with a stable key become their last good row. */
   private withFallback(keyed: KeyedRow<Row>[], now: number): Served<Row> {
     const base: Served<Row> = {
       rows: plainRows(keyed),

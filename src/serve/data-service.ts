@@ -1,6 +1,6 @@
 /**
- * The two cached data routes: one response cache each for `/usage` and `/cost`, fed by the data source
- * (docs/behaviour.md §29.8–11). The dashboard snapshot reads through the same caches.
+ * The two cached data routes: one response cache each for `/usage` and `/cost`, fed by the data source.
+ * The dashboard snapshot reads through the same caches.
  */
 import type { CostRow } from '../render/cost-json.js';
 import type { UsageRow } from '../render/usage-json.js';
@@ -13,7 +13,7 @@ export interface ServeDataOptions {
   settings: ServeSettings;
   /** The cache clock in ms; injected by tests to step past the refresh interval without waiting. */
   now: () => number;
-  /** Cost cooldown length (docs/behaviour.md §29.11); injectable for tests. */
+  /** Cost cooldown length; injectable for tests. */
   cooldownMs?: number;
 }
 
@@ -38,7 +38,7 @@ export class ServeData {
 
   /**
    * `budgetMs`: how long this request may wait for a fetch (0.8 × the timeout left); undefined is no bound.
-   * Keyed by the selected accounts too (docs/behaviour.md §29.8), so `?account=work` and the default
+   * Keyed by the selected accounts too, so `?account=work` and the default
    * answer never share an entry, a fetch or a refresh.
    */
   usage(config: ServeConfig, selection: UsageSelection, budgetMs?: number): Promise<Served<UsageRow>> {

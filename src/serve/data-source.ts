@@ -1,5 +1,5 @@
 /**
- * Where `serve`'s rows come from (docs/behaviour.md §29.5, §29.7, §29.9–11): the config file,
+ * Where `serve`'s rows come from: the config file,
  * reloaded per request and hashed into the cache key, and the same session, collect and render steps as
  * `codexbar usage --json` and `codexbar cost --json`. Every failure becomes an error row; nothing here
  * rejects once the config has loaded.
@@ -38,7 +38,7 @@ export interface ServeConfig {
 }
 
 /**
- * Which token accounts a `/usage` answer is for (docs/behaviour.md §29.5, §27.2): the query's account
+ * Which token accounts a `/usage` answer is for: the query's account
  * parameters as `usage`'s flags, and the accounts they select in this request's config.
  */
 export interface UsageSelection {
@@ -173,7 +173,7 @@ export class CursorDataSource {
     }
   }
 
-  /** docs/behaviour.md §29.9: the row a waiter gets when the fetch outlives 0.8 × the request timeout. */
+  /** The row a waiter gets when the fetch outlives 0.8 × the request timeout. */
   usageTimeoutRows(config: ServeConfig, selection: UsageSelection): KeyedRow<UsageRow>[] {
     const accounts = selection.accounts.length > 0 ? selection.accounts : [undefined];
     return accounts.map((account) => {
@@ -195,7 +195,7 @@ export class CursorDataSource {
   private readonly log = (line: string): void => this.options.log?.(line);
 
   /**
-   * docs/behaviour.md §29.10: a token account's row has a stable key, its id and a hash of its token (so
+   * A token account's row has a stable key, its id and a hash of its token (so
    * a different login pasted into the same entry never inherits the old one's figures).
    */
   private keyed(row: UsageRow, error: boolean, account?: SelectedAccount): KeyedRow<UsageRow> {
@@ -212,7 +212,7 @@ export class CursorDataSource {
    * What `codexbar usage --json` would run with, given only the config (serve has no --source or --cookie),
    * and `usage`'s preparation with the config this request read and hashed instead of a second read of the
    * file: rows are cached under that config's key, so they must not come from a file that changed in
-   * between (docs/behaviour.md §29.7). The preparation still runs for its checks (source, base URL).
+   * between. The preparation still runs for its checks (source, base URL).
    */
   private async session(config: ServeConfig): Promise<{ options: SharedOptions; prep: CursorPrep }> {
     const options: SharedOptions = {
@@ -231,12 +231,12 @@ export class CursorDataSource {
   }
 }
 
-/** docs/behaviour.md §29.10: cost rows fall back per config and provider. */
+/** Cost rows fall back per config and provider. */
 function costKeyed(config: ServeConfig, row: CostRow, error: boolean): KeyedRow<CostRow> {
   return { row, error, fallbackKey: `cost:${config.hash}:cursor` };
 }
 
-/** docs/behaviour.md §29.11: a 403 from the events endpoint starts the cost cooldown. */
+/** A 403 from the events endpoint starts the cost cooldown. */
 function isEventsForbidden(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403 && error.endpoint === EVENTS_ENDPOINT;
 }

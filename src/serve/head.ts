@@ -1,7 +1,7 @@
 /**
- * Request-head checks that come before routing (docs/behaviour.md §29.4): the target form, dot
- * segments, exactly one Host and at most one Authorization header, and the Host allowlist that defeats
- * DNS rebinding. Pure: it sees the method, the raw target and the raw header list.
+ * Request-head checks that come before routing (docs/invariants.md, "Servers safe by default"): the
+ * target form, dot segments, exactly one Host and at most one Authorization header, and the Host
+ * allowlist that defeats DNS rebinding. Pure: it sees the method, the raw target and the raw header list.
  */
 import type { ServeSettings } from './settings.js';
 

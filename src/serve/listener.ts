@@ -1,7 +1,7 @@
 /**
- * The socket side of `serve` (docs/behaviour.md §29.3), on Node's own `http` server: it enforces the
- * 16 KiB head limit in its parser (`maxHeaderSize`), needs no dependency, and hands us each socket on
- * accept so we can hold it to our own head deadline.
+ * The socket side of `serve`, on Node's own `http` server: it enforces the 16 KiB head limit in its parser
+ * (`maxHeaderSize`), needs no dependency, and hands us each socket on accept so we can hold it to our own
+ * head deadline (docs/invariants.md, "Every read is bounded").
  *
  * A socket costs nothing until its head is complete, so there is no connection gate that idle clients
  * could fill. Sockets still waiting for their head are tracked: each is closed at the head deadline or

@@ -1,7 +1,7 @@
 /**
- * `serve -v` request lines on stderr (docs/behaviour.md §29.1): method, path without its query,
- * status, milliseconds and cache state. Never a header, a query string or a token: a client could put a
- * token in a query string, and the log must not keep it.
+ * `serve -v` request lines on stderr: method, path without its query, status, milliseconds and cache state.
+ * Never a header, a query string or a token (docs/invariants.md, "Servers safe by default"): a client could
+ * put a token in a query string, and the log must not keep it.
  */
 import type { IncomingMessage } from 'node:http';
 import type { OutputStream } from '../cli/io.js';

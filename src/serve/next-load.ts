@@ -1,5 +1,5 @@
 /**
- * Config reads shared by the requests that wait for them (docs/behaviour.md §29.7). A request must see
+ * Config reads shared by the requests that wait for them. A request must see
  * the config file as it is when the request arrives, so it never joins a read that had already begun: it
  * joins the next one, which starts as soon as the running read ends. Under load that is one read at a time
  * for all requests instead of one (three file-system calls, a parse and a hash) per request.

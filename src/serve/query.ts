@@ -1,5 +1,5 @@
 /**
- * Query parameters (docs/behaviour.md §29.5): `provider` for every data route, `detail` for the
+ * Query parameters: `provider` for every data route, `detail` for the
  * snapshot, the token-account selection for `/usage`. Only the last value of a repeated parameter counts;
  * unknown parameters are ignored.
  */
@@ -33,8 +33,8 @@ export function detailLevel(query: URLSearchParams): { detail: DetailLevel } | S
 
 /**
  * `/usage`'s `account=<label>`, `accountIndex=<n>` (or `account-index`) and `allAccounts=1` (or
- * `all-accounts`), read as `usage`'s flags (docs/behaviour.md §29.5, §27.2). A bad index or a conflict is
- * 400 with the flag's sentence; whether the account exists is decided once the config is loaded.
+ * `all-accounts`), read as `usage`'s flags. A bad index or a conflict is 400 with the flag's sentence;
+ * whether the account exists is decided once the config is loaded.
  */
 export function accountSelection(query: URLSearchParams): { flags: AccountFlags } | ServeResponse {
   const flags: AccountFlags = {};

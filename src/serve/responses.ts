@@ -1,5 +1,5 @@
 /**
- * The answers the server writes (docs/behaviour.md §29.3–6): one shape, the error bodies CodexBar
+ * The answers the server writes: one shape, the error bodies CodexBar
  * sends, and the headers every answer carries. The listener adds Connection and Content-Length.
  */
 import { encodeJson } from '../lib/json.js';

@@ -1,6 +1,6 @@
 /**
- * A running `serve`: the listener, the request pipeline, the caches and the page, wired together
- * (docs/behaviour.md §29). Tests start it directly with short deadlines and their own clock.
+ * A running `serve`: the listener, the request pipeline, the caches and the page, wired together. Tests
+ * start it directly with short deadlines and their own clock.
  */
 import type { CliIo } from '../cli/io.js';
 import { createApp } from './app.js';

@@ -1,7 +1,7 @@
 /**
  * What `serve` runs with, once its flags are parsed: the bind, the token (as a digest only, and the one
  * check a presented token gets), the refresh and timeout figures, and the start-up matrix that refuses
- * unsafe binds (docs/behaviour.md §29.1–2).
+ * unsafe binds (docs/invariants.md, "Servers safe by default").
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ArgumentError } from '../errors.js';
@@ -46,7 +46,7 @@ export function sha256(text: string): Buffer {
 const BEARER = /^\s*bearer\s+(.*)$/is;
 
 /**
- * Bearer auth (docs/behaviour.md §29.6): `Authorization: Bearer <token>` only, scheme in any case,
+ * Bearer auth: `Authorization: Bearer <token>` only, scheme in any case,
  * token trimmed. Both sides are SHA-256 digests compared with timingSafeEqual, so the comparison takes
  * the same time whatever the token's length or content. No configured token means nobody gets in.
  */
@@ -73,7 +73,7 @@ export function resolveDashboardToken(
   return token;
 }
 
-/** docs/behaviour.md §29.2: loopback always starts; anything else needs a token and --allow-plain-http. */
+/** Loopback always starts; anything else needs a token and --allow-plain-http. */
 export function resolveServeSettings(
   flags: ServeFlags,
   env: Readonly<Record<string, string | undefined>>,
@@ -103,7 +103,7 @@ export function resolveServeSettings(
   };
 }
 
-/** docs/behaviour.md §29.8: min(max(10 × interval, 300 s), 3600 s); nothing when caching is off. */
+/** The stale window: min(max(10 × interval, 300 s), 3600 s); nothing when caching is off. */
 export function staleWindowSeconds(refreshIntervalSeconds: number): number {
   if (refreshIntervalSeconds <= 0) return 0;
   return Math.min(Math.max(10 * refreshIntervalSeconds, 300), 3600);

@@ -1,5 +1,5 @@
 /**
- * The dashboard-v1 snapshot (docs/behaviour.md §29.12), built from the `/usage` and `/cost` answers so
+ * The dashboard-v1 snapshot, built from the `/usage` and `/cost` answers so
  * it never fetches on its own and always agrees with them.
  */
 import type { JsonErrorBody } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Splitting a window into the Admin API's 30-day requests (docs/behaviour.md §30). The API's bounds
+ * Splitting a window into the Admin API's 30-day requests. The API's bounds
  * are inclusive epoch ms, so consecutive pieces meet without sharing a millisecond: nothing is asked for
  * twice and nothing is left out. A longer window is split, never truncated.
  */

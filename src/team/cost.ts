@@ -3,7 +3,7 @@
  * rules of `cost` (a changing count, fewer events than reported or the page cap fail closed) in 30-day
  * pieces, through the team's event store exactly as `cost` uses an account's (settled time from the store
  * once the API confirms its counts), and aggregated by the `cost` aggregator for the team and once more
- * per member (docs/behaviour.md §30, §28.3).
+ * per member.
  */
 import { type AdminContext, fetchUsageEventsPage } from '../api/admin/endpoints.js';
 import type { DecodedUsageEvent } from '../api/schemas/events.js';
@@ -61,7 +61,7 @@ export interface CollectTeamCostOptions {
 
 /**
  * Σ cursorTokenFee, exact: stored events arrive in time order and fetched ones in page order, and the sum
- * must not depend on it (docs/behaviour.md §19.5).
+ * must not depend on it (docs/invariants.md, "A report is a function of its events").
  */
 class FeeSum {
   private readonly cents = new ExactSum();
@@ -116,7 +116,7 @@ export async function collectTeamCost(
   };
 
   const reported = await collectRanges({
-    // The API's endDate is inclusive, so the window is [start, end + 1 ms) (docs/behaviour.md §30).
+    // The API's endDate is inclusive, so the window is [start, end + 1 ms).
     window: { start: window.start.getTime(), end: window.end.getTime() + 1 },
     source: adminSource(context, options),
     store: options.store,

@@ -1,6 +1,6 @@
 /**
  * `team spend`: every member's spend in the current cycle from `POST /teams/spend`, paged to the end
- * and proven complete, then filtered and sorted for display (docs/behaviour.md §30).
+ * and proven complete (docs/invariants.md, "No partial total"), then filtered and sorted for display.
  */
 import { type AdminContext, fetchSpendPage } from '../api/admin/endpoints.js';
 import type { MemberSpendRow } from '../api/admin/schemas/spend.js';

@@ -1,5 +1,5 @@
 /**
- * The keys of `team cost`'s event stores (docs/behaviour.md §30). The Admin API names no team id, so a
+ * The keys of `team cost`'s event stores. The Admin API names no team id, so a
  * team is known by its admin key: the store key is a SHA-256 over the admin key under a label of its own,
  * cut to 32 hex digits. It is one-way (Cursor's keys are long random secrets, so no key can be found from
  * it by guessing) and differs from every other hash of the key; the key itself is never stored, logged or

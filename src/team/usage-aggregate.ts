@@ -1,5 +1,5 @@
 /**
- * Daily usage rows summed per day and per member (docs/behaviour.md §30). Pure: rows in, a report
+ * Daily usage rows summed per day and per member. Pure: rows in, a report
  * out. Rows are placed on Cursor's own day (`day`, else the UTC date of `date`); a counter that is
  * missing or malformed in any row makes every sum it enters unknown, never 0.
  */

@@ -1,6 +1,6 @@
 /**
  * `team usage`: daily usage rows over any window, fetched in 30-day requests within the rate limit and
- * following any pagination to the end (docs/behaviour.md §30).
+ * following any pagination to the end.
  */
 import { type AdminContext, DAILY_USAGE_ENDPOINT, fetchDailyUsage } from '../api/admin/endpoints.js';
 import type { DailyUsageRow } from '../api/admin/schemas/daily-usage.js';

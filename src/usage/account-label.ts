@@ -1,7 +1,7 @@
 import type { UsageSnapshot } from './types.js';
 
 /**
- * The snapshot as a row shows it (docs/behaviour.md §27.3): one fetched with a token account carries
+ * The snapshot as a row shows it: one fetched with a token account carries
  * CodexBar's account identity: the label stands in for a missing email, and the cursor.com user id
  * (`accountID`) is left out.
  */

@@ -22,7 +22,7 @@ import { qualifiesForUsageStatus } from './unified.js';
 export interface UsageTimeouts {
   /** usage-summary, the one request that may fail the run. */
   requestMs: number;
-  /** auth/me, /api/usage, Grok Bot and v2/usage-status: best-effort lookups (docs/behaviour.md §11.1). */
+  /** auth/me, /api/usage, Grok Bot and v2/usage-status: best-effort lookups. */
   optionalMs: number;
   /** The one deadline shared by /teams and every get-team-spend page. */
   teamDeadlineMs: number;
@@ -48,7 +48,7 @@ export interface CollectUsageOptions {
 /**
  * Fetch and map everything `codexbar usage` shows. usage-summary, auth/me and get-sand-usage-status start
  * together; the team lookup starts once the summary and auth/me say it applies; /api/usage (or, for unified
- * personal memberships, v2/usage-status) follows the first three (docs/behaviour.md §11.2).
+ * personal memberships, v2/usage-status) follows the first three.
  * Only usage-summary can fail the run.
  */
 export async function collectUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
@@ -60,7 +60,8 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
   const ctx: EndpointContext = { client, cookieHeader: session.cookieHeader, signal, log };
 
   const summaryRequest = fetchUsageSummary(ctx, timeouts.requestMs);
-  // docs/behaviour.md §11.1: a best-effort lookup gets the optional budget, so a slow one cannot hold the run.
+  // docs/invariants.md, "Best-effort lookups never fail a run": each gets the optional budget, so a slow
+  // one cannot hold the run.
   const optionalMs = Math.min(timeouts.optionalMs, timeouts.requestMs);
   const meRequest = fetchMe(ctx, optionalMs);
   const sandRequest = fetchSandStatus(ctx, optionalMs);
@@ -95,7 +96,7 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
   return snapshot;
 }
 
-/** docs/behaviour.md §11.4: `sub` from auth/me as-is, else the JWT subject's last `|` segment, lower-cased. */
+/** `sub` from auth/me as-is, else the JWT subject's last `|` segment, lower-cased. */
 function legacyUsageUserId(me: AuthMe | undefined, jwt: JwtIdentity | undefined): string | undefined {
   if (me?.sub) return me.sub;
   if (!jwt) return undefined;
@@ -115,7 +116,7 @@ async function teamBudgetFor(
   timeouts: UsageTimeouts,
 ): Promise<TeamBudget | undefined> {
   if (!isTeamPlan(summary.membershipType, summary.limitType)) return undefined;
-  // Only a fresh email from this run's auth/me can identify the member (docs/behaviour.md §12.11).
+  // Only a fresh email from this run's auth/me can identify the member.
   const emailKey = memberEmailKey(me?.email);
   if (emailKey === undefined) {
     options.log?.('[cursor] Team budget skipped (no email from /api/auth/me)');

@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §14.2: the reset countdown. `in 15d 9h`, `in 3h 5m`, `in 1d`, `in 12m`, or `now`.
+ * The reset countdown: `in 15d 9h`, `in 3h 5m`, `in 1d`, `in 12m`, or `now`.
  * Minutes are dropped once days are shown.
  */
 export function formatCountdownDuration(seconds: number): string | undefined {

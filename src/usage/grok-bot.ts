@@ -4,9 +4,7 @@ import { resetText } from './reset-text.js';
 import { clampPercent } from './summary.js';
 import type { ExtraRateWindow, RateWindow } from './types.js';
 
-/**
- * The Grok Bot allowance from get-sand-usage-status (docs/behaviour.md §12.8).
- */
+/** The Grok Bot allowance from get-sand-usage-status. */
 
 /** Paid allowances run on the documented 7-day cadence whatever `currentPeriodStart` says. */
 const WEEK_MINUTES = 10_080;
@@ -47,7 +45,7 @@ export function paidWeeklyWindow(sand: SandStatus, usedPercent: number, timeZone
 export interface SandContext {
   now: Date;
   timeZone: string;
-  /** Usable legacy request plans hide both (docs/behaviour.md §12.5, §12.8). */
+  /** Usable legacy request plans hide both. */
   requestQuotaUsable: boolean;
 }
 

@@ -1,7 +1,7 @@
 import { formatCountdownDuration } from './countdown.js';
 import type { RateWindow } from './types.js';
 
-/** docs/behaviour.md §13: reset-window pace, Cursor's weekly wording. */
+/** CodexBar's reset-window pace, in Cursor's weekly wording. */
 
 export type PaceStage =
   | 'onTrack'
@@ -12,7 +12,7 @@ export type PaceStage =
   | 'behind'
   | 'farBehind';
 
-/** The JSON `pace.<window>` object; the numbers are whole (docs/behaviour.md §13, §16.3). */
+/** The JSON `pace.<window>` object; the numbers are whole. */
 export interface PacePayload {
   stage: PaceStage;
   deltaPercent: number;

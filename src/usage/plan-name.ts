@@ -1,4 +1,4 @@
-/** docs/behaviour.md §12.12: `Cursor ` plus the mapped membership type; unknown values keep their case. */
+/** The plan name: `Cursor ` plus the mapped membership type; unknown values keep their case. */
 const PLAN_NAMES: Readonly<Record<string, string>> = {
   enterprise: 'Enterprise',
   express: 'Start',

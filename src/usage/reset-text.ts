@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §14.1: `"Resets " + format(d, "MMM d 'at' h:mma")` with en_US_POSIX in the local zone,
+ * `"Resets " + format(d, "MMM d 'at' h:mma")` with en_US_POSIX in the local zone,
  * e.g. `Resets Feb 1 at 12:00AM`. Built from numeric parts so ICU's month abbreviations ("Sept") and
  * narrow spaces never leak in.
  */

@@ -31,7 +31,7 @@ export interface SnapshotInputs {
   timeZone: string;
 }
 
-/** `remainingPercent = max(0, 100 − usedPercent)` (docs/behaviour.md §12.6). */
+/** `remainingPercent = max(0, 100 − usedPercent)`. */
 export function remainingPercent(window: RateWindow): number {
   return Math.max(0, 100 - window.usedPercent);
 }
@@ -55,7 +55,7 @@ export function buildUsageSnapshot({
   const context = { now, timeZone, requestQuotaUsable: hasUsableRequestQuota(figures) };
   const pool = unifiedWeeklyPool(sand, context);
   if (pool) {
-    // docs/behaviour.md §12.9: the shared weekly pool replaces the stale monthly Total/Cursor/Third Party
+    // The shared weekly pool replaces the stale monthly Total/Cursor/Third Party
     // bars. It is the same allowance the Grok Bot extra would show, so it is not listed twice.
     snapshot.primary = pool;
     snapshot.secondary = null;
@@ -76,7 +76,7 @@ export function buildUsageSnapshot({
   return snapshot;
 }
 
-/** docs/behaviour.md §12.5–12.6, the windows table. */
+/** A usable request quota as the primary window, else the plan, auto and API percents. */
 function monthlyWindows(
   figures: UsageFigures,
   timeZone: string,
@@ -126,7 +126,7 @@ function requestQuotaDetails(figures: UsageFigures): DetailSection[] {
 }
 
 /**
- * docs/behaviour.md §12.7: the on-demand ("Extra usage") budget. A personal cap wins over the team budget;
+ * The on-demand ("Extra usage") budget. A personal cap wins over the team budget;
  * a budget with nothing spent is shown, and spend without a limit is shown with a limit of 0.
  */
 export function providerCostFrom(figures: UsageFigures, now: Date): ProviderCost | undefined {
@@ -140,7 +140,6 @@ export function providerCostFrom(figures: UsageFigures, now: Date): ProviderCost
   return cost;
 }
 
-/** docs/behaviour.md §12.13. */
 function identityFrom(figures: UsageFigures): Identity {
   const identity: Identity = { providerID: 'cursor' };
   if (figures.accountEmail !== undefined) identity.accountEmail = figures.accountEmail;

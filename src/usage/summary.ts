@@ -4,9 +4,7 @@ import type { UsageBudget, UsageSummary } from '../api/schemas/usage-summary.js'
 import type { JwtIdentity } from '../auth/types.js';
 import { parseIsoDate } from '../lib/iso-date.js';
 
-/**
- * The numbers CodexBar derives from cursor.com's answers (`parseUsageSummary`, docs/behaviour.md §12.1–12.5).
- */
+/** The numbers CodexBar derives from cursor.com's answers (`parseUsageSummary`). */
 export interface UsageFigures {
   /** Headline percent, 0…100. */
   planPercentUsed: number;
@@ -20,7 +18,7 @@ export interface UsageFigures {
   teamOnDemandLimitUSD?: number;
   requestsUsed?: number;
   requestsLimit?: number;
-  /** A request limit was reported, even 0 (docs/behaviour.md §12.5). */
+  /** A request limit was reported, even 0. */
   isLegacyRequestPlan: boolean;
   billingCycleStart?: Date;
   billingCycleEnd?: Date;
@@ -75,7 +73,7 @@ export function summarizeUsage({ summary, me, legacy, jwt }: SummaryInputs): Usa
   };
 }
 
-/** docs/behaviour.md §12.2: the first rule that applies wins. */
+/** The headline percent: the first rule that applies wins. */
 function headlinePercent(summary: UsageSummary, auto: number | undefined, api: number | undefined): number {
   const plan = summary.individualUsage?.plan;
   if (plan?.totalPercentUsed !== undefined) return clampPercent(plan.totalPercentUsed);
@@ -94,7 +92,7 @@ function ratioPercent(budget: UsageBudget | undefined): number | undefined {
   return clampPercent((budget.used / budget.limit) * 100);
 }
 
-/** docs/behaviour.md §12.3: plan cents, else overall, else pooled; a limit of 0 is allowed here. */
+/** Plan cents, else overall, else pooled; a limit of 0 is allowed here. */
 function planDollars(summary: UsageSummary): { used: number; limit: number } {
   const plan = summary.individualUsage?.plan;
   const planUsed = plan?.used ?? 0;
@@ -112,14 +110,14 @@ function centsToUSD(cents: number | undefined): number | undefined {
   return cents === undefined ? undefined : cents / 100;
 }
 
-/** docs/behaviour.md §12.5: a request quota is usable only with a count and a positive limit. */
+/** A request quota is usable only with a count and a positive limit. */
 export function hasUsableRequestQuota(figures: UsageFigures): boolean {
   return (
     figures.requestsUsed !== undefined && figures.requestsLimit !== undefined && figures.requestsLimit > 0
   );
 }
 
-/** docs/behaviour.md §12.6: the billing cycle in minutes, or undefined when unknown or not positive. */
+/** The billing cycle in minutes, or undefined when unknown or not positive. */
 export function cycleMinutes(figures: UsageFigures): number | undefined {
   const { billingCycleStart: start, billingCycleEnd: end } = figures;
   if (!start || !end) return undefined;

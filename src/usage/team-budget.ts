@@ -4,7 +4,7 @@ import { clampPercent, type UsageFigures } from './summary.js';
 import { selectedTeamId, type TeamSelection } from './team-selection.js';
 
 /**
- * The member budget of Enterprise and Business plans (docs/behaviour.md §12.11). Every rule
+ * The member budget of Enterprise and Business plans (docs/invariants.md, "No partial total"). Every rule
  * fails closed: anything short of one verified member on a complete, consistent page set keeps the
  * usage-summary figures.
  */
@@ -83,8 +83,8 @@ export function digestTeamSpendPage(page: TeamSpendPage, emailKey: string): Team
 
 /**
  * How many get-team-spend pages to request before page 1 has said (1…20): the chosen team's `seats` plus one
- * page of margin, because a team can list more members than seats (docs/behaviour.md §12.11: the example
- * answer has 25 seats and 73 members). Only a prediction; page 1's `totalPages` decides what is accepted.
+ * page of margin, because a team can list more members than seats (25 seats and 73 members, say).
+ * Only a prediction; page 1's `totalPages` decides what is accepted.
  */
 export function expectedPageCount(teams: TeamsResponse, teamId: number | string): number {
   const seats = teams.teams?.find((team) => team !== null && String(team.id) === String(teamId))?.seats;

@@ -24,9 +24,9 @@ export interface TeamLookupOptions {
 const LOOKUP_LABEL = 'team budget lookup';
 
 /**
- * /teams, then the get-team-spend pages the team's seat count predicts, at once, all under one deadline
- * (docs/behaviour.md §12.11). Best-effort: undefined on any failure.
- * Each page is reduced to the member's own row as soon as it arrives.
+ * /teams, then the get-team-spend pages the team's seat count predicts, at once, all under one deadline.
+ * Best-effort: undefined on any failure. Each page is reduced to the member's own row as soon as it
+ * arrives (docs/invariants.md, "Other members' data stays out").
  */
 export async function lookupTeamBudget({
   ctx,

@@ -1,7 +1,6 @@
 /**
- * The team a browser session has selected on cursor.com: cookie `portal-selected-team-id` beats `team_id`
- * (docs/behaviour.md §12.11). Tokens from the Cursor app or
- * cursor-agent carry no such cookies.
+ * The team a browser session has selected on cursor.com: cookie `portal-selected-team-id` beats `team_id`.
+ * Tokens from the Cursor app or cursor-agent carry no such cookies.
  */
 export interface TeamSelection {
   portalSelectedTeamId?: string;

@@ -1,15 +1,15 @@
 /**
- * The usage snapshot: what `codexbar usage` knows after mapping cursor.com's responses
- * (docs/behaviour.md §12, §16). Renderers turn it into text or CodexBar's JSON row.
+ * The usage snapshot: what `codexbar usage` knows after mapping cursor.com's responses. Renderers turn it
+ * into text or CodexBar's JSON row.
  */
 
 export interface RateWindow {
-  /** Percent used; may exceed 100 for legacy request plans (docs/behaviour.md §12.5). */
+  /** Percent used; may exceed 100 for legacy request plans. */
   usedPercent: number;
   windowMinutes?: number;
   resetsAt?: Date;
   resetDescription?: string;
-  /** The numbers `resetDescription` shows, so text can tell an impossible one (docs/behaviour.md §15.8); not in JSON. */
+  /** The numbers `resetDescription` shows, so text can tell an impossible one; not in JSON. */
   figures?: number[];
 }
 
@@ -19,7 +19,7 @@ export interface ExtraRateWindow {
   window: RateWindow;
   /** Only `false` is ever emitted in JSON. */
   usageKnown?: boolean;
-  /** Paid weekly Grok Bot allowances get a pace line; trial extras do not (docs/behaviour.md §12.8). */
+  /** Paid weekly Grok Bot allowances get a pace line; trial extras do not. */
   showsPace?: boolean;
 }
 
@@ -29,7 +29,7 @@ export interface ProviderCost {
   currencyCode: 'USD';
   period?: string;
   resetsAt?: Date;
-  /** The member's own share when the figures are a team pool (docs/behaviour.md §12.7). */
+  /** The member's own share when the figures are a team pool. */
   personalUsed?: number;
   updatedAt: Date;
 }
@@ -44,7 +44,7 @@ export interface DetailRow {
   label: string;
   value: string;
   secondaryValue?: string;
-  /** The numbers `value` shows, so text can tell an impossible one (docs/behaviour.md §15.8); not in JSON. */
+  /** The numbers `value` shows, so text can tell an impossible one; not in JSON. */
   figures?: number[];
 }
 
@@ -75,7 +75,7 @@ export interface UsageSnapshot {
   labels: WindowLabels;
   extraRateWindows: ExtraRateWindow[];
   providerCost?: ProviderCost;
-  /** The verified team member budget the primary percent was computed from (docs/behaviour.md §29.14). */
+  /** The verified team member budget the primary percent was computed from. */
   memberBudget?: MemberBudget;
   details: DetailSection[];
   updatedAt: Date;

@@ -5,7 +5,7 @@ import { grokAllowance, paidWeeklyWindow, type SandContext } from './grok-bot.js
 import { clampPercent } from './summary.js';
 import type { ProviderCost, RateWindow } from './types.js';
 
-/** The unified Cursor/Grok account: its weekly pool and additional spend (docs/behaviour.md §12.9–12.10). */
+/** The unified Cursor/Grok account: its weekly pool and additional spend. */
 
 export const WEEKLY_LABEL = 'Weekly';
 
@@ -41,7 +41,7 @@ export interface UnifiedSpend {
 }
 
 /**
- * docs/behaviour.md §12.10: `available: false`, a missing or malformed field, another limit type, or a period
+ * `available: false`, a missing or malformed field, another limit type, or a period
  * that does not contain now make the response unavailable (undefined), which keeps the summary's spend.
  * `creditsUsedCents` is separate consumption and is not added.
  */
@@ -66,10 +66,7 @@ function isCents(value: number | undefined): value is number {
   return value !== undefined && Number.isFinite(value) && value >= 0;
 }
 
-/**
- * A valid reading replaces the summary's cost; zero stays zero (docs/behaviour.md §12.10, §12.7 presence
- * rule).
- */
+/** A valid reading replaces the summary's cost; zero stays zero. */
 export function providerCostFromUnifiedSpend(spend: UnifiedSpend, now: Date): ProviderCost | undefined {
   if (!(spend.usedUSD > 0 || spend.limitUSD > 0)) return undefined;
   return {

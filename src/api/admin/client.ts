@@ -21,8 +21,8 @@ import { AdminForbiddenError, AdminKeyRejectedError } from './errors.js';
 
 export const ADMIN_ORIGIN = 'https://api.cursor.com';
 /**
- * The largest Admin API answer read (docs/behaviour.md §10.5): a page of 1,000 events, or a large team's
- * daily usage in one answer, is a few MB; anything past the cap is abandoned as it streams.
+ * The largest Admin API answer read (docs/invariants.md, "Every read is bounded"): a page of 1,000 events,
+ * or a large team's daily usage in one answer, is a few MB; anything past the cap is abandoned as it streams.
  */
 const ADMIN_RESPONSE_LIMIT = EVENTS_PAGE_LIMIT;
 
@@ -41,7 +41,7 @@ export interface AdminRequester {
 }
 
 /**
- * The Admin API client (docs/behaviour.md §30): one keep-alive dispatcher that honours the proxy
+ * The Admin API client: one keep-alive dispatcher that honours the proxy
  * variables, HTTP Basic auth with the key as the user name and an empty password, no redirects, zod
  * decoding, and typed errors that name the endpoint. The key lives only in the Authorization header: no
  * message, log line or error body ever carries it, and response bodies are kept out of parse errors

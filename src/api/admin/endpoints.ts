@@ -1,6 +1,5 @@
 /**
- * The Admin API endpoints `team` calls, each behind its family's rate limiter and the shared retry rules
- * (docs/behaviour.md §30).
+ * The Admin API endpoints `team` calls, each behind its family's rate limiter and the shared retry rules.
  */
 
 import { ApiError } from '../../errors.js';

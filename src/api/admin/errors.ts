@@ -1,5 +1,5 @@
 /**
- * Typed errors of the Admin API path (docs/behaviour.md §30). Messages name the endpoint or the key's
+ * Typed errors of the Admin API path. Messages name the endpoint or the key's
  * source, never the key itself.
  */
 import { CodexbarError } from '../../errors.js';

@@ -1,6 +1,7 @@
 /**
- * Where the Admin API key comes from, and the shape check that refuses a wrong one before any request
- * (docs/behaviour.md §30). The key is never taken from argv and never echoed: errors name its source.
+ * Where the Admin API key comes from, and the shape check that refuses a wrong one before any request.
+ * docs/invariants.md, "Never a credential shown": the key is never taken from argv and never echoed;
+ * errors name its source.
  */
 import { AdminKeyShapeError, MissingAdminKeyError } from './errors.js';
 

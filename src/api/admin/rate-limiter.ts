@@ -1,5 +1,5 @@
 /**
- * Client-side rate limiting per endpoint family (docs/behaviour.md §30), shared by every concurrent
+ * Client-side rate limiting per endpoint family, shared by every concurrent
  * caller of the family, first come first served.
  *
  * A request holds its slot from the moment it is granted until its answer is back, and the slot stays

@@ -4,7 +4,7 @@
  *
  * Why: a heavy month is 150 pages of about 340 KB. `JSON.parse` builds every field of every event (most of
  * which nothing reads), after the body has been copied into a string, and the schema then builds an object
- * per event; that was most of the CPU of `codexbar cost` (docs/behaviour.md §28.6). Here no body string and
+ * per event; that was most of the CPU of `codexbar cost` (bench/README.md, Cost CPU). Here no body string and
  * no object per event is made.
  *
  * How it stays exact: it only tokenizes. Each known field's JSON value (a string, number, boolean or null,

@@ -2,7 +2,7 @@
  * A JSON tokenizer over bytes, for decoders that read a few fields of a large answer (src/api/schemas/
  * events-bytes.ts): values come out exactly as JSON.parse gives them, and anything it does not handle
  * (escaped or non-ASCII text it would keep, invalid JSON, nesting past 64 levels) makes it give up by
- * throwing GIVE_UP, so the caller can fall back to JSON.parse and its schema (docs/behaviour.md §28.6).
+ * throwing GIVE_UP, so the caller can fall back to JSON.parse and its schema.
  */
 
 export const QUOTE = 0x22;

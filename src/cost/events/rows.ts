@@ -1,5 +1,5 @@
 /**
- * Decoded usage events held as columns (docs/behaviour.md §28.6): what an events page decodes to, what the
+ * Decoded usage events held as columns: what an events page decodes to, what the
  * pager and the aggregator read, and what the event store gives back (it keeps its own compact form,
  * src/cost/store/kept-events.ts).
  *
@@ -26,7 +26,7 @@ const setBit = (field: BooleanField) => 4 << (2 * field);
 const onBit = (field: BooleanField) => 8 << (2 * field);
 
 /**
- * An event as the event store keeps it (docs/behaviour.md §28.2): the fields aggregation reads. Absent
+ * An event as the event store keeps it: the fields aggregation reads. Absent
  * numbers are NaN; without `tokens` the token fields mean nothing.
  */
 export interface StoredEvent {
@@ -34,7 +34,7 @@ export interface StoredEvent {
   model: string | undefined;
   kind: string | undefined;
   owningUser: string | undefined;
-  /** Only Admin API events carry these two (a team's store, docs/behaviour.md §30); absent as undefined, NaN. */
+  /** Only Admin API events carry these two (a team's store); absent as undefined, NaN. */
   userEmail: string | undefined;
   cursorTokenFee: number;
   chargedCents: number;
@@ -122,7 +122,7 @@ export class EventRows {
   readonly usageBasedCosts = textColumn();
   readonly owningUser = textColumn();
   readonly owningTeam = textColumn();
-  /** The member's email: set only by the Admin API's decoder (docs/behaviour.md §30). */
+  /** The member's email: set only by the Admin API's decoder. */
   readonly userEmail = textColumn();
 
   constructor(capacity = PAGE_ROWS) {

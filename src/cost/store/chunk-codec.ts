@@ -1,16 +1,16 @@
 /**
- * The event store's compact form of events (docs/behaviour.md §28.2): a chunk of events becomes one blob of
+ * The event store's compact form of events: a chunk of events becomes one blob of
  * columns, so 150,000 events are about 75 rows of SQLite instead of 150,000 (a row per event cost more CPU
  * to write and read back than decoding the JSON did). Every field aggregation reads is kept exactly: numbers
  * as the doubles they were, absent values as absent, text as label ids.
  *
  * Layout (version 1), in the machine's byte order (the store never leaves the machine; the format name in the
- * database says which order, docs/behaviour.md §28.2), every section 8-byte aligned: u32 version, u32 count,
+ * database says which order), every section 8-byte aligned: u32 version, u32 count,
  * f64 timestamp base; timestamp − base; model, kind and owningUser label ids (i32, −1 absent); flags (u8);
  * the four token counts, totalCents, chargedCents. A numeric section is a u32 tag (1: i32, 2: f64), 4 bytes
  * of padding and its values.
  *
- * Version 2 adds what Admin API events carry (a team's store, docs/behaviour.md §30): the userEmail label
+ * Version 2 adds what Admin API events carry (a team's store): the userEmail label
  * ids after the owningUser ids, and the cursorTokenFee values last (flag CHUNK_TOKEN_FEE). A chunk is written
  * as version 1 when none of its events has either, so a personal store's chunks stay version 1.
  */

@@ -1,6 +1,7 @@
 /**
- * The local event store (docs/behaviour.md §28.2): a SQLite database (better-sqlite3) per store key holding
- * the events of fetched time ranges, in compact chunks, with each range's event count.
+ * The local event store (docs/invariants.md, "When a stored range may be trusted"): a SQLite database
+ * (better-sqlite3) per store key holding the events of fetched time ranges, in compact chunks, with each
+ * range's event count.
  *
  * - WAL mode and a busy timeout: two runs can read and write it at the same time; every write is one short
  *   transaction that never spans a network request, so no run holds a lock while it waits.
@@ -24,7 +25,7 @@ const BUSY_TIMEOUT_MS = 5000;
 const CHUNK_EVENTS = 2000;
 /**
  * Adjacent ranges merge into one (one verification request) while the result stays this small, so a range
- * that must be fetched again always fits the pagination cap (docs/behaviour.md §18.5).
+ * that must be fetched again always fits the pagination cap.
  */
 export const MAX_MERGED_RANGE_EVENTS = 100_000;
 
@@ -102,7 +103,7 @@ function isStoreDamage(error: unknown): boolean {
   );
 }
 
-/** Whose events a store holds: an account's (`cost`) or a team's (`team cost`, docs/behaviour.md §30). */
+/** Whose events a store holds: an account's (`cost`) or a team's (`team cost`). */
 export type StoreOwner = 'account' | 'team';
 
 export interface OpenStoreOptions {

@@ -1,5 +1,5 @@
 /**
- * The events a run keeps for the event store (docs/behaviour.md §28.2), held as the chunk format writes them:
+ * The events a run keeps for the event store, held as the chunk format writes them:
  * the fields aggregation reads (and, for a team's store, the member's email and the token fee), numbers in
  * typed arrays (an absent one as NaN, as the page's rows have it, with its flag clear; the chunk writes 0),
  * text as ids into this set's own list of texts. No string or object per event: keeping a 150,000-event
@@ -12,7 +12,7 @@ export const CHUNK_TOKENS = 1;
 export const CHUNK_TOTAL_CENTS = 2;
 export const CHUNK_TOTAL_CENTS_INVALID = 4;
 export const CHUNK_CHARGED_CENTS = 8;
-/** Version 2 only (docs/behaviour.md §30): the event carries a token fee. */
+/** Version 2 only (a team's store): the event carries a token fee. */
 export const CHUNK_TOKEN_FEE = 16;
 
 /** The numeric columns after the flags, in the order the chunk format writes them. */
@@ -87,7 +87,7 @@ export class KeptEvents {
   readonly model: TextColumn;
   readonly kind: TextColumn;
   readonly owningUser: TextColumn;
-  /** Only Admin API events carry one, so only a team's store holds any (docs/behaviour.md §30). */
+  /** Only Admin API events carry one, so only a team's store holds any. */
   readonly userEmail: TextColumn;
 
   constructor(capacity = 1024) {

@@ -1,5 +1,5 @@
 /**
- * Which parts of a cost window come from the event store and which are fetched (docs/behaviour.md §28.3).
+ * Which parts of a cost window come from the event store and which are fetched.
  * Pure: the window, the stored ranges and the settled boundary in; steps in time order out.
  *
  * - Only settled time (before `settledBefore`, 48 hours ago) is ever taken from the store; recent events can

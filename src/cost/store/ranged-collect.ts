@@ -1,13 +1,13 @@
 /**
- * Collecting a window's events through an event store (docs/behaviour.md §28.3), for any events endpoint
- * with the dashboard's page shape: `cost` (cursor.com, keyed by the account) and `team cost` (the Admin
- * API, keyed by the team, docs/behaviour.md §30).
+ * Collecting a window's events through an event store, for any events endpoint with the dashboard's page
+ * shape: `cost` (cursor.com, keyed by the account) and `team cost` (the Admin API, keyed by the team), under
+ * docs/invariants.md, "When a stored range may be trusted".
  *
  * - The window is planned into stored and fetched spans; a source whose requests cover at most `maxSpanMs`
  *   gets each span in consecutive pieces of that length.
  * - Every stored piece is verified before use: page 1 of it, whose count must equal the events held.
  *   Otherwise (or without a count) the piece is fetched again in full and replaces what was stored.
- * - Fetched pieces are paged by the pager of docs/behaviour.md §18; their settled part (older than 48 hours,
+ * - Fetched pieces are paged by the pager (src/cost/pager.ts); their settled part (older than 48 hours,
  *   proven complete) is written back at the end, in one transaction.
  */
 
@@ -18,10 +18,10 @@ import { type EventStore, type RangeEvents, type StoredRange, storeErrorText } f
 import { KeptEvents } from './kept-events.js';
 import { type PlanStep, planWindow, settledPart, type TimeSpan } from './plan.js';
 
-/** docs/behaviour.md §28.3: events younger than this can still change, so they are always fetched again. */
+/** Events younger than this can still change, so they are always fetched again. */
 const SETTLED_AFTER_MS = 48 * 3_600_000;
 
-/** The store a run uses, and how (docs/behaviour.md §28.1). */
+/** The store a run uses, and how. */
 export interface CostStoreUse {
   store: EventStore;
   /** `--refresh`: nothing is read from the store; everything is fetched and then replaces what it held. */
@@ -40,7 +40,7 @@ export interface EventsSource {
   fetchPage(span: TimeSpan, page: number, signal: AbortSignal | undefined): Promise<EventRowsPage>;
   /** Pages in flight at once (the pager's default when absent). */
   concurrency?: number;
-  /** The pager's page cap per piece (docs/behaviour.md §18.5). */
+  /** The pager's page cap per piece. */
   maxPages?: number;
   /** The longest span one request may cover; a longer span is asked for in consecutive pieces. */
   maxSpanMs?: number;
@@ -189,7 +189,7 @@ class RangeCollector {
         page === 1 && firstPage ? Promise.resolve(firstPage) : this.page(span, page, signal),
     });
     if (settled && kept) {
-      // A count proves a span complete (docs/behaviour.md §18.4), and so does a single short page; a longer
+      // A count proves a span complete, and so does a single short page; a longer
       // answer without a count is not stored.
       const complete = result.expected !== null || result.raw < PAGE_SIZE;
       if (storable && complete) this.writes.push({ ...settled, events: kept });

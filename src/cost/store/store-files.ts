@@ -1,7 +1,7 @@
 /**
- * Where the event stores live and how their files are made, set aside and cleared (docs/behaviour.md §25,
- * §28.2): `<cache dir>/codexbar/cost/<key>.sqlite` with SQLite's `-wal` and `-shm` beside it, 0600 files in
- * 0700 directories, never opened through a symlink.
+ * Where the event stores live and how their files are made, set aside and cleared:
+ * `<cache dir>/codexbar/cost/<key>.sqlite` with SQLite's `-wal` and `-shm` beside it, 0600 files in 0700
+ * directories (docs/invariants.md, "Owner-only atomic files"), never opened through a symlink.
  */
 import { constants } from 'node:fs';
 import { lstat, open, readdir, rename, unlink } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { ensurePrivateDir } from '../../cache/private-files.js';
 import type { LocalEnvironment } from '../../local/environment.js';
 
 const FILE_MODE = 0o600;
-/** A store key: an account key (docs/behaviour.md §25.2) or a team key, 32 hex digits either way. */
+/** A store key: an account key or a team key, 32 hex digits either way. */
 const STORE_KEY = /^[0-9a-f]{32}$/;
 /** The suffix a store that could not be used is renamed to, replacing an older one. */
 const SET_ASIDE = '.unusable';
@@ -94,7 +94,7 @@ function isStoreFile(name: string): boolean {
 }
 
 /**
- * Deletes every cost event store (for `cache clear --cost`, docs/behaviour.md §28.8): the databases, their
+ * Deletes every cost event store (for `cache clear --cost`): the databases, their
  * `-wal`/`-shm` files and set-aside stores, and nothing else. Returns how many files it removed; a missing
  * directory removes none.
  */

@@ -1,4 +1,4 @@
-// The codexbar dashboard (docs/behaviour.md §29.13). It reads /usage and /cost from the server that
+// The codexbar dashboard. It reads /usage and /cost from the server that
 // served it, the same answers a script gets, and talks to nothing else. No framework: the page must stay
 // a few small modules that a Content-Security-Policy of 'self' allows.
 import { renderCost } from './cost-view.js';
@@ -13,7 +13,7 @@ const MIN_PERIOD_S = 5;
 const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.getAttribute('content') ?? '';
 const serverInterval = Number(meta('codexbar-refresh-seconds'));
 const needsToken = meta('codexbar-auth') === 'bearer';
-// docs/behaviour.md §29.13: the server's interval, at least 5 s; 60 s when the server caches nothing.
+// The server's interval, at least 5 s; 60 s when the server caches nothing.
 const periodSeconds = serverInterval > 0 ? Math.max(MIN_PERIOD_S, serverInterval) : DEFAULT_PERIOD_S;
 
 const byId = (id) => document.getElementById(id);

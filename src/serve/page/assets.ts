@@ -1,6 +1,6 @@
 /**
- * The dashboard page, its script, its style sheet and the icons, bundled as text (docs/behaviour.md
- * §29.13). Nothing is read from disk at run time and nothing refers to another origin.
+ * The dashboard page, its script, its style sheet and the icons, bundled as text. Nothing is read from disk
+ * at run time and nothing refers to another origin (docs/invariants.md, "Servers safe by default").
  */
 import type { ServeSettings } from '../settings.js';
 import appCss from './app.css?raw';

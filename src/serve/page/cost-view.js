@@ -1,5 +1,5 @@
 // The cost panel: totals, the daily chart (inline SVG) with its table, and the per-model table, from a /cost
-// row (docs/behaviour.md §29.13). An unknown figure is shown as unknown, never as zero.
+// row. An unknown figure is shown as unknown, never as zero (docs/invariants.md, "No unknown price as zero").
 import { el, svg } from './dom.js';
 import { count, money } from './format.js';
 

@@ -1,5 +1,5 @@
-// Number, money, percent and time formats of the dashboard (docs/behaviour.md §29.13). They follow the
-// CLI's: whole percents and dollars rounded half to even, and the reset countdown of docs/behaviour.md §14.2.
+// Number, money, percent and time formats of the dashboard. They follow the CLI's: whole percents and
+// dollars rounded half to even, and the reset countdown of src/usage/countdown.ts.
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', roundingMode: 'halfEven' });
 export const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0, roundingMode: 'halfEven' });
@@ -22,7 +22,7 @@ export function tone(remaining) {
   return 'ok';
 }
 
-/** docs/behaviour.md §14.2: `in 15d 9h`, `in 3h 5m`, `in 12m`, or `now`; minutes go once days show. */
+/** `in 15d 9h`, `in 3h 5m`, `in 12m`, or `now`; minutes go once days show. */
 export function countdown(resetsAt) {
   const seconds = (Date.parse(resetsAt) - Date.now()) / 1000;
   if (!(seconds >= 1)) return 'Resets now';

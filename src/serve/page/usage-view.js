@@ -1,5 +1,5 @@
 // The usage panel: one card per window (percent left, bar, pace, reset countdown), then on-demand spend and
-// the team member budget, from a /usage row (docs/behaviour.md §29.13).
+// the team member budget, from a /usage row.
 import { el, meter } from './dom.js';
 import { countdown, money, percentLeft, tone, whole } from './format.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lenientNumber, lenientString } from '../../schemas/lenient.js';
 import { paginationSchema } from './fields.js';
 
-/** The per-member daily counters that add up across days and members (docs/behaviour.md §30). */
+/** The per-member daily counters that add up across days and members. */
 export const DAILY_METRICS = [
   'totalLinesAdded',
   'totalLinesDeleted',

@@ -4,7 +4,7 @@ import { lenientInteger } from '../../schemas/events.js';
 /**
  * A count the completeness rules depend on (`totalMembers`, `totalPages`): a whole number ≥ 0, sent as a
  * number or numeric text. Anything else fails the page, because paging cannot be proven complete
- * without it (docs/behaviour.md §30).
+ * without it (docs/invariants.md, "No partial total").
  */
 export function requiredCount(name: string) {
   return z.unknown().transform((value, ctx) => {

@@ -3,7 +3,7 @@ import { lenientId, lenientNumber, lenientString } from '../../schemas/lenient.j
 import { requiredCount } from './fields.js';
 
 /**
- * `POST /teams/spend` (docs/behaviour.md §30): one page of members' spend in the current cycle. Money
+ * `POST /teams/spend`: one page of members' spend in the current cycle. Money
  * fields are read leniently (number or numeric text; another shape reads as unknown, shown as `—`, never
  * as 0); the counts the pager proves completeness with are required.
  */

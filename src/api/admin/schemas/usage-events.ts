@@ -12,7 +12,7 @@ import { paginationSchema } from './fields.js';
 /**
  * The English labels Cursor's Admin API docs show for `kind`, mapped to the dashboard's enum names so
  * `team cost` splits by billing kind with the same rules as `cost`. Only exact labels are mapped: a
- * translated or new label stays as sent and lands in "other" (docs/behaviour.md §30).
+ * translated or new label stays as sent and lands in "other".
  */
 const KIND_LABELS: Readonly<Record<string, string>> = {
   'Usage-based': 'USAGE_EVENT_KIND_USAGE_BASED',
