@@ -9,7 +9,7 @@ const commanderChildProcess = path.resolve('build/commander-child-process.cjs');
 const chalkNoDetection = path.resolve('build/chalk-no-detection.js');
 
 /**
- * One CommonJS build into dist/ (docs/architecture.md, Start-up): the CLI (`cli.cjs`), the statusline fast
+ * One CommonJS build into dist/ (bench/README.md, Start-up): the CLI (`cli.cjs`), the statusline fast
  * path bin/codexbar.js tries first (`statusline.cjs`), and the few lines that turn on Node's compile cache
  * (`compile-cache.cjs`). CommonJS because bin/codexbar.js (CommonJS too, see bin/package.json) then loads
  * them without starting Node's ES module loader: measured, that saves a prompt about as much as everything
@@ -38,7 +38,7 @@ const common: Options = {
     {
       // undici loads node:http2 (and with it tls and crypto) at start-up, for HTTP/2 we never use (its
       // `allowH2` stays off); when that require fails it falls back by itself. Nothing else here imports
-      // http2 (docs/architecture.md, Start-up).
+      // http2 (bench/README.md, Start-up).
       name: 'no-http2-in-undici',
       setup(build) {
         build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
@@ -48,7 +48,7 @@ const common: Options = {
     },
     {
       // commander requires node:child_process at load for executable subcommands, which codexbar has none
-      // of: a stub that loads it on first use (docs/architecture.md, Start-up).
+      // of: a stub that loads it on first use (bench/README.md, Start-up).
       name: 'lazy-child-process-in-commander',
       setup(build) {
         build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
@@ -59,8 +59,8 @@ const common: Options = {
       },
     },
     {
-      // codexbar decides when to colour and passes chalk the level (docs/behaviour.md §2.8): chalk's own
-      // detection only costs start-up time.
+      // codexbar decides when to colour and passes chalk the level: chalk's own detection only costs start-up
+      // time.
       name: 'no-colour-detection-in-chalk',
       setup(build) {
         build.onResolve({ filter: /^#supports-color$/ }, () => ({ path: chalkNoDetection }));

@@ -1,9 +1,9 @@
 /**
- * `npm run bench:render`: the cost text renderer (docs/behaviour.md §21.3) on reports no real account has but
- * a hostile or broken server could send: 10,000 distinct models, and models with 3,000-character names, in
- * every layout (full, compact, each with and without --breakdown, at a wide and a narrow terminal). Prints the
- * wall time and this process's CPU time per render, median of several, and whether the 1 s target of issue 8
- * was met; asserts nothing. The aggregation that builds each report is timed separately, once.
+ * `npm run bench:render`: the cost text renderer on reports no real account has but a hostile or broken
+ * server could send: 10,000 distinct models, and models with 3,000-character names, in every layout (full,
+ * compact, each with and without --breakdown, at a wide and a narrow terminal). Prints the wall time and this
+ * process's CPU time per render, median of several, and whether the 1 s target of issue 8 was met; asserts
+ * nothing. The aggregation that builds each report is timed separately, once.
  */
 import { eventsPageSchema, type UsageEvent } from '../src/api/schemas/events.js';
 import { createCostAggregator } from '../src/cost/aggregate.js';

@@ -1,14 +1,13 @@
 /**
- * `npm run bench:serve`: the built `codexbar serve --refresh-interval 5` under load (docs/behaviour.md
- * §29.3, §29.8). A load generator written here in Node (http.Agent with keep-alive; the server
- * answers `Connection: close`, so every request is a fresh connection, as CodexBar's clients see it):
- * 64 concurrent clients send 20,000 GET /usage. Reported: throughput, p50/p99 latency, errors, upstream
- * fetches (usage-summary requests in the fake cursor.com's log), and the server's memory before and after:
- * RSS, V8's heap (used and reserved, young and old generation) and memory outside it (external,
- * ArrayBuffers). The server reports those itself over an IPC channel the bench opens, through a module the
- * bench preloads with `--import`: the server has no route for them. Then the same with 200 idle sockets
- * held open by a slow client that never finishes its head, plus the latency of GET /health from another
- * client meanwhile. Prints figures; asserts nothing.
+ * `npm run bench:serve`: the built `codexbar serve --refresh-interval 5` under load. A load generator written
+ * here in Node (http.Agent with keep-alive; the server answers `Connection: close`, so every request is a
+ * fresh connection, as CodexBar's clients see it): 64 concurrent clients send 20,000 GET /usage. Reported:
+ * throughput, p50/p99 latency, errors, upstream fetches (usage-summary requests in the fake cursor.com's
+ * log), and the server's memory before and after: RSS, V8's heap (used and reserved, young and old
+ * generation) and memory outside it (external, ArrayBuffers). The server reports those itself over an IPC
+ * channel the bench opens, through a module the bench preloads with `--import`: the server has no route for
+ * them. Then the same with 200 idle sockets held open by a slow client that never finishes its head, plus the
+ * latency of GET /health from another client meanwhile. Prints figures; asserts nothing.
  */
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';

@@ -1,7 +1,7 @@
 /**
- * `npm run bench:statusline`: how close a fresh-cache `codexbar statusline` comes to bare `node -e 0`
- * (docs/behaviour.md §26.7). Prints medians and whether the target was met; asserts nothing. Talks only to
- * the fake cursor.com on 127.0.0.1, and removes its temp dirs and stops the server whatever happens.
+ * `npm run bench:statusline`: how close a fresh-cache `codexbar statusline` comes to bare `node -e 0`. Prints
+ * medians and whether the target was met; asserts nothing. Talks only to the fake cursor.com on 127.0.0.1,
+ * and removes its temp dirs and stops the server whatever happens.
  */
 import type { FakeCursor } from '../test/fake-cursor/server.js';
 import { startFakeCursor } from '../test/fake-cursor/server.js';
@@ -66,7 +66,7 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
     `(c) statusline --verbose (full CLI, same cache): ${ms(full.b.median)}, ${(full.b.median / full.a.median).toFixed(2)}×`,
   );
 
-  // An account flag is always left to the full CLI (docs/behaviour.md §26.11): a cached named account.
+  // An account flag is always left to the full CLI: a cached named account.
   const account = await pairedRuns(RUNS, node, statusline(named, 'statusline --account work', accountsEnv));
   const accountRatio = account.b.median / account.a.median;
   console.log(

@@ -1,12 +1,11 @@
 /**
- * `npm run bench:team`: `codexbar team cost --days 30` for a team of 500 members with 200,000 events over
- * 30 days, against the fake Admin API at Cursor's documented 60 requests a minute. Prints the wall time,
- * the number of requests, and how close the run stays to the limit (requests per minute achieved ÷ 60,
- * plus the busiest 60-second window the fake counted). It takes minutes by construction: 201 pages at 60
- * a minute. Then, once the fake's rate-limit window has emptied, the same command again (warm: the team's
- * event store from the first run, docs/behaviour.md §30): its requests and wall time, and whether its
- * figures equal the cold run's. Asserts nothing; talks only to the fake on 127.0.0.1 and removes its temp
- * dirs whatever happens.
+ * `npm run bench:team`: `codexbar team cost --days 30` for a team of 500 members with 200,000 events over 30
+ * days, against the fake Admin API at Cursor's documented 60 requests a minute. Prints the wall time, the
+ * number of requests, and how close the run stays to the limit (requests per minute achieved ÷ 60, plus the
+ * busiest 60-second window the fake counted). It takes minutes by construction: 201 pages at 60 a minute.
+ * Then, once the fake's rate-limit window has emptied, the same command again (warm: the team's event store
+ * from the first run): its requests and wall time, and whether its figures equal the cold run's. Asserts
+ * nothing; talks only to the fake on 127.0.0.1 and removes its temp dirs whatever happens.
  */
 
 import { seedAdminEvents, seedMembers } from '../test/fake-cursor/admin-seed.js';

@@ -1,6 +1,6 @@
 /**
- * How long readAppAccessToken takes on a large idle-WAL state.vscdb (docs/behaviour.md §9.2: reading the
- * token must stay fast for a multi-GB database). Prints figures; asserts nothing about time.
+ * How long readAppAccessToken takes on a large idle-WAL state.vscdb (reading the token must stay fast for a
+ * multi-GB database). Prints figures; asserts nothing about time.
  *
  *   npx tsx bench/token-read.ts [sizeGB]      (default 1; the file is cached under ./.bench-tmp/)
  */

@@ -38,7 +38,7 @@ const TEAM_SPEND = { overallSpendCents: 8421, effectivePerUserLimitDollars: 150 
 const TEAM_PERCENT = (TEAM_SPEND.overallSpendCents / (TEAM_SPEND.effectivePerUserLimitDollars * 100)) * 100;
 const PAGE_ROWS = [50, 50, 20];
 
-/** docs/behaviour.md §12.11: 120 seats over pages of 50/50/20; the signed-in member is row 17 of page 2. */
+/** 120 seats over pages of 50/50/20; the signed-in member is row 17 of page 2. */
 function teamSpendPage(page: number) {
   const count = PAGE_ROWS[page - 1] ?? 0;
   const teamMemberSpend = Array.from({ length: count }, (_, i) =>

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// CommonJS (bin/package.json), like the bundles it loads: nothing here starts Node's ES module loader,
-// which costs every short run several milliseconds (docs/architecture.md, Start-up).
+// CommonJS (bin/package.json), like the bundles it loads: nothing here starts Node's ES module loader, which
+// costs every short run several milliseconds (bench/README.md, Start-up).
 'use strict';
 
 const argv = process.argv.slice(2);
 
 // `codexbar … | head` closes the pipe early: stop quietly on EPIPE. Any other write error (a full disk,
-// `> /dev/full`) is one line on stderr and exit 1, never a stack trace (docs/behaviour.md §3.1). Not for
-// the statusline fast path, which writes without these streams and handles both itself.
+// `> /dev/full`) is one line on stderr and exit 1, never a stack trace. Not for the statusline fast path,
+// which writes without these streams and handles both itself.
 function handleWriteErrors() {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error) => {
@@ -24,13 +24,12 @@ function handleWriteErrors() {
 
 async function main() {
   // V8's code cache for the bundles in codexbar's cache dir, so later runs skip compiling them
-  // (docs/behaviour.md §26.10). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+  // (bench/README.md, Start-up). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
   const { compileCacheDir, requireBundle } = require('../dist/compile-cache.cjs');
   const dir = compileCacheDir();
   const load = (file) => requireBundle(require.resolve(file), dir, require);
   // `statusline` runs in prompts: a small bundle answers from the cache without loading the CLI (it writes
-  // with its own EPIPE handling), and says (undefined) when the full CLI must take over
-  // (docs/behaviour.md §26.7).
+  // with its own EPIPE handling), and says (undefined) when the full CLI must take over.
   if (argv[0] === 'statusline') {
     const code = await load('../dist/statusline.cjs').fastStatusline(argv);
     if (code !== undefined) {

@@ -2,7 +2,7 @@
  * `npm run demo`: the built CLI against the bundled sample account, with nothing real touched.
  * A fake cursor.com on 127.0.0.1 serves fixtures/demo/account.json; a throwaway HOME holds a Cursor
  * app database whose token belongs to that account; the CLI is pointed at the fake with
- * CODEXBAR_CURSOR_BASE_URL (docs/behaviour.md §10.1).
+ * CODEXBAR_CURSOR_BASE_URL.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,19 +19,19 @@ const CLI = path.join(ROOT, 'bin', 'codexbar.js');
 const BUILT = path.join(ROOT, 'dist', 'cli.cjs');
 const COMMANDS = [
   ['usage', '--provider', 'cursor', '--verbose', '--status'],
-  // Answered from the snapshot the usage run just saved (docs/behaviour.md §26.4), without a request.
+  // Answered from the snapshot the usage run just saved, without a request.
   ['statusline'],
   ['statusline', '--template', '{left} · resets in {reset} · {plan} · fetched {age} ago'],
-  // A CI gate on the same snapshot (docs/behaviour.md §26.8): 42% left passes a 20% minimum, exit 0.
+  // A CI gate on the same snapshot: 42% left passes a 20% minimum, exit 0.
   ['guard', '--min-remaining', '20', '--max-age', '5m'],
   ['cost', '--provider', 'cursor'],
   ['doctor'],
 ];
-/** What the fake status page says for `usage --status` (docs/behaviour.md §27.6). */
+/** What the fake status page says for `usage --status`. */
 const STATUS_PAGE = { json: { status: { indicator: 'none', description: 'All Systems Operational' } } };
 const DAY_S = 86_400;
 
-/** Where the CLI looks for Cursor's app database on this platform (docs/behaviour.md §7.10). */
+/** Where the CLI looks for Cursor's app database on this platform. */
 function stateVscdbPath(home: string, appData: string): string {
   const globalStorage = ['Cursor', 'User', 'globalStorage', 'state.vscdb'];
   if (process.platform === 'win32') return path.join(appData, ...globalStorage);

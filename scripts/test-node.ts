@@ -1,6 +1,6 @@
 /**
  * `npm run test:node -- 22`: the CLI integration tests (test/integration) on another Node major
- * (docs/architecture.md, Tests). Everything it makes lives in `.test-node/` (git-ignored) and is reused:
+ * (test/README.md). Everything it makes lives in `.test-node/` (git-ignored) and is reused:
  *
  * 1. `node@<major>` from the npm registry, installed into `.test-node/node-<major>/`: the `node` package's
  *    platform package carries the binary and its C headers (`include/node`), so nothing else is fetched.
@@ -178,8 +178,8 @@ function main(): number {
     return spawnSync(node, [tsx, ...filters], { cwd: mirror, stdio: 'inherit' }).status ?? 1;
   }
   const targets = filters.length > 0 ? filters : ['test/integration'];
-  // No rerun on a native abort: src/local/sqlite.ts keeps better-sqlite3 from aborting on Node 24, so an abort
-  // here is a crash a user would meet too (docs/architecture.md, SQLite).
+  // No rerun on a native abort: src/local/sqlite.ts keeps better-sqlite3 from aborting on Node 24, so an
+  // abort here is a crash a user would meet too.
   return runVitest(node, mirror, targets);
 }
 

@@ -65,9 +65,8 @@ const HELP_WORDS = new Set(['help', '--help', '-h']);
 
 /**
  * The one command this argv runs, when its first word makes that certain: a command's name, or `usage` (the
- * default, docs/behaviour.md §2.1) for no word or a flag. Building every command's options and help is a
- * noticeable share of a short run. Help, completions and anything unknown get every command, so lists and
- * suggestions stay whole.
+ * default) for no word or a flag. Building every command's options and help is a noticeable share of a short
+ * run. Help, completions and anything unknown get every command, so lists and suggestions stay whole.
  */
 function commandOf(argv: readonly string[]): CommandEntry | undefined {
   if (argv.some((word) => HELP_WORDS.has(word))) return undefined;
@@ -106,7 +105,7 @@ async function buildProgram(
   return program;
 }
 
-/** Runs the CLI and resolves to the process exit code (docs/behaviour.md §4). Never calls process.exit. */
+/** Runs the CLI and resolves to the process exit code. Never calls process.exit. */
 export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = 0;
   const only = commandOf(argv);

@@ -1,7 +1,7 @@
 /**
- * Typed errors with a stable code, a message for the user and an optional hint.
- * `exitCodeFor` and `errorRow` are the one place that maps them to exit codes and JSON error rows
- * (docs/behaviour.md §3.9, §4).
+ * Typed errors (docs/invariants.md, "Errors are typed, printed once") with a stable code, a message for the
+ * user and an optional hint. `exitCodeFor` and `errorRow` are the one place that maps them to exit codes and
+ * JSON error rows.
  */
 
 export type ErrorKind = 'args' | 'config' | 'provider' | 'runtime';
@@ -11,7 +11,7 @@ export abstract class CodexbarError extends Error {
   readonly hint: string | undefined;
   /** Which JSON `error.kind` a row carries for this failure. */
   readonly kind: ErrorKind = 'provider';
-  /** 1 for every failure except timeouts (docs/behaviour.md §4). */
+  /** 1 for every failure except timeouts. */
   readonly exitCode: number = 1;
 
   constructor(message: string, hint?: string) {
@@ -60,8 +60,8 @@ export class UnsupportedError extends CodexbarError {
 }
 
 /**
- * A token account that cannot be selected: none configured, no such label, an index out of range
- * (docs/behaviour.md §27.2). A provider row, as CodexBar reports it.
+ * A token account that cannot be selected: none configured, no such label, an index out of range. A provider
+ * row, as CodexBar reports it.
  */
 export class AccountSelectionError extends CodexbarError {
   readonly code = 'account_selection';
@@ -88,7 +88,7 @@ export class ApiError extends CodexbarError {
   }
 }
 
-/** A response that is not the JSON shape the endpoint documents (docs/behaviour.md §10.6). */
+/** A response that is not the JSON shape the endpoint documents (docs/invariants.md, "Fail closed"). */
 export class ParseError extends CodexbarError {
   readonly code = 'parse_failed';
   constructor(
@@ -99,7 +99,7 @@ export class ParseError extends CodexbarError {
   }
 }
 
-/** A request that ran past its deadline: exit code 4 (docs/behaviour.md §4). */
+/** A request that ran past its deadline: exit code 4. */
 export class TimeoutError extends CodexbarError {
   readonly code = 'timeout';
   override readonly exitCode = 4;
@@ -113,14 +113,14 @@ export class TimeoutError extends CodexbarError {
 
 /**
  * A whole run that went past its deadline (`cost --timeout`): exit code 4 like a timeout, naming how far it
- * got, and never with a total (docs/behaviour.md §18.12).
+ * got, and never with a total (docs/invariants.md, "No partial total").
  */
 export class DeadlineError extends CodexbarError {
   readonly code = 'deadline';
   override readonly exitCode = 4;
 }
 
-/** Cost pagination that cannot prove it saw every event (docs/behaviour.md §18.3–18.6). */
+/** Cost pagination that cannot prove it saw every event (docs/invariants.md, "No partial total"). */
 export class PaginationError extends CodexbarError {
   readonly code: 'pagination_incomplete' | 'pagination_inconsistent' | 'pagination_safety_limit';
   constructor(
@@ -151,7 +151,7 @@ export interface JsonErrorBody {
   kind?: ErrorKind;
 }
 
-/** The `error` object of a usage row; cost rows carry no `kind` (docs/behaviour.md §3.9). */
+/** The `error` object of a usage row; cost rows carry no `kind`. */
 export function errorBody(error: unknown, withKind = true): JsonErrorBody {
   const body: JsonErrorBody = { code: exitCodeFor(error), message: messageFor(error) };
   if (withKind) body.kind = error instanceof CodexbarError ? error.kind : 'runtime';

@@ -3,9 +3,9 @@
  * system), peak RSS, the events requests it made and the figures of its JSON row. A cold run gets a fresh
  * cache directory (so it writes a new event store); a warm run reuses one.
  *
- * Cold means an empty event store, not a first run ever: a fresh cache directory gets the compile cache
- * (docs/behaviour.md §26.10) that the first run of the benchmark left, as any earlier codexbar run leaves
- * it on a user's machine. Otherwise every cold run would also compile the CLI and write a new compile cache.
+ * Cold means an empty event store, not a first run ever: a fresh cache directory gets the compile cache that
+ * the first run of the benchmark left, as any earlier codexbar run leaves it on a user's machine. Otherwise
+ * every cold run would also compile the CLI and write a new compile cache.
  */
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';

@@ -33,7 +33,7 @@ export function staticEventsHandler(
     oldest = Math.min(oldest, stamp);
     newest = Math.max(newest, stamp);
   }
-  // docs/behaviour.md §18.2: past the end the count stays and the array is omitted.
+  // Past the end the count stays and the array is omitted.
   const pastTheEnd = JSON.stringify({ totalUsageEventsCount: events.length });
   const narrower = createEventsHandler({ events: [...events] });
   return (req, attempt) => {

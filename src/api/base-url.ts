@@ -13,15 +13,15 @@ export interface BaseUrlTarget {
 }
 
 /**
- * docs/behaviour.md §10.1: CODEXBAR_CURSOR_BASE_URL replaces https://cursor.com only when it is https, or
- * plain http on a loopback host, so credentials can never be sent in clear to a stranger. Checked before any
- * request.
+ * docs/invariants.md, "Credentials only to their own server, over HTTPS": CODEXBAR_CURSOR_BASE_URL replaces
+ * https://cursor.com only when it is https, or plain http on a loopback host, so credentials can never be
+ * sent in clear to a stranger. Checked before any request.
  */
 export function resolveBaseUrl(raw: string | undefined): string {
   return resolveOverridableUrl(raw, { variable: 'CODEXBAR_CURSOR_BASE_URL', defaultUrl: CURSOR_ORIGIN });
 }
 
-/** docs/behaviour.md §27.6: CODEXBAR_CURSOR_STATUS_URL replaces the Statuspage site under the same rule. */
+/** CODEXBAR_CURSOR_STATUS_URL replaces the Statuspage site under the same rule. */
 export function resolveStatusUrl(raw: string | undefined): string {
   return resolveOverridableUrl(raw, {
     variable: 'CODEXBAR_CURSOR_STATUS_URL',

@@ -27,12 +27,12 @@ export interface CursorRequest<T> {
   schema: z.ZodType<T>;
   /**
    * A faster decoder of the raw body for this endpoint; undefined from it means "use the schema" (which also
-   * words every error). It must give exactly what the schema gives (docs/behaviour.md §28.6).
+   * words every error). It must give exactly what the schema gives.
    */
   decodeBytes?: (bytes: Buffer) => T | undefined;
-  /** Statuses that mean "this session is not logged in" (docs/behaviour.md §7.4, §11.1). */
+  /** Statuses that mean "not logged in" (docs/invariants.md, "Only a rejection switches credentials"). */
   notLoggedInStatuses?: readonly number[];
-  /** The largest body accepted (docs/behaviour.md §10.5); default SMALL_RESPONSE_LIMIT. */
+  /** Largest body accepted (docs/invariants.md, "Every read is bounded"); default SMALL_RESPONSE_LIMIT. */
   maxBytes?: number;
 }
 
@@ -54,8 +54,9 @@ const REDACTED_PREFIX = 64 * 1024;
 
 /**
  * The one cursor.com client: a single keep-alive dispatcher that honours HTTP(S)_PROXY/NO_PROXY, no cookie
- * jar (each request carries exactly the chosen session's Cookie header), same-origin https redirects only,
- * and typed errors that name the endpoint (docs/behaviour.md §10).
+ * jar (each request carries exactly the chosen session's Cookie header), same-origin https redirects only
+ * (docs/invariants.md, "Credentials only to their own server, over HTTPS"), and typed errors that name the
+ * endpoint. It never retries: only cost pages do (lib/retry.ts).
  */
 export class CursorClient {
   readonly baseUrl: string;
@@ -76,15 +77,14 @@ export class CursorClient {
   async request<T>(req: CursorRequest<T>): Promise<T> {
     const timeout = this.timer(req.timeoutMs, req.endpoint);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-    // docs/behaviour.md §7.3: sources refuse such values first; this keeps a bad one from ever going out.
+    // Sources refuse such values first; this keeps a bad one from ever going out.
     const refused = cookieHeaderProblem(req.cookieHeader);
     if (refused) throw new ApiError(req.endpoint, `the Cookie header was not sent: ${refused}`);
     const headers: Record<string, string> = { accept: 'application/json', cookie: req.cookieHeader };
     let body: string | undefined;
     if (req.method === 'POST') {
       headers['content-type'] = 'application/json';
-      // docs/behaviour.md §10.2: cursor.com answers 403 to a POST without its own Origin (CSRF), whatever the
-      // base URL.
+      // cursor.com answers 403 to a POST without its own Origin (CSRF), whatever the base URL.
       headers.origin = CURSOR_ORIGIN;
       body = JSON.stringify(req.body ?? {});
     }
@@ -94,7 +94,7 @@ export class CursorClient {
     try {
       let url = new URL(this.baseUrl + req.path);
       for (let redirects = 0; ; redirects++) {
-        // docs/behaviour.md §10.5: read while it streams and abandoned at the limit (a redirect's body too).
+        // Read while it streams and abandoned at the limit (a redirect's body too).
         response = await requestBuffered(this.dispatcher, {
           origin: url.origin,
           path: url.pathname + url.search,
@@ -138,7 +138,7 @@ export function describeBytes(bytes: number): string {
   return `${bytes / (1024 * 1024)} MiB`;
 }
 
-/** docs/behaviour.md §10.5: a body past its cap, e.g. `response larger than 2 MiB (GET /api/usage-summary)`. */
+/** A body past its cap, e.g. `response larger than 2 MiB (GET /api/usage-summary)`. */
 export function bodyTooLargeError(endpoint: string, maxBytes: number): ApiError {
   return new ApiError(endpoint, `response larger than ${describeBytes(maxBytes)}`);
 }
@@ -170,7 +170,7 @@ export function decode<T>(
     if (options.rawExcerpt === false) throw new ParseError(endpoint, 'JSON decode failed');
     // V8's message quotes a piece of the body, which may be a credential: only the excerpt shows the body,
     // redacted before it is cut, so a cut can never leave part of a secret the printer would not recognise
-    // (docs/behaviour.md §1.2).
+    // (docs/invariants.md, "Never a credential shown").
     const reason = (error instanceof Error ? error.message : String(error)).replace(
       /, "[\s\S]*"(?:\.\.\.)? is not valid JSON$/,
       ' is not valid JSON',
@@ -189,7 +189,7 @@ export function decode<T>(
   return parsed.data;
 }
 
-/** docs/behaviour.md §10.3: redirects are followed only https → https with the same host and port. */
+/** Redirects are followed only https → https with the same host and port. */
 function followableRedirect(
   from: URL,
   status: number,

@@ -21,14 +21,14 @@ export interface FetchEventsPageOptions {
   signal?: AbortSignal;
 }
 
-/** docs/behaviour.md §17.8: bounds are rounded epoch milliseconds as decimal strings. */
+/** Bounds are rounded epoch milliseconds as decimal strings. */
 function msString(date: Date): string {
   return String(Math.round(date.getTime()));
 }
 
 /**
- * One page of usage events, as rows (docs/behaviour.md §28.6). Only 401 means "not logged in" here: a 403 on this endpoint is a final API
- * error (docs/behaviour.md §7.4, §11.1).
+ * One page of usage events, as rows. Only 401 means "not logged in" here: a 403 on this endpoint is a final
+ * API error (docs/invariants.md, "Only a rejection switches credentials").
  */
 export function fetchEventsPage(
   client: EventsRequester,

@@ -2,9 +2,10 @@
 const COOKIE_HEADER_LIMIT = 8 * 1024;
 
 /**
- * Why a Cookie header cannot be sent, or undefined when it can (docs/behaviour.md §7.13): printable ASCII
- * only (a CR/LF, a control or a non-ASCII character would make undici throw or forge a header) and at most
- * 8 KiB. The reason never quotes the value.
+ * Why a Cookie header cannot be sent, or undefined when it can.
+ * docs/invariants.md, "Credentials only to their own server, over HTTPS": printable ASCII only (a CR/LF, a
+ * control or a non-ASCII character would make undici throw or forge a header) and at most 8 KiB. The reason
+ * never quotes the value.
  */
 export function cookieHeaderProblem(value: string): string | undefined {
   if (value.length > COOKIE_HEADER_LIMIT) return `it is longer than 8 KiB (${value.length} characters)`;

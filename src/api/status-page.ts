@@ -8,7 +8,7 @@ import { BodyTooLargeError, createDispatcher, type ProxySettings, requestBuffere
 export const STATUS_INDICATORS = ['none', 'minor', 'major', 'critical', 'maintenance', 'unknown'] as const;
 export type StatusIndicator = (typeof STATUS_INDICATORS)[number];
 
-/** What `--status` adds to a usage row (docs/behaviour.md §27.6). */
+/** What `--status` adds to a usage row. */
 export interface ProviderStatus {
   indicator: StatusIndicator;
   description?: string;
@@ -50,7 +50,7 @@ async function requestStatus(
   let text: string;
   try {
     // A status answer is a few hundred bytes: a huge or endless one is abandoned at the cap
-    // (docs/behaviour.md §10.5).
+    // (docs/invariants.md, "Every read is bounded").
     const response = await requestBuffered(dispatcher, {
       origin: url.origin,
       path: url.pathname + url.search,

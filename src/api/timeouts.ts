@@ -1,4 +1,4 @@
-/** Request budgets (docs/behaviour.md §11.1). Kept free of imports so any entry point can read them cheaply. */
+/** Request budgets. Kept free of imports so any entry point can read them cheaply. */
 
 /** usage-summary and each events page. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -6,5 +6,5 @@ export const REQUEST_TIMEOUT_MS = 15_000;
 export const OPTIONAL_TIMEOUT_MS = 5_000;
 /** The one deadline shared by /teams and every get-team-spend page. */
 export const TEAM_DEADLINE_MS = 10_000;
-/** `usage --status`: CodexBar's budget for the Statuspage request (docs/behaviour.md §27.6). */
+/** `usage --status`: CodexBar's budget for the Statuspage request. */
 export const STATUS_TIMEOUT_MS = 10_000;

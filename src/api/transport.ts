@@ -11,7 +11,7 @@ import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
  *
  * The index does one more thing that the proxy needs: it installs request/connect/stream/… on
  * Dispatcher.prototype. ProxyAgent opens its CONNECT tunnel with `this.connect()`, so without this line
- * every proxied request fails (docs/behaviour.md §10.4). The proxy tests go through a real CONNECT proxy.
+ * every proxied request fails. The proxy tests go through a real CONNECT proxy.
  */
 Object.assign(DispatcherBase.prototype, api);
 
@@ -56,16 +56,16 @@ export class BodyTooLargeError extends Error {}
 
 export interface BufferedRequestOptions extends Dispatcher.DispatchOptions {
   signal?: AbortSignal;
-  /** The largest body accepted: past it the request is aborted (docs/behaviour.md §10.5). */
+  /** The largest body accepted: past it the request is aborted. */
   maxBytes: number;
 }
 
 /**
- * One request whose body is read whole into a single buffer, through undici's dispatch handler: each chunk
- * is copied straight into place (one buffer of the declared Content-Length when there is one), with no
- * stream or async iterator per response. A heavy `cost` run reads 150 bodies of ~340 KB, and the stream
- * machinery cost more CPU than the copies (docs/behaviour.md §28.6). A body past `maxBytes` aborts the
- * request, so an endless or huge answer costs at most the limit in memory.
+ * One request whose body is read whole into a single buffer, through undici's dispatch handler: each chunk is
+ * copied straight into place (one buffer of the declared Content-Length when there is one), with no stream or
+ * async iterator per response. A heavy `cost` run reads 150 bodies of ~340 KB, and the stream machinery cost
+ * more CPU than the copies (bench/README.md, Cost CPU). A body past `maxBytes` aborts the request, so an
+ * endless or huge answer costs at most the limit in memory.
  */
 export function requestBuffered(
   dispatcher: Dispatcher,

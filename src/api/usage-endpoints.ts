@@ -11,9 +11,10 @@ import { type UsageSummary, usageSummarySchema } from './schemas/usage-summary.j
 import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts.js';
 
 /**
- * One function per cursor.com endpoint behind `codexbar usage` (docs/behaviour.md §11).
- * Only usage-summary may fail the run; every other call is best-effort: it answers undefined on any failure
- * and tells the verbose logger why, without credentials or response bodies.
+ * One function per cursor.com endpoint behind `codexbar usage`.
+ * docs/invariants.md, "Best-effort lookups never fail a run": only usage-summary may fail the run; every
+ * other call is best-effort: it answers undefined on any failure and tells the verbose logger why, without
+ * credentials or response bodies.
  */
 
 export interface EndpointContext {
@@ -23,7 +24,7 @@ export interface EndpointContext {
   log?: (line: string) => void;
 }
 
-/** docs/behaviour.md §11.1: fatal; 401/403 mean "not logged in" so the resolver may try the next source. */
+/** Fatal; 401 and 403 are "not logged in" (docs/invariants.md, "Only a rejection switches credentials"). */
 export function fetchUsageSummary(
   ctx: EndpointContext,
   timeoutMs = REQUEST_TIMEOUT_MS,
@@ -43,7 +44,7 @@ export function fetchMe(ctx: EndpointContext, timeoutMs = OPTIONAL_TIMEOUT_MS): 
   return bestEffort(ctx, 'GET', '/api/auth/me', authMeSchema, timeoutMs);
 }
 
-/** docs/behaviour.md §11.4: the id goes in the query URL-encoded (`auth0|12345` → `auth0%7C12345`). */
+/** The id goes in the query URL-encoded (`auth0|12345` → `auth0%7C12345`). */
 export function fetchLegacyUsage(
   ctx: EndpointContext,
   userId: string,

@@ -1,15 +1,14 @@
 /**
- * Reads Cursor.app's access token from `state.vscdb` (docs/behaviour.md §9).
+ * Reads Cursor.app's access token from `state.vscdb`.
  *
- * Nothing in Cursor's directory may be created, changed or left behind (docs/behaviour.md §1.1), which is
- * why SQLite itself never opens the file (docs/behaviour.md §9.2): better-sqlite3 can open
- * `file:…?immutable=1` when SQLITE_USE_URI=1 is set before it loads, but immutable mode ignores a `-wal`
- * left by a crash, so a token committed only to that WAL would be missed; a plain read-only open creates
+ * Nothing in Cursor's directory may be created, changed or left behind, which is why SQLite itself never
+ * opens the file (docs/invariants.md, "Read-only on Cursor's and browsers' files"): better-sqlite3 can open
+ * `file:…?immutable=1` when SQLITE_USE_URI=1 is set before it loads, but immutable mode ignores a `-wal` left
+ * by a crash, so a token committed only to that WAL would be missed; a plain read-only open creates
  * `-wal`/`-shm` next to an idle WAL database; and while Cursor runs, every SQLite reader writes its read
  * marks into Cursor's `-shm`. The page reader (sqlite/) reads the main file and the committed frames of the
  * `-wal` with read-only file handles, like SQLite's own recovery, whether or not Cursor is running. It must
- * never write, create, truncate, rename, lock or chmod anything, and never read the whole file
- * (docs/behaviour.md §9.3).
+ * never write, create, truncate, rename, lock or chmod anything, and never read the whole file.
  */
 import { statSync } from 'node:fs';
 import { corrupt as corruptRead } from './sqlite/format-error.js';
@@ -35,7 +34,7 @@ function exists(path: string): boolean {
 
 export async function readAppAccessToken(dbPath: string): Promise<AppTokenRead> {
   try {
-    // docs/behaviour.md §9.1: a missing file is no session.
+    // A missing file is no session.
     if (!exists(dbPath)) return { kind: 'absent' };
     return readStable(dbPath, `${dbPath}-wal`);
   } catch (error) {
@@ -45,8 +44,8 @@ export async function readAppAccessToken(dbPath: string): Promise<AppTokenRead> 
 }
 
 /**
- * A running Cursor may append to its WAL, checkpoint it or restart it while we read. A read whose WAL
- * header (salts, checksum) changed underneath it is not trusted and is done again (docs/behaviour.md §9.5).
+ * A running Cursor may append to its WAL, checkpoint it or restart it while we read. A read whose WAL header
+ * (salts, checksum) changed underneath it is not trusted and is done again.
  */
 function readStable(dbPath: string, walPath: string): DecodedToken {
   for (let attempt = 1; ; attempt++) {

@@ -2,18 +2,18 @@ import { cleanValue, stripWrappingQuotes } from '../config/clean.js';
 import { decodeAccessToken } from './jwt.js';
 import type { JwtIdentity } from './types.js';
 
-/** docs/behaviour.md §8.5: the one cookie cursor.com reads the session from. */
+/** The one cookie cursor.com reads the session from. */
 const SESSION_COOKIE_NAME = 'WorkosCursorSessionToken';
 
 /**
- * docs/behaviour.md §8.5: `WorkosCursorSessionToken=<userId>%3A%3A<jwt>`. The user ID keeps its case and the
- * JWT is sent as is, not percent-encoded.
+ * `WorkosCursorSessionToken=<userId>%3A%3A<jwt>`. The user ID keeps its case and the JWT is sent as is, not
+ * percent-encoded (docs/invariants.md, "Tokens used as found, with 60 s to spare").
  */
 export function cookieForToken(identity: Pick<JwtIdentity, 'userId'>, token: string): string {
   return `${SESSION_COOKIE_NAME}=${identity.userId}%3A%3A${token}`;
 }
 
-// docs/behaviour.md §7.5, tried in this order; the first pattern that matches anywhere wins. Flags must
+// The pasted forms, tried in this order; the first pattern that matches anywhere wins. Flags must
 // start a word so that `-b` inside a cookie value (e.g. `a=x-by=1`) is not mistaken for curl's flag.
 // `--header` is accepted next to `-H` (curl's long form), and `$'…'` (bash quoting in "Copy as cURL").
 const PASTED_FORMS: readonly RegExp[] = [
@@ -29,8 +29,8 @@ const PASTED_FORMS: readonly RegExp[] = [
 ];
 
 /**
- * docs/behaviour.md §7.5: turns whatever the user pasted (a header value, a `Cookie:` line, a whole curl
- * command) into the header to send verbatim; `undefined` when nothing is left.
+ * Turns whatever the user pasted (a header value, a `Cookie:` line, a whole curl command) into the header to
+ * send verbatim; `undefined` when nothing is left.
  */
 export function normalizeCookieHeader(raw: string | undefined): string | undefined {
   const trimmed = raw?.trim() ?? '';
@@ -48,7 +48,7 @@ export function normalizeCookieHeader(raw: string | undefined): string | undefin
   return value === '' ? undefined : value;
 }
 
-/** A config or flag value cleaned (docs/behaviour.md §6.3), then normalised as a Cookie header. */
+/** A config or flag value cleaned, then normalised as a Cookie header. */
 export function cleanCookieHeader(value: string | undefined): string | undefined {
   return normalizeCookieHeader(cleanValue(value));
 }
@@ -58,10 +58,7 @@ export interface CookiePair {
   value: string;
 }
 
-/**
- * docs/behaviour.md §7.12: split on `;`, then on the first `=`; whitespace around names and values is
- * dropped.
- */
+/** Split on `;`, then on the first `=`; whitespace around names and values is dropped. */
 export function parseCookiePairs(header: string): CookiePair[] {
   const pairs: CookiePair[] = [];
   for (const part of header.split(';')) {
@@ -81,8 +78,8 @@ export interface SessionCookieToken {
 }
 
 /**
- * docs/behaviour.md §7.12: the first `WorkosCursorSessionToken` pair, percent-decoded and split on `::`. It
- * needs at least two parts and a last part with at least two `.`-parts; later pairs are not consulted.
+ * The first `WorkosCursorSessionToken` pair, percent-decoded and split on `::`. It needs at least two parts
+ * and a last part with at least two `.`-parts; later pairs are not consulted.
  */
 export function sessionTokenFromCookie(header: string): SessionCookieToken | undefined {
   const pair = parseCookiePairs(header).find((candidate) => candidate.name === SESSION_COOKIE_NAME);

@@ -23,14 +23,15 @@ export interface CredentialInputs {
   cookieFlag?: string | undefined;
   /** `CODEXBAR_CURSOR_COOKIE`; blank counts as unset. */
   cookieEnv?: string | undefined;
-  /** A token account chosen by selectAccounts (docs/behaviour.md §27.2): it beats everything else. */
+  /** A token account chosen by selectAccounts: it beats everything else. */
   account?: SelectedAccount | undefined;
 }
 
 /**
- * docs/behaviour.md §6.5: an account picked by selectAccounts, then `--cookie`, then `CODEXBAR_CURSOR_COOKIE`, then a non-empty token
- * account list (the entry at `activeIndex`, clamped; forces manual), then the config `cookieSource`, else
- * manual when the config `cookieHeader` is non-empty, else auto.
+ * Which manual header wins: an account picked by selectAccounts, then `--cookie`, then
+ * `CODEXBAR_CURSOR_COOKIE`, then a non-empty token account list (the entry at `activeIndex`, clamped; forces
+ * manual), then the config `cookieSource`, else manual when the config `cookieHeader` is non-empty, else
+ * auto.
  */
 export function resolveCursorCredentialsConfig(inputs: CredentialInputs): CursorCredentialsConfig {
   if (inputs.account !== undefined) {
@@ -69,7 +70,7 @@ export interface BrowserImportInputs {
   allowKeychainPromptFlag?: boolean;
 }
 
-/** docs/behaviour.md §24: which browser to read and whether the macOS Keychain may be asked. */
+/** Which browser to read and whether the macOS Keychain may be asked. */
 export function resolveBrowserImport(inputs: BrowserImportInputs): BrowserImportOptions {
   const options: BrowserImportOptions = {
     allowKeychainPrompt:

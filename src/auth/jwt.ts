@@ -1,7 +1,7 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import type { JwtIdentity } from './types.js';
 
-/** docs/behaviour.md §8.3: a token is sent only while its expiry is more than 60 s away. */
+/** docs/invariants.md, "Tokens used as found, with 60 s to spare": the margin an expiry must exceed. */
 const EXPIRY_MARGIN_SECONDS = 60;
 
 export type TokenInspection =
@@ -11,7 +11,7 @@ export type TokenInspection =
 
 export type TokenDecoding = { kind: 'ok'; identity: JwtIdentity } | { kind: 'malformed'; reason: string };
 
-// docs/behaviour.md §8.2: Foundation's alphanumerics (letters, marks, digits) plus `. _ -`.
+// A user ID is Foundation's alphanumerics (letters, marks, digits) plus `. _ -`.
 const USER_ID_PATTERN = /^[\p{L}\p{M}\p{N}._-]+$/u;
 // jose falls back to `atob`, which skips whitespace; CodexBar's strict base64 does not.
 const BASE64URL_PATTERN = /^[A-Za-z0-9_-]*={0,2}$/;
@@ -19,8 +19,8 @@ const BASE64URL_PATTERN = /^[A-Za-z0-9_-]*={0,2}$/;
 const MAX_DATE_MS = 8.64e15;
 
 /**
- * Decodes a Cursor access token without verifying its signature (docs/behaviour.md §8.1–8.3) and checks its
- * expiry against `now`. Reasons are short phrases (e.g. `invalid user ID`) and never contain the token.
+ * Decodes a Cursor access token without verifying its signature and checks its expiry against `now`. Reasons
+ * are short phrases (e.g. `invalid user ID`) and never contain the token.
  */
 export function inspectAccessToken(token: string, now: Date): TokenInspection {
   const decoded = decodeAccessToken(token);
@@ -30,7 +30,7 @@ export function inspectAccessToken(token: string, now: Date): TokenInspection {
   return secondsLeft > EXPIRY_MARGIN_SECONDS ? { kind: 'usable', identity } : { kind: 'expired', identity };
 }
 
-/** Every structural check of docs/behaviour.md §8.1–8.3, without the expiry comparison. */
+/** Every structural check of inspectAccessToken, without the expiry comparison. */
 export function decodeAccessToken(token: string): TokenDecoding {
   if (token.trim() === '') return malformed('empty');
   const parts = token.split('.');
@@ -40,8 +40,8 @@ export function decodeAccessToken(token: string): TokenDecoding {
 
   let claims: JWTPayload;
   try {
-    // docs/behaviour.md §8.1 needs only two `.`-parts and reads the second; jose insists on exactly three, so
-    // it gets the first two plus an empty signature (it never looks at the signature here).
+    // A token needs only two `.`-parts, and the second is read; jose insists on exactly three, so it gets the
+    // first two plus an empty signature (it never looks at the signature here).
     claims = decodeJwt(`${parts[0]}.${payload}.`);
   } catch {
     return malformed('invalid payload');
@@ -73,15 +73,12 @@ function malformed(reason: string): { kind: 'malformed'; reason: string } {
 function expirySeconds(exp: unknown): number | 'missing' | 'invalid' {
   if (exp === undefined) return 'missing';
   if (typeof exp === 'number') return exp;
-  // docs/behaviour.md §8.3: Apple Foundation decodes JSON booleans as NSNumber, so `true` is epoch second 1
-  // (long expired).
+  // Apple Foundation decodes JSON booleans as NSNumber, so `true` is epoch second 1 (long expired).
   if (typeof exp === 'boolean') return exp ? 1 : 0;
   return 'invalid';
 }
 
-/**
- * The last non-empty `|` segment, case kept (docs/behaviour.md §8.2: `auth0|` gives `auth0`, `|` gives none).
- */
+/** The last non-empty `|` segment, case kept (`auth0|` gives `auth0`, `|` gives none). */
 function lastSegment(subject: string): string | undefined {
   return subject
     .split('|')

@@ -10,8 +10,8 @@ import * as stored from './sources/stored.js';
 import type { AuthSourceId } from './types.js';
 
 /**
- * The sources to try, in the platform's order (docs/behaviour.md §7.2). A manual header is used alone
- * (final); otherwise the automatic ladder runs, without the local Cursor tokens for `--source web`.
+ * The sources to try, in the platform's order. A manual header is used alone (final); otherwise the automatic
+ * ladder runs, without the local Cursor tokens for `--source web`.
  */
 export function buildLadder(
   env: LocalEnvironment,
@@ -27,8 +27,8 @@ export function buildLadder(
     agent: { name: 'cursor-agent token', load: () => agent.load(env) },
     browser: {
       name: 'browser cookie',
-      // Imported when reached: the browser readers and their crypto are most of what the ladder loads, and
-      // a run that stops at an earlier source never needs them (docs/behaviour.md §26.10).
+      // Imported when reached: the browser readers and their crypto are most of what the ladder loads, and a
+      // run that stops at an earlier source never needs them (bench/README.md, Start-up).
       load: async () => (await import('./sources/browser/source.js')).load(env, browser),
     },
   };

@@ -4,11 +4,11 @@ import { cookieForToken, normalizeCookieHeader } from './cookie.js';
 import { decodeAccessToken } from './jwt.js';
 
 /**
- * What `codexbar login` accepts (docs/behaviour.md §27.5), turned into the Cookie header to verify and store:
+ * What `codexbar login` accepts, turned into the Cookie header to verify and store:
  * - a Cookie header or `Cookie:` line, or a whole "Copy as cURL" command (`-H 'cookie: …'`, `-b …`), the
- *   pasted-header rules of §7.5, line continuations included;
+ *   pasted-header rules of normalizeCookieHeader, line continuations included;
  * - a bare `WorkosCursorSessionToken` value (`<user id>%3A%3A<jwt>`, or with a literal `::`);
- * - a bare Cursor access token (a JWT), which becomes the session cookie of §8.5.
+ * - a bare Cursor access token (a JWT), which becomes the session cookie of cookieForToken.
  * Errors never quote the input: it is a credential.
  */
 export function loginCookieHeader(pasted: string): string {
@@ -20,7 +20,7 @@ export function loginCookieHeader(pasted: string): string {
     );
   }
   const cookie = header.includes('=') ? header : bareValueCookie(header);
-  // docs/behaviour.md §27.5: what a header may hold (visible ASCII and spaces) and how long it may be.
+  // What a header may hold (visible ASCII and spaces) and how long it may be.
   if (cookieHeaderProblem(cookie) !== undefined) {
     throw new ArgumentError(
       'The pasted text is not a Cookie header: a header is at most 8 KiB of visible ASCII on one line.',

@@ -8,11 +8,11 @@ export interface AuthPaths {
   appDb: string;
   /** cursor-agent's login file (`accessToken`). */
   agentAuth: string;
-  /** CodexBar's data directory, `<data>/CodexBar` (docs/behaviour.md §7.10). */
+  /** CodexBar's data directory, `<data>/CodexBar`. */
   dataDir: string;
-  /** CodexBar's cached cookie header file (docs/behaviour.md §7.6). */
+  /** CodexBar's cached cookie header file. */
   cachedCookie: string;
-  /** CodexBar's stored session cookies (docs/behaviour.md §7.7). */
+  /** CodexBar's stored session cookies. */
   storedSession: string;
 }
 
@@ -42,8 +42,7 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
   if (env.platform === 'win32') {
     const { join } = win32;
     const appData = absoluteEnvDir(env, 'APPDATA') ?? join(home, 'AppData', 'Roaming');
-    // docs/behaviour.md §7.10: Windows keeps both the app database and cursor-agent's auth.json under
-    // %APPDATA%\Cursor.
+    // Windows keeps both the app database and cursor-agent's auth.json under %APPDATA%\Cursor.
     return {
       cursorApp: join(appData, 'Cursor'),
       agentAuth: join(appData, 'Cursor', 'auth.json'),
@@ -51,9 +50,8 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
     };
   }
   const { join } = posix;
-  // docs/behaviour.md §7.10: cursor-agent's file is `<config>/cursor/auth.json`. Some tools look at
-  // `~/.cursor/auth.json` on macOS, but we follow the same rule there too: `$XDG_CONFIG_HOME` (absolute) else
-  // `~/.config`.
+  // cursor-agent's file is `<config>/cursor/auth.json`. Some tools look at `~/.cursor/auth.json` on macOS,
+  // but we follow the same rule there too: `$XDG_CONFIG_HOME` (absolute) else `~/.config`.
   const agentAuth = join(configHome(env), 'cursor', 'auth.json');
   if (env.platform === 'darwin') {
     const appSupport = join(home, 'Library', 'Application Support');
@@ -66,7 +64,7 @@ function platformDirs(env: LocalEnvironment): PlatformDirs {
   return {
     cursorApp: join(configHome(env), 'Cursor'),
     agentAuth,
-    // docs/behaviour.md §7.10: the XDG data home, when absolute.
+    // The XDG data home, when absolute.
     data: absoluteEnvDir(env, 'XDG_DATA_HOME') ?? join(home, '.local', 'share'),
   };
 }

@@ -14,8 +14,8 @@ export interface SourceLoader {
 export type SourceMode = 'auto' | 'web';
 
 /**
- * docs/behaviour.md §7.2: the automatic order per platform; browser import sits between the cached and stored cookies
- * on macOS and comes last elsewhere (docs/behaviour.md §24). `web` keeps only the cookie ladder.
+ * The automatic order per platform; browser import sits between the cached and stored cookies on macOS and
+ * comes last elsewhere. `web` keeps only the cookie ladder.
  */
 export function sourceOrder(platform: Platform, mode: SourceMode): AuthSourceId[] {
   const auto: AuthSourceId[] =
@@ -39,9 +39,10 @@ export interface Resolved<T> {
 }
 
 /**
- * Walks the ladder and runs `perform` with the first usable session (docs/behaviour.md §7.3–7.4).
- * Only "not logged in" moves on to the next source; a manual header or a pinned cached entry is final, and
- * every other error (timeouts, 5xx, parse errors) ends the run without trying another account.
+ * Walks the ladder and runs `perform` with the first usable session.
+ * docs/invariants.md, "Only a rejection switches credentials": only "not logged in" moves on to the next
+ * source; a manual header or a pinned cached entry is final, and every other error (timeouts, 5xx, parse
+ * errors) ends the run without trying another account.
  */
 export async function withSession<T>(
   options: ResolveOptions,
@@ -64,7 +65,8 @@ export async function withSession<T>(
       }
       const { session } = result;
       const next: (() => Promise<SourceResult>) | undefined = result.next;
-      // docs/behaviour.md §1.2: known before its first request, so nothing a server echoes back can print it.
+      // docs/invariants.md, "Never a credential shown": known before its first request, so nothing a server
+      // echoes back can print it.
       registerSecret(session.cookieHeader);
       log(`[cursor] Using ${session.description}`);
       try {

@@ -1,8 +1,8 @@
-/** Shared shapes for credential sources and the resolver (docs/behaviour.md §7). */
+/** Shared shapes for credential sources and the resolver. */
 
 export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent' | 'browser';
 
-/** Identity decoded from a Cursor access token (docs/behaviour.md §8.2–8.4). */
+/** Identity decoded from a Cursor access token. */
 export interface JwtIdentity {
   /** The last non-empty `|` segment of `sub`, case kept: the cookie's user id. */
   userId: string;
@@ -22,14 +22,14 @@ export interface Session {
   jwt?: JwtIdentity;
   /**
    * No fallback after this one is rejected: a manual header, or a pinned (`stopFallback`) cached entry
-   * (docs/behaviour.md §7.4).
+   * (docs/invariants.md, "Only a rejection switches credentials").
    */
   final?: boolean;
 }
 
 /**
  * Why a source gave no session, for callers that branch on it (e.g. an expired token rather than a missing
- * one, docs/behaviour.md §7.3).
+ * one).
  */
 export type SkipCause = 'absent' | 'unreadable' | 'malformed' | 'expired' | 'not-applicable';
 

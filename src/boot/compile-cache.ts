@@ -1,12 +1,12 @@
 /**
- * A compile cache in our own cache directory (docs/behaviour.md §26.10), so later runs skip compiling the
+ * A compile cache in our own cache directory (bench/README.md, Start-up), so later runs skip compiling the
  * bundles. bin/codexbar.js loads this small module first, and each bundle through `requireBundle`, which
- * keeps V8's code cache for it. Node ≥ 22.1 has a compile cache of its own (`module.enableCompileCache`),
- * but it caches what a module compiles before it runs; this one is written when the process exits, with
- * every function the run compiled, and measured 40–50 ms faster for `usage` on Node 22 and 24. The
- * directory is `<cache dir>/codexbar/compile-cache`, created 0700; anything unusable (a symlink, another
- * owner, open to others) means no compile cache, never an error. `NODE_DISABLE_COMPILE_CACHE=1` turns it
- * off.
+ * keeps V8's code cache for it. Node ≥ 22.1 has a compile cache of its own (`module.enableCompileCache`), but
+ * it caches what a module compiles before it runs; this one is written when the process exits, with every
+ * function the run compiled, and measured 40–50 ms faster for `usage` on Node 22 and 24. The directory is
+ * `<cache dir>/codexbar/compile-cache`, created 0700 (docs/invariants.md, "Owner-only atomic files");
+ * anything unusable (a symlink, another owner, open to others) means no compile cache, never an error.
+ * `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
  */
 import {
   closeSync,

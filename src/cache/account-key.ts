@@ -9,9 +9,10 @@ export interface AccountIdentity {
 }
 
 /**
- * The file-name key of an account's cache entries (docs/behaviour.md §25.2): a SHA-256 of the identity,
- * so a file name reveals neither the user id nor the label, and two accounts never share a file. The
- * user id is compared case-sensitively (cursor.com's ids are), the label trimmed and case-insensitively.
+ * docs/invariants.md, "Keyed by account, never by credential": the file-name key of an account's cache
+ * entries is a SHA-256 of the identity, so a file name reveals neither the user id nor the label, and two
+ * accounts never share a file. The user id is compared case-sensitively (cursor.com's ids are), the label
+ * trimmed and case-insensitively.
  */
 export function accountKey(identity: AccountIdentity): string {
   const label = identity.label?.trim().toLowerCase() ?? '';

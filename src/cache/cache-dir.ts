@@ -2,9 +2,10 @@ import type { LocalEnvironment } from '../local/environment.js';
 import { absoluteEnvDir, homeDirectory, pathApi } from '../local/paths.js';
 
 /**
- * `<cache dir>/codexbar`, the one directory codexbar writes to (docs/behaviour.md §25.1): `CODEXBAR_CACHE_DIR`
- * when absolute; else `$XDG_CACHE_HOME` when absolute, else `~/.cache`, on Linux; `~/Library/Caches` on
- * macOS; `%LOCALAPPDATA%` on Windows (env-paths' conventions, read from the injected environment).
+ * docs/invariants.md, "Nothing written outside the cache dir": `<cache dir>/codexbar` is the one directory
+ * codexbar writes to. It is `CODEXBAR_CACHE_DIR` when absolute; else `$XDG_CACHE_HOME` when absolute, else
+ * `~/.cache`, on Linux; `~/Library/Caches` on macOS; `%LOCALAPPDATA%` on Windows (env-paths' conventions,
+ * read from the injected environment).
  */
 export function codexbarCacheDir(env: LocalEnvironment): string {
   const explicit = absoluteEnvDir(env, 'CODEXBAR_CACHE_DIR');

@@ -6,17 +6,18 @@ import type { LocalEnvironment } from '../local/environment.js';
 import { usageCacheDir } from './snapshot-read.js';
 
 /**
- * What `cache clear` can clear (docs/behaviour.md §26.9), one clearer per kind. A clearer resolves to
- * whether there was anything to clear. A new cache adds its clearer here.
+ * What `cache clear` can clear, one clearer per kind. A clearer resolves to whether there was anything to
+ * clear. A new cache adds its clearer here.
  */
 
 export const CACHE_KINDS = ['cookies', 'cost', 'usage'] as const;
 export type CacheKind = (typeof CACHE_KINDS)[number];
 
 const CLEARERS: Record<CacheKind, (env: LocalEnvironment) => Promise<boolean>> = {
-  // CodexBar's legacy cookie cache file: deleted only on this explicit request (docs/behaviour.md §1.1).
+  // docs/invariants.md, "Read-only on Cursor's and browsers' files": CodexBar's legacy cookie cache file is
+  // deleted only on this explicit request.
   cookies: (env) => remove(authPaths(env).cachedCookie),
-  // The cost event stores (docs/behaviour.md §28.8), every account's.
+  // The cost event stores, every account's.
   cost: async (env) => (await clearCostStores(env)) > 0,
   usage: (env) => remove(usageCacheDir(env)),
 };

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import { close, fsync, lstat, mkdir, open, rename, unlink, writeFile } from '../local/fs-async.js';
 
-/** Owner-only: directories 0700, files 0600 (docs/behaviour.md §25.1). */
+/** Owner-only: directories 0700, files 0600 (docs/invariants.md, "Owner-only atomic files"). */
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 
@@ -39,8 +39,8 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
  * (ensurePrivateDir).
  */
 export async function writePrivateFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
-  // Unique, not secret: the directory is the user's own and O_EXCL refuses a name that exists, so the pid
-  // and a random suffix do, without loading node:crypto into every run (docs/behaviour.md §26.10).
+  // Unique, not secret: the directory is the user's own and O_EXCL refuses a name that exists, so the pid and
+  // a random suffix do, without loading node:crypto into every run (bench/README.md, Start-up).
   const suffix = `${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.tmp`);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);

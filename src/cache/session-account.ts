@@ -3,9 +3,9 @@ import type { Session } from '../auth/types.js';
 import { accountKey } from './account-key.js';
 
 /**
- * The cache key of the account a session belongs to (docs/behaviour.md §25.2): its cursor.com user id — the
- * access token's, or the user-id part of the `WorkosCursorSessionToken` cookie — and the token-account label.
- * Undefined when the session names no user id (then nothing is cached for it).
+ * The cache key of the account a session belongs to: its cursor.com user id — the access token's, or the
+ * user-id part of the `WorkosCursorSessionToken` cookie — and the token-account label. Undefined, so nothing
+ * is cached, when the session names no user id (docs/invariants.md, "Keyed by account, never by credential").
  */
 export function sessionAccountKey(
   session: Pick<Session, 'jwt' | 'cookieHeader'>,

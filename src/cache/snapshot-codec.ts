@@ -1,7 +1,7 @@
 import type { ExtraRateWindow, ProviderCost, RateWindow, UsageSnapshot } from '../usage/types.js';
 import { SNAPSHOT_VERSION, type SnapshotFile, type WindowFile } from './snapshot-file.js';
 
-/** Between the in-memory usage snapshot and its file form (docs/behaviour.md §26.2). Zod-free. */
+/** Between the in-memory usage snapshot and its file form. Zod-free. */
 
 export interface SnapshotMeta {
   account: string;

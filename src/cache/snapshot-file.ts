@@ -1,11 +1,10 @@
 /**
- * The usage snapshot file, version 1 (docs/behaviour.md §26.2): everything `usage` text and JSON and
- * `statusline` need, plus when it was fetched, from where and for which account. Dates are ISO-8601 with
- * milliseconds. No token, cookie or key is ever part of it.
+ * The usage snapshot file, version 1 (docs/invariants.md, "When a snapshot may be trusted"): everything
+ * `usage` text and JSON and `statusline` need, plus when it was fetched, from where and for which account.
+ * Dates are ISO-8601 with milliseconds. No token, cookie or key is ever part of it.
  *
- * `isSnapshotFile` is its one check, by hand rather than zod, since the statusline fast path reads it and must
- * not load zod (docs/behaviour.md §26.7); the full CLI trusts the same check. Like a zod object, it ignores
- * keys it does not list.
+ * `isSnapshotFile` is its one check, by hand rather than zod, since the statusline fast path reads it and
+ * must not load zod; the full CLI trusts the same check. Like a zod object, it ignores keys it does not list.
  */
 
 export const SNAPSHOT_VERSION = 1;
@@ -19,7 +18,7 @@ export interface WindowFile {
 
 export interface SnapshotFile {
   version: typeof SNAPSHOT_VERSION;
-  /** The account key (docs/behaviour.md §25.2) the file name is made of, checked again on read. */
+  /** The account key the file name is made of, checked again on read. */
   account: string;
   fetchedAt: string;
   /** The cursor.com base URL the figures came from: a snapshot from another server is never shown. */
@@ -68,7 +67,7 @@ function isIsoInstant(value: string): boolean {
   return !Number.isNaN(time) && new Date(time).toISOString() === value;
 }
 
-/** A 32-hex-digit account key (docs/behaviour.md §25.2). */
+/** A 32-hex-digit account key. */
 export const ACCOUNT_KEY = /^[0-9a-f]{32}$/;
 
 type Check = (value: unknown) => boolean;

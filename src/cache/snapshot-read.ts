@@ -6,9 +6,8 @@ import { type CachedSnapshot, decodeSnapshot } from './snapshot-codec.js';
 import { isSnapshotFile } from './snapshot-file.js';
 
 /**
- * Reading the usage snapshots (docs/behaviour.md §26.2): `<cache dir>/codexbar/usage/<account key>.json`,
- * one per account. Zod-free and without `node:fs/promises`, for the statusline fast path. Writing is
- * snapshot-write.ts.
+ * Reading the usage snapshots: `<cache dir>/codexbar/usage/<account key>.json`, one per account. Zod-free and
+ * without `node:fs/promises`, for the statusline fast path. Writing is snapshot-write.ts.
  */
 
 /** A snapshot is a few kilobytes; anything this large is not one of ours. */

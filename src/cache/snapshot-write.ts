@@ -9,9 +9,9 @@ import type { SnapshotFile } from './snapshot-file.js';
 import { snapshotPath } from './snapshot-read.js';
 
 /**
- * Writing the usage cache after a live fetch (docs/behaviour.md §26.2): the account's snapshot and the
- * set-up's account record, 0600 in 0700 directories, each replaced atomically. Only the full CLI writes, so
- * the statusline fast path never loads this module (or `node:fs/promises`).
+ * Writing the usage cache after a live fetch: the account's snapshot and the set-up's account record, 0600 in
+ * 0700 directories, each replaced atomically (docs/invariants.md, "Owner-only atomic files"). Only the full
+ * CLI writes, so the statusline fast path never loads this module (or `node:fs/promises`).
  */
 
 /** Creates the directories owner-only when needed and replaces the account's snapshot atomically. */

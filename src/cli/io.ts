@@ -19,7 +19,7 @@ export interface OutputStream {
 
 /**
  * Budgets and waits that tests shrink so that no test waits in real time. Commands read them from the
- * injected `CliIo`; the defaults are the real ones (docs/behaviour.md §11.1).
+ * injected `CliIo`; the defaults are the real ones.
  */
 export interface Timing {
   /** usage-summary and each events page. */
@@ -28,7 +28,7 @@ export interface Timing {
   optionalTimeoutMs: number;
   /** The one deadline shared by /teams and every get-team-spend page. */
   teamDeadlineMs: number;
-  /** `usage --status`: the Statuspage request (docs/behaviour.md §27.6). */
+  /** `usage --status`: the Statuspage request. */
   statusTimeoutMs: number;
   /** The wait before a retry of an events page (backoff or Retry-After). */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -48,7 +48,7 @@ export const DEFAULT_TIMING: Timing = {
   requestTimer: (ms) => AbortSignal.timeout(ms),
 };
 
-/** What `login` reads a secret from (docs/behaviour.md §27.5): process.stdin, or a test's stream. */
+/** What `login` reads a secret from: process.stdin, or a test's stream. */
 export interface InputStream extends AsyncIterable<Buffer | string> {
   isTTY?: boolean;
   setRawMode?(mode: boolean): unknown;
@@ -69,8 +69,8 @@ export interface CliIo extends LocalEnvironment {
   stderr: OutputStream;
   timing: Timing;
   /**
-   * Starts the detached background refresh of a stale snapshot (docs/behaviour.md §26.5) and returns its
-   * pid; the real one spawns this CLI again. Tests record the request instead.
+   * Starts the detached background refresh of a stale snapshot and returns its pid; the real one spawns this
+   * CLI again. Tests record the request instead.
    */
   spawnRefresh?: RefreshSpawner;
   /** Only `login` reads it; absent means no input at all. */

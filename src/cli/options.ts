@@ -7,8 +7,8 @@ import { choiceOption, duration } from './parsers.js';
 export type { AccountFlags } from '../config/accounts.js';
 
 /**
- * Flags every command shares (docs/behaviour.md §2.3). Defined once, added to each command; commander
- * validates the fixed value sets, so an action only ever sees accepted values.
+ * Flags every command shares. Defined once, added to each command; commander validates the fixed value sets,
+ * so an action only ever sees accepted values.
  */
 export function addSharedOptions(
   command: Command,
@@ -27,8 +27,8 @@ export function addSharedOptions(
 }
 
 /**
- * How a command prints (docs/behaviour.md §2.3, §2.6–2.8): every command takes these, including those that
- * never fetch (`config`, `login`, `doctor`).
+ * How a command prints: every command takes these, including those that never fetch (`config`, `login`,
+ * `doctor`).
  */
 export function addOutputOptions(command: Command, formats: readonly OutputFormat[] = FORMATS): Command {
   return command
@@ -48,8 +48,8 @@ export function addOutputOptions(command: Command, formats: readonly OutputForma
 }
 
 /**
- * `--account <label>`, `--account-index <n>` and `--all-accounts` (docs/behaviour.md §27.2), for every command
- * that fetches per account; run them with `forEachAccount` (src/session/per-account.ts).
+ * `--account <label>`, `--account-index <n>` and `--all-accounts`, for every command that fetches per
+ * account; run them with `forEachAccount` (src/session/per-account.ts).
  */
 export function addAccountOptions(command: Command): Command {
   return command
@@ -66,7 +66,7 @@ export function addAccountOptions(command: Command): Command {
     .option('--all-accounts', 'every token account, fetched concurrently (4 at a time)');
 }
 
-/** `--max-age <duration>` of `usage`, `statusline` and `guard` (docs/behaviour.md §26), in milliseconds. */
+/** `--max-age <duration>` of `usage`, `statusline` and `guard`, in milliseconds. */
 export function maxAgeOption(defaultMs: number, meaning: string): Option {
   return new Option('--max-age <duration>', meaning)
     .argParser(duration('--max-age', MAX_AGE_RANGE))
@@ -76,7 +76,7 @@ export function maxAgeOption(defaultMs: number, meaning: string): Option {
 const PROVIDERS = ['cursor', 'all', 'both'] as const;
 const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
 
-/** `--provider`: cursor, or all/both meaning cursor; anything else is refused (docs/behaviour.md §2.3). */
+/** `--provider`: cursor, or all/both meaning cursor; anything else is refused. */
 export function providerOption(what = 'provider to query'): Option {
   return choiceOption(
     '--provider <id>',
@@ -95,7 +95,7 @@ export function sourceOption(description: string): Option {
     () => '--source must be auto|web|cli|oauth|api.',
   );
 }
-/** What every command prints; `cost` also prints CSV (docs/behaviour.md §28.5). */
+/** What every command prints; `cost` also prints CSV. */
 const FORMATS = ['text', 'json'] as const;
 export const COST_FORMATS = ['text', 'json', 'csv'] as const;
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'] as const;
@@ -133,7 +133,7 @@ export interface OutputOptions {
 }
 
 export interface SharedOptions extends OutputOptions {
-  /** `auto` and `web`; `cli` behaves as `auto` (docs/behaviour.md §2.5). */
+  /** `auto` and `web`; `cli` behaves as `auto`. */
   sourceMode: 'auto' | 'web';
   /** The mode as given (`auto`, `web`, `cli`, …): what a JSON error row reports as its `source`. */
   sourceLabel: string;

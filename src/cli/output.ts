@@ -15,9 +15,9 @@ export interface OutputMode {
 }
 
 /**
- * The one error printer (docs/behaviour.md §3.9). Messages never carry an `Error: ` prefix: text output
- * adds it here, JSON rows never have it. A bad flag or config is a command-level `cli` row; any other
- * failure is the command's own provider row. Returns the exit code.
+ * The one error printer (docs/invariants.md, "Errors are typed, printed once"). Messages never carry an
+ * `Error: ` prefix: text output adds it here, JSON rows never have it. A bad flag or config is a
+ * command-level `cli` row; any other failure is the command's own provider row. Returns the exit code.
  */
 export function reportFailure(
   io: CliIo,
@@ -37,7 +37,10 @@ export function reportFailure(
   return exitCodeFor(error);
 }
 
-/** Text for stderr: credentials redacted, control characters made visible (docs/behaviour.md §1.2, §15.7). */
+/**
+ * Text for stderr: credentials redacted (docs/invariants.md, "Never a credential shown"), control characters
+ * made visible (docs/invariants.md, "Control characters never reach a terminal").
+ */
 function printable(text: string): string {
   return safeText(redact(text));
 }
@@ -50,8 +53,8 @@ function redactRow(row: unknown): unknown {
 }
 
 /**
- * `Error: <message>`, or `Error (cursor - <label>): <message>` for a token account's row (docs/behaviour.md
- * §27.3), then `Hint: …` when there is one.
+ * `Error: <message>`, or `Error (cursor - <label>): <message>` for a token account's row, then `Hint: …` when
+ * there is one.
  */
 export function writeTextError(io: Pick<CliIo, 'stderr'>, error: unknown, account?: string): void {
   io.stderr.write(`${errorLine(error, account)}\n`);
@@ -66,8 +69,8 @@ export function errorLine(error: unknown, account?: string): string {
 }
 
 /**
- * Where a command's output goes: stdout holds only successful output (or the JSON array), stderr gets
- * errors, hints and `--verbose` lines — and nothing at all with --json-only (docs/behaviour.md §3.1).
+ * Where a command's output goes: stdout holds only successful output (or the JSON array), stderr gets errors,
+ * hints and `--verbose` lines — and nothing at all with --json-only.
  */
 export class Reporter<Options extends OutputOptions = SharedOptions> {
   constructor(
@@ -79,7 +82,7 @@ export class Reporter<Options extends OutputOptions = SharedOptions> {
     return this.options.format === 'json';
   }
 
-  /** ANSI colours for text on stdout (docs/behaviour.md §2.8). */
+  /** ANSI colours for text on stdout. */
   get colour(): boolean {
     return shouldUseColour({
       format: this.options.format,

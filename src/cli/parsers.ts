@@ -4,7 +4,7 @@ import { parseDurationMs } from '../lib/duration.js';
 /**
  * Value parsers for commander options. Each throws commander's InvalidArgumentError with one complete
  * sentence that names the flag and the accepted values; `src/cli.ts` prints it as it prints every other
- * argument error (docs/behaviour.md §2.10).
+ * argument error.
  */
 
 /** `--flag <n>`: a whole number from `min` to `max`; anything else is refused, never clamped. */
@@ -32,8 +32,8 @@ export function numberInRange(flag: string, min: number, max: number): (value: s
 }
 
 /**
- * A fixed value set, matched case-insensitively as CodexBar does (docs/behaviour.md §2.3). `choices()` keeps
- * the list on the option for `--help`; the parser then normalises the value before checking it.
+ * A fixed value set, matched case-insensitively as CodexBar does. `choices()` keeps the list on the option
+ * for `--help`; the parser then normalises the value before checking it.
  */
 export function choiceOption(
   flags: string,
@@ -56,7 +56,7 @@ function longFlag(flags: string): string {
 
 /**
  * `--flag <duration>`: `45s`, `5m`, `1h`, or plain seconds (fractions allowed), as milliseconds, from `min`
- * to `max` seconds (docs/behaviour.md §2.10).
+ * to `max` seconds.
  */
 export function duration(flag: string, limits: { min: number; max: number }): (value: string) => number {
   return (value) => {

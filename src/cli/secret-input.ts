@@ -11,8 +11,8 @@ class CancelledError extends CodexbarError {
 }
 
 /**
- * The secret `login` reads (docs/behaviour.md §27.5): all of stdin with `--stdin`, else a hidden prompt on
- * the terminal. It is never an argument, and the prompt never echoes it.
+ * The secret `login` reads: all of stdin with `--stdin`, else a hidden prompt on the terminal. It is never an
+ * argument (docs/invariants.md, "Never a credential shown"), and the prompt never echoes it.
  */
 export async function readSecret(
   stdin: InputStream | undefined,

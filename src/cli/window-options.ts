@@ -6,9 +6,9 @@ import type { CliIo } from './io.js';
 import { wholeNumber } from './parsers.js';
 
 /**
- * The window flags `cost` shares with `team usage` and `team cost` (docs/behaviour.md §17.1). The ways to
- * pick a window exclude each other; commander refuses a mix before the action runs. `--all` only where the
- * endpoint serves all history (the Admin API takes 30-day requests, so `team` has none).
+ * The window flags `cost` shares with `team usage` and `team cost`. The ways to pick a window exclude each
+ * other; commander refuses a mix before the action runs. `--all` only where the endpoint serves all history
+ * (the Admin API takes 30-day requests, so `team` has none).
  */
 export function addWindowOptions(command: Command, options: { all: boolean }): Command {
   const others = (...names: string[]) => (options.all ? [...names, 'all'] : names);
@@ -38,7 +38,7 @@ export function addWindowOptions(command: Command, options: { all: boolean }): C
   );
 }
 
-/** The event store's flags, shared by `cost` and `team cost` (docs/behaviour.md §28.1). */
+/** The event store's flags, shared by `cost` and `team cost`. */
 export function addStoreOptions(command: Command): Command {
   return command
     .addOption(

@@ -57,8 +57,8 @@ interface ClearResult {
 }
 
 /**
- * `codexbar cache clear` (docs/behaviour.md §26.9, CodexBar's `cache clear` with our usage snapshots): one
- * result per cache, as a line or a JSON row; exit 1 when any failed.
+ * `codexbar cache clear` (CodexBar's `cache clear` with our usage snapshots): one result per cache, as a line
+ * or a JSON row; exit 1 when any failed.
  */
 async function cacheClearCommand(flags: CacheClearFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(

@@ -21,9 +21,9 @@ const GENERATORS: Record<Shell, typeof bashScript> = {
 };
 
 /**
- * `codexbar completion bash|zsh|fish|powershell` (docs/behaviour.md §27.8) prints a script generated from
- * `program` as it is when the command runs, so it always matches the real commands and flags. The hidden
- * `--list-accounts` is what the scripts call back to offer the token-account labels of the config.
+ * `codexbar completion bash|zsh|fish|powershell` prints a script generated from `program` as it is when the
+ * command runs, so it always matches the real commands and flags. The hidden `--list-accounts` is what the
+ * scripts call back to offer the token-account labels of the config.
  */
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   program

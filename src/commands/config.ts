@@ -12,8 +12,8 @@ import { type ConfigObject, updateConfigFile } from '../config/write.js';
 import { ArgumentError, ConfigError } from '../errors.js';
 
 /**
- * `codexbar config validate|dump|providers|enable|disable` (docs/behaviour.md §27.4). `validate` is the
- * default. Only `enable` and `disable` write, through updateConfigFile (§27.1).
+ * `codexbar config validate|dump|providers|enable|disable`. `validate` is the default. Only `enable` and
+ * `disable` write, through updateConfigFile (docs/invariants.md, "Nothing written outside the cache dir").
  */
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   const config = program

@@ -107,9 +107,8 @@ interface CostFlags extends WindowFlags {
 type CostCommandFlags = SharedFlags & CostFlags & AccountFlags;
 
 /**
- * `codexbar cost`: page every usage event of the window (through the account's event store), aggregate,
- * print CodexBar's lines and a table, CSV or JSON; one report per selected token account
- * (docs/behaviour.md §27.3, §28).
+ * `codexbar cost`: page every usage event of the window (through the account's event store), aggregate, print
+ * CodexBar's lines and a table, CSV or JSON; one report per selected token account.
  */
 async function costCommand(flags: CostCommandFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, sharedOptions(flags));
@@ -142,7 +141,8 @@ function fetchReports(
   reporter: Reporter,
   progress: ProgressLine,
 ): Promise<AccountOutcome<CostReport>[]> {
-  // docs/behaviour.md §18.12: one deadline for the whole run, every account, session, page and wait.
+  // docs/invariants.md, "No partial total": one deadline for the whole run, every account, session, page and
+  // wait.
   const deadline = { signal: io.timing.deadline(flags.timeout), ms: flags.timeout };
   const choice = { noCache: flags.cache === false, refresh: flags.refresh === true };
   const options = reporter.options;
@@ -175,7 +175,7 @@ function fetchReports(
   );
 }
 
-/** docs/behaviour.md §27.3, §28.4–28.5: per account, the JSON row (with `groups` under `--by`), CSV, or text. */
+/** Per account, the JSON row (with `groups` under `--by`), CSV, or text. */
 function printReports(
   outcomes: readonly AccountOutcome<CostReport>[],
   flags: CostFlags,

@@ -12,7 +12,7 @@ import type { AuthReport } from '../doctor/types.js';
 import { doctorJson } from '../render/doctor-json.js';
 import { renderDoctorText } from '../render/doctor-text.js';
 
-/** `codexbar doctor`, alias `diagnose` (docs/behaviour.md §27.7). */
+/** `codexbar doctor`, alias `diagnose`. */
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addOutputOptions(
     program

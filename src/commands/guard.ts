@@ -26,8 +26,8 @@ import { obtainUsage } from '../session/usage-cache.js';
 import type { UsageSnapshot } from '../usage/types.js';
 
 /**
- * `codexbar guard` (docs/behaviour.md §26.8): a quota gate for scripts and CI, CodexBar's exit codes rather
- * than ours: 0 enough left, 1 below the minimum, 64 bad arguments, 69 unavailable (0 with --fail-open).
+ * `codexbar guard`: a quota gate for scripts and CI, CodexBar's exit codes rather than ours: 0 enough left, 1
+ * below the minimum, 64 bad arguments, 69 unavailable (0 with --fail-open).
  */
 
 /** `guard`'s exit codes, CodexBar's: sysexits' EX_USAGE and EX_UNAVAILABLE. */
@@ -102,7 +102,7 @@ type UnavailableReason = 'account-resolution' | 'fetch-failed' | 'timeout' | 'wi
 
 interface GuardResult {
   provider: 'cursor';
-  /** The token account's label, when a flag named the account (docs/behaviour.md §26.12). */
+  /** The token account's label, when a flag named the account. */
   account?: string;
   window: GuardFlags['window'];
   remainingPercent?: number;
@@ -131,7 +131,7 @@ async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number> {
   try {
     checkAccountFlags(flags);
   } catch (error) {
-    // docs/behaviour.md §26.12: conflicting account flags are bad arguments, 64 under guard.
+    // Conflicting account flags are bad arguments, 64 under guard.
     throw error instanceof ArgumentError ? new GuardArgumentError(error.message, error.hint) : error;
   }
   const named = accountFlagsUsed(flags);
@@ -142,14 +142,14 @@ async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number> {
       return (await obtainUsage(io, options, accountLog, policy, target)).snapshot;
     });
   } catch (error) {
-    // The ordinary ladder's failure, or an account that cannot be selected: unavailable (§26.12).
+    // The ordinary ladder's failure, or an account that cannot be selected: unavailable.
     outcomes = [{ ok: false, error }];
   }
   const gates = outcomes.map((outcome): Gate => {
     const account = named ? outcome.account?.label : undefined;
     if (!outcome.ok)
       return { result: unavailable(flags, reasonFor(outcome.error), account), failure: outcome.error };
-    // docs/behaviour.md §26.8: for Cursor the session window is the primary one, weekly the secondary.
+    // For Cursor the session window is the primary one, weekly the secondary.
     const window = flags.window === 'session' ? outcome.value.primary : outcome.value.secondary;
     return {
       result: window
@@ -161,7 +161,7 @@ async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number> {
   return combinedExit(gates.map((gate) => gate.result));
 }
 
-/** docs/behaviour.md §26.12: 1 if any account is blocked, else 69 if any is unavailable (0 with --fail-open). */
+/** 1 if any account is blocked, else 69 if any is unavailable (0 with --fail-open). */
 function combinedExit(results: readonly GuardResult[]): number {
   if (results.some((result) => result.decision === 'blocked')) return GUARD_EXIT.blocked;
   return results.find((result) => result.exitCode !== GUARD_EXIT.ok)?.exitCode ?? GUARD_EXIT.ok;

@@ -26,7 +26,7 @@ Examples:
   wl-paste | codexbar login --stdin          Wayland (xclip -o -selection clipboard on X11)
   codexbar logout --account work             forget one account`;
 
-/** `codexbar login` (docs/behaviour.md §27.5). */
+/** `codexbar login`. */
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addOutputOptions(
     program
@@ -52,8 +52,8 @@ const QUESTION =
   'WorkosCursorSessionToken value (hidden), then press Enter:\n';
 
 /**
- * `codexbar login` (docs/behaviour.md §27.5): read a session without echo, verify it live, store it as a
- * token account. Nothing is written unless cursor.com accepted the session.
+ * `codexbar login`: read a session without echo, verify it live, store it as a token account. Nothing is
+ * written unless cursor.com accepted the session.
  */
 async function loginCommand(flags: LoginFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, outputOptions(flags));
@@ -122,8 +122,9 @@ interface Verified {
 }
 
 /**
- * docs/behaviour.md §27.5: the usage summary proves the session (the same test every command uses, §7.4); the
- * account's email comes from /api/auth/me, else from the session token itself.
+ * The usage summary proves the session (docs/invariants.md, "Only a rejection switches credentials"): the
+ * same test every command uses; the account's email comes from /api/auth/me, else from the session token
+ * itself.
  */
 async function verify(baseUrl: string, cookieHeader: string, io: CliIo): Promise<Verified> {
   const client = new CursorClient({ baseUrl });
@@ -154,7 +155,7 @@ async function verify(baseUrl: string, cookieHeader: string, io: CliIo): Promise
   }
 }
 
-/** A cookie from the environment beats the active account (docs/behaviour.md §6.5): say so, once. */
+/** A cookie from the environment beats the active account: say so, once. */
 function warnIfOverridden(io: CliIo, reporter: Reporter<OutputOptions>): void {
   if (!io.env.CODEXBAR_CURSOR_COOKIE?.trim() || reporter.options.jsonOnly) return;
   io.stderr.write(

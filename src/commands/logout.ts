@@ -9,7 +9,7 @@ import { updateConfigFile } from '../config/write.js';
 import { AccountSelectionError, ArgumentError } from '../errors.js';
 import { displayPath } from '../local/paths.js';
 
-/** `codexbar logout` (docs/behaviour.md §27.5). */
+/** `codexbar logout`. */
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addOutputOptions(
     program
@@ -27,8 +27,8 @@ interface LogoutFlags extends OutputFlags {
 }
 
 /**
- * `codexbar logout` (docs/behaviour.md §27.5): removes the active token account, the one `--account` names, or
- * every one with `--all`, from the config file. The session itself stays valid on cursor.com.
+ * `codexbar logout`: removes the active token account, the one `--account` names, or every one with `--all`,
+ * from the config file. The session itself stays valid on cursor.com.
  */
 async function logoutCommand(flags: LogoutFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, outputOptions(flags));

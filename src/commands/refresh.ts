@@ -12,7 +12,7 @@ const FAILED_REFRESH_BACKOFF_MS = 60_000;
 /** The whole refresh, well inside the lock's maximum age. */
 const REFRESH_DEADLINE_MS = 30_000;
 
-/** The detached refresh a stale statusline starts (docs/behaviour.md §26.5); not for people. */
+/** The detached refresh a stale statusline starts; not for people. */
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   program
     .command('__refresh', { hidden: true })
@@ -35,10 +35,10 @@ interface RefreshFlags {
 }
 
 /**
- * `codexbar __refresh` (hidden, docs/behaviour.md §26.5): the detached process a stale statusline starts.
- * It runs only while it holds the account's lock, fetches live (which saves the snapshot), then releases the
- * lock, or on failure keeps it for FAILED_REFRESH_BACKOFF_MS. It prints nothing. With `--label` it runs as
- * that token account, selected as `--account <label>` selects it (docs/behaviour.md §26.11).
+ * `codexbar __refresh` (hidden): the detached process a stale statusline starts. It runs only while it holds
+ * the account's lock, fetches live (which saves the snapshot), then releases the lock, or on failure keeps it
+ * for FAILED_REFRESH_BACKOFF_MS. It prints nothing. With `--label` it runs as that token account, selected as
+ * `--account <label>` selects it.
  */
 async function refreshCommand(flags: RefreshFlags, io: CliIo): Promise<number> {
   const lockPath = lockPathFor(usageCacheDir(io), flags.account);

@@ -1,7 +1,7 @@
 /**
- * `codexbar serve`: CodexBar's local HTTP API and a dashboard page (docs/behaviour.md §29). Start-up
- * errors are JSON error rows on stdout before anything is bound; then the banner goes to stderr and the
- * server runs until SIGINT, SIGTERM or SIGHUP.
+ * `codexbar serve` (docs/invariants.md, "Servers safe by default"): CodexBar's local HTTP API and a dashboard
+ * page. Start-up errors are JSON error rows on stdout before anything is bound; then the banner goes to
+ * stderr and the server runs until SIGINT, SIGTERM or SIGHUP.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
@@ -14,7 +14,7 @@ import { createRequestLogger } from '../serve/log.js';
 import { type RunningServer, startServe } from '../serve/server.js';
 import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';
 
-/** docs/behaviour.md §29.1: serve's start-up errors, commander's refusals included, are always JSON rows. */
+/** `serve`'s start-up errors, commander's refusals included, are always JSON rows. */
 export const jsonErrors = true;
 
 const LOG_LEVELS = ['trace', 'verbose', 'debug', 'info', 'warning', 'error', 'critical'];
@@ -99,7 +99,7 @@ async function serveCommand(options: RawServeOptions, io: ServeIo): Promise<numb
     // A refused base URL would fail every request; say so once, before binding.
     resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
   } catch (error) {
-    // docs/behaviour.md §29.1: serve's start-up errors are always JSON rows.
+    // `serve`'s start-up errors are always JSON rows.
     return reportFailure(io, error, START_UP_OUTPUT);
   }
 
@@ -165,8 +165,8 @@ function stopRequested(stop: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * commander argParsers for `serve`'s number and address flags (docs/behaviour.md §29.1). Each throws
- * commander's InvalidArgumentError, so commander names the flag and the value; the message is CodexBar's.
+ * commander argParsers for `serve`'s number and address flags. Each throws commander's InvalidArgumentError,
+ * so commander names the flag and the value; the message is CodexBar's.
  */
 const WHOLE = /^\s*\d+\s*$/;
 /** Plain decimal seconds: `60`, `12.5`, `.5`, `1e3`. No sign, no `inf`, no `nan`, no hex. */

@@ -135,9 +135,9 @@ interface LineUsage extends ObtainedUsage {
 }
 
 /**
- * `codexbar statusline` (docs/behaviour.md §26.4–26.6, §26.11): one line per account from its snapshot; a
- * stale one is printed at once, marked, and refreshed in the background; with none, cursor.com is asked
- * within `--timeout`. The fast path (src/statusline/fast-path.ts) answers the common cases before this loads.
+ * `codexbar statusline`: one line per account from its snapshot; a stale one is printed at once, marked, and
+ * refreshed in the background; with none, cursor.com is asked within `--timeout`. The fast path
+ * (src/statusline/fast-path.ts) answers the common cases before this loads.
  */
 async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<number> {
   const settings: StatuslineSettings = {
@@ -159,7 +159,7 @@ async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<num
   const log = (line: string) => {
     if (options.verbose) io.stderr.write(`${line}\n`);
   };
-  // docs/behaviour.md §26.11: a bad combination of account flags is an argument error (exit 1), not a line.
+  // A bad combination of account flags is an argument error (exit 1), not a line.
   checkAccountFlags(flags);
   const named = accountFlagsUsed(flags);
   let outcomes: AccountOutcome<LineUsage>[];
@@ -175,8 +175,8 @@ async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<num
       refresh: named ? refreshByLabel(target) : {},
     }));
   } catch (error) {
-    // The ordinary ladder's failure, or a selection error (`No token account labeled 'x' for cursor.`):
-    // one marker line, as any failure (docs/behaviour.md §26.4).
+    // The ordinary ladder's failure, or a selection error (`No token account labeled 'x' for cursor.`): one
+    // marker line, as any failure.
     outcomes = [{ ok: false, error }];
   }
 
@@ -213,9 +213,9 @@ function render(
 }
 
 /**
- * docs/behaviour.md §26.11: a background refresh selects a flag-named account again by its label (a label is
- * not a secret). Only when that label selects this very account: a blank label, or one that an earlier
- * account shares, would refresh another account, so such an account is not refreshed in the background.
+ * A background refresh selects a flag-named account again by its label (a label is not a secret). Only when
+ * that label selects this very account: a blank label, or one that an earlier account shares, would refresh
+ * another account, so such an account is not refreshed in the background.
  */
 function refreshByLabel(target: CursorTarget): { label: string } | undefined {
   const { account, prep } = target;
@@ -224,7 +224,7 @@ function refreshByLabel(target: CursorTarget): { label: string } | undefined {
   return byLabel?.index === account.index ? { label: account.label } : undefined;
 }
 
-/** docs/behaviour.md §26.5: a stale snapshot gets one detached refresh per account (behind its lock). */
+/** A stale snapshot gets one detached refresh per account (behind its lock). */
 async function refreshIfStale(
   usage: LineUsage,
   source: string,

@@ -1,6 +1,4 @@
-/**
- * `codexbar team spend|usage|cost`: Cursor's Admin API for team admins (docs/behaviour.md §30).
- */
+/** `codexbar team spend|usage|cost`: Cursor's Admin API for team admins. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type CliIo, terminalColumns } from '../cli/io.js';
 import { choiceOption, wholeNumber } from '../cli/parsers.js';
@@ -149,7 +147,7 @@ export function register(program: Command, io: CliIo, setExitCode: (code: number
     .action(actionFor(io, setExitCode, 'cost'));
 }
 
-/** `team spend --over` exit code when any member is over: for cron alerts (docs/behaviour.md §30). */
+/** `team spend --over` exit code when any member is over: for cron alerts. */
 const OVER_EXIT_CODE = 3;
 
 type TeamAction = 'spend' | 'usage' | 'cost';
@@ -207,7 +205,7 @@ async function costAction(run: TeamRun, raw: Record<string, unknown>): Promise<n
   const { context, reporter, progress, output, io } = run;
   const window = resolveWindow(raw, run);
   const member = raw.member as string | undefined;
-  // docs/behaviour.md §30: the team's event store, or one of its own for one member's events.
+  // The team's event store, or one of its own for one member's events.
   const key = member === undefined ? run.teamKey : memberStoreKey(run.teamKey, member);
   const choice = { noCache: raw.cache === false, refresh: raw.refresh === true };
   const target = { key, owner: 'team', tag: '[cursor-team]' } as const;

@@ -29,7 +29,7 @@ Examples:
   codexbar usage --max-age 5m                a snapshot up to 5 minutes old, without a request
   codexbar usage --account work --status     one token account, with cursor.com's status page`;
 
-/** docs/behaviour.md §2.1: `usage` is also what no command, or a first argument that is a flag, runs. */
+/** `usage` is also what no command, or a first argument that is a flag, runs. */
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addAccountOptions(
     addSharedOptions(
@@ -53,8 +53,8 @@ export interface UsageFlags extends SharedFlags, AccountFlags {
 
 /**
  * `codexbar usage`: resolve a session per selected token account (or through the ordinary ladder), answer
- * from the usage cache when `--max-age` allows (docs/behaviour.md §26.3) or fetch and map, then print one
- * text section or one CodexBar JSON row per account (docs/behaviour.md §27.3).
+ * from the usage cache when `--max-age` allows or fetch and map, then print one text section or one CodexBar
+ * JSON row per account.
  */
 async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number> {
   const options = sharedOptions(flags);
@@ -63,10 +63,10 @@ async function usageCommand(flags: UsageFlags, io: CliIo): Promise<number> {
   try {
     checkAccountFlags(flags);
     const timeZone = noteTimeZone(io, reporter.verbose);
-    // docs/behaviour.md §27.6: the status page is asked once, alongside the accounts, never with a credential.
+    // The status page is asked once, alongside the accounts, never with a credential.
     if (flags.status) {
       const siteUrl = resolveStatusUrl(io.env.CODEXBAR_CURSOR_STATUS_URL);
-      // Imported only for --status, like every module a run may not need (docs/behaviour.md §26.10).
+      // Imported only for --status, like every module a run may not need (bench/README.md, Start-up).
       status = import('../api/status-page.js').then(({ fetchProviderStatus }) =>
         fetchProviderStatus(siteUrl, proxySettings(io.env), io.timing.statusTimeoutMs),
       );
@@ -112,11 +112,11 @@ function printOutcomes(
       reporter.printRowError(outcome.error, outcome.account?.label);
     }
   }
-  // docs/behaviour.md §27.3: sections are separated by one blank line; stdout holds only the successes.
+  // Sections are separated by one blank line; stdout holds only the successes.
   if (sections.length > 0) reporter.printText(sections.join('\n\n'));
 }
 
-/** docs/behaviour.md §26.3: a figure from the cache says so, and how old it is. */
+/** docs/invariants.md, "No cached figure as fresh": a figure from the cache says so, and how old it is. */
 function cacheNote(usage: ObtainedUsage, now: Date): string {
   if (!usage.fromCache) return '';
   const age = Math.max(0, Math.floor((now.getTime() - usage.fetchedAt.getTime()) / 1000));

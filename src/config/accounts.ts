@@ -2,8 +2,8 @@ import { AccountSelectionError, ArgumentError } from '../errors.js';
 import type { CursorConfig } from './config.js';
 
 /**
- * Token-account selection (docs/behaviour.md §27.2): which configured accounts a command runs for. Pure:
- * the caller has parsed the flags (or a query string) and loaded the config.
+ * Token-account selection: which configured accounts a command runs for. Pure: the caller has parsed the
+ * flags (or a query string) and loaded the config.
  */
 
 /** `--account <label>`, `--account-index <n>` (1-based), `--all-accounts`. */
@@ -51,8 +51,8 @@ export function checkAccountFlags(flags: AccountFlags): void {
 
 export interface SelectOptions {
   /**
-   * A manual header from `--cookie` or `CODEXBAR_CURSOR_COOKIE` is in effect: without account flags it
-   * beats the active account (docs/behaviour.md §6.5), so nothing is selected.
+   * A manual header from `--cookie` or `CODEXBAR_CURSOR_COOKIE` is in effect: without account flags it beats
+   * the active account, so nothing is selected.
    */
   manualOverride?: boolean;
 }

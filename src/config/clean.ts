@@ -1,4 +1,4 @@
-/** docs/behaviour.md §6.3: how string values from the config file are cleaned before use. */
+/** How string values from the config file are cleaned before use. */
 
 /** One pair of matching `"…"` or `'…'` around the whole value is removed. */
 export function stripWrappingQuotes(value: string): string {

@@ -6,7 +6,7 @@ import { cleanValue } from './clean.js';
 import { configFailure, readConfigDocument } from './document.js';
 import type { BrowserId, ConfigFile, CookieSource, ProviderSource, TokenAccounts } from './schema.js';
 
-/** The Cursor entry of the config file, values cleaned (docs/behaviour.md §6.2–6.3). */
+/** The Cursor entry of the config file, values cleaned. */
 export interface CursorConfig {
   enabled?: boolean;
   source?: ProviderSource;
@@ -17,7 +17,7 @@ export interface CursorConfig {
   tokenAccounts?: TokenAccounts;
   browser?: BrowserId;
   allowKeychainPrompt?: boolean;
-  /** The Admin API key for `team` (docs/behaviour.md §30), cleaned; absent when empty. Never print it. */
+  /** The Admin API key for `team`, cleaned; absent when empty. Never print it. */
   apiKey?: string;
 }
 
@@ -28,10 +28,10 @@ export interface LoadedConfig {
 }
 
 /**
- * docs/behaviour.md §6.1: `CODEXBAR_CONFIG`, else `$XDG_CONFIG_HOME/codexbar/config.json` when that variable
- * is absolute (even if the file is missing), else `~/.config/codexbar/config.json` if it exists, else the
- * legacy `~/.codexbar/config.json` if it exists, else `~/.config/codexbar/config.json`. The same rule on
- * every platform.
+ * Where the config file is: `CODEXBAR_CONFIG`, else `$XDG_CONFIG_HOME/codexbar/config.json` when that
+ * variable is absolute (even if the file is missing), else `~/.config/codexbar/config.json` if it exists,
+ * else the legacy `~/.codexbar/config.json` if it exists, else `~/.config/codexbar/config.json`. The same
+ * rule on every platform.
  */
 export async function findConfigPath(env: LocalEnvironment): Promise<string> {
   const explicit = env.env.CODEXBAR_CONFIG?.trim();
@@ -63,7 +63,7 @@ export async function loadConfig(env: LocalEnvironment): Promise<LoadedConfig> {
 }
 
 function cursorConfigFrom(file: ConfigFile): CursorConfig {
-  // docs/behaviour.md §6.2: duplicate ids keep the first entry.
+  // Duplicate ids keep the first entry.
   const entry = file.providers.find((provider) => provider.id === 'cursor');
   if (entry === undefined) return {};
   const cursor: CursorConfig = {};

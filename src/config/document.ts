@@ -3,8 +3,8 @@ import { readJsonFile } from '../local/read-file.js';
 import { type ConfigFile, configFileSchema } from './schema.js';
 
 /**
- * The config file as it is on disk (docs/behaviour.md §6, §27.1): the raw JSON (every key kept, so a
- * write can preserve what CodexBar or a newer codexbar put there) next to its checked form.
+ * The config file as it is on disk: the raw JSON (every key kept, so a write can preserve what CodexBar or a
+ * newer codexbar put there) next to its checked form.
  */
 export type ConfigDocument =
   | { kind: 'missing'; path: string }

@@ -1,9 +1,9 @@
 import type { ConfigObject } from './write.js';
 
 /**
- * Changes to the config object that `login`, `logout` and `config enable|disable` make
- * (docs/behaviour.md §27.1, §27.4, §27.5). They change only the keys they own, in place, and keep every other
- * key, provider and account as it is. The object has passed the config schema.
+ * Changes to the config object that `login`, `logout` and `config enable|disable` make. They change only the
+ * keys they own, in place, and keep every other key, provider and account as it is. The object has passed the
+ * config schema.
  */
 
 type Entry = Record<string, unknown>;

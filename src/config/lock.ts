@@ -5,10 +5,10 @@ import os from 'node:os';
 import { errorCode } from '../local/read-file.js';
 
 /**
- * An exclusive lock beside a file (`<file>.lock`) so that concurrent read-modify-write runs (two `codexbar
- * login` at once) never lose each other's change (docs/behaviour.md §27.1). The lock file is created with
- * O_EXCL, holds who owns it, and is removed on release. A lock whose owner died on this host, or that is older
- * than `staleMs`, is taken over.
+ * An exclusive lock beside a file (`<file>.lock`) so that concurrent read-modify-write runs (two
+ * `codexbar login` at once) never lose each other's change. The lock file is created with O_EXCL, holds who
+ * owns it, and is removed on release. A lock whose owner died on this host, or that is older than `staleMs`,
+ * is taken over (docs/invariants.md, "Nothing written outside the cache dir").
  */
 
 export interface LockOptions {

@@ -1,7 +1,7 @@
 import type { ConfigFile } from './schema.js';
 
 /**
- * Provider names as CodexBar shows them, for `config providers|enable|disable` (docs/behaviour.md §27.4).
+ * Provider names as CodexBar shows them, for `config providers|enable|disable`.
  * codexbar knows Cursor; other entries of the shared file are listed and toggled by id as they are.
  */
 const DISPLAY_NAMES: Readonly<Record<string, string>> = {

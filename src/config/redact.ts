@@ -1,8 +1,8 @@
 /**
- * `config dump` without `--show-secrets` (docs/behaviour.md §27.4): every credential value is replaced by
- * `"[REDACTED]"`, wherever it sits: CodexBar's secret fields (`apiKey`, `secretKey`, `cookieHeader`, a token
- * account's `token`, each value of `pluginSecrets`) and, to be safe with keys we do not know, any string under
- * a key that names a token, secret, password or cookie.
+ * `config dump` without `--show-secrets`: every credential value is replaced by `"[REDACTED]"`, wherever it
+ * sits: CodexBar's secret fields (`apiKey`, `secretKey`, `cookieHeader`, a token account's `token`, each
+ * value of `pluginSecrets`) and, to be safe with keys we do not know, any string under a key that names a
+ * token, secret, password or cookie.
  */
 
 const REDACTED = '[REDACTED]';

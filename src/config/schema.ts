@@ -4,11 +4,11 @@ import { z } from 'zod';
 export const BROWSER_IDS = ['firefox', 'chrome', 'chromium', 'brave', 'edge', 'vivaldi', 'arc'] as const;
 export type BrowserId = (typeof BROWSER_IDS)[number];
 
-// docs/behaviour.md §6.2. CodexBar decodes optionals with `decodeIfPresent`, so `null` means absent; unknown
-// keys are kept (loose objects) so a config written by CodexBar is read as it is.
+// CodexBar decodes optionals with `decodeIfPresent`, so `null` means absent; unknown keys are kept (loose
+// objects) so a config written by CodexBar is read as it is.
 
 /**
- * Built on first use, like every schema a run may not need (docs/behaviour.md §26.10): most runs have no
+ * Built on first use, like every schema a run may not need (bench/README.md, Start-up): most runs have no
  * config file to check.
  */
 function buildSchemas() {
@@ -39,7 +39,7 @@ function buildSchemas() {
     cookieSource: cookieSourceSchema.nullish(),
     cookieHeader: z.string().nullish(),
     tokenAccounts: tokenAccountsSchema.nullish(),
-    /** codexbar's own: the one browser to read the cursor.com cookie from (docs/behaviour.md §24). */
+    /** codexbar's own: the one browser to read the cursor.com cookie from. */
     browser: z.enum(BROWSER_IDS).nullish(),
     /** codexbar's own: consent to the macOS Keychain prompt for a browser's cookie key. */
     allowKeychainPrompt: z.boolean().nullish(),

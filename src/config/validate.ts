@@ -2,7 +2,7 @@ import { cleanValue } from './clean.js';
 import { type ConfigDocument, configFailure } from './document.js';
 import type { ConfigFile } from './schema.js';
 
-/** One finding of `config validate` (docs/behaviour.md §27.4), CodexBar's shape. */
+/** One finding of `config validate`, CodexBar's shape. */
 export interface ConfigIssue {
   severity: 'warning' | 'error';
   provider?: string;

@@ -20,14 +20,15 @@ export interface ConfigWriteResult<R> {
 }
 
 /**
- * Read-modify-write of the config file (docs/behaviour.md §27.1), only for an explicit command:
- * - the path is found as for reading (§6.1); a symlink there is followed and its target written, so the link
- *   stays (unlike the cache, which never writes through a link);
+ * docs/invariants.md, "Nothing written outside the cache dir": read-modify-write of the config file, only for
+ * an explicit command:
+ * - the path is found as for reading (findConfigPath); a symlink there is followed and its target written, so
+ *   the link stays (unlike the cache, which never writes through a link);
  * - the whole read-change-write holds a lock beside the target, so concurrent runs never lose a change;
  * - a file that cannot be read, is not JSON, has the wrong types or a `version` other than 1 is never
  *   overwritten: the command fails and the file stays as it is;
- * - `change` gets the current object (every unknown key and provider kept) or undefined when there is no file,
- *   and returns the object to write;
+ * - `change` gets the current object (every unknown key and provider kept) or undefined when there is no
+ *   file, and returns the object to write;
  * - the write is atomic (a 0600 temporary file beside the target, flushed, renamed over it) and the JSON is
  *   pretty-printed with sorted keys, as CodexBar writes it.
  */
@@ -59,8 +60,8 @@ export async function updateConfigFile<R>(
 }
 
 /**
- * Fails now, before any work, when the config file could not be updated later (docs/behaviour.md §27.1):
- * `login` checks it before it asks for a secret. The update itself checks again under the lock.
+ * Fails now, before any work, when the config file could not be updated later: `login` checks it before it
+ * asks for a secret. The update itself checks again under the lock.
  */
 export async function assertConfigUpdatable(env: LocalEnvironment): Promise<void> {
   const configPath = await findConfigPath(env);
@@ -89,7 +90,7 @@ async function readForUpdate(target: string, shown: string): Promise<ConfigObjec
   }
 }
 
-/** Follows symlinks at the config path to the file to write (docs/behaviour.md §27.1). */
+/** Follows symlinks at the config path to the file to write. */
 async function writeTarget(configPath: string, shown: string): Promise<string> {
   let current = configPath;
   for (let hops = 0; hops < 32; hops++) {

@@ -1,4 +1,4 @@
-/** `map` with at most `limit` calls in flight; results in input order (docs/behaviour.md §27.3). */
+/** `map` with at most `limit` calls in flight; results in input order. */
 export async function mapWithConcurrency<I, O>(
   items: readonly I[],
   limit: number,

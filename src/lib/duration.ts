@@ -1,8 +1,7 @@
 /**
- * Durations on the command line (docs/behaviour.md §2.10): plain seconds (`45`, `1.5`) or a number with a
- * unit, `45s`, `5m`, `1h` (case-insensitive, surrounding spaces ignored). Pure and dependency-free, so the
- * statusline fast path reads `--max-age` and `--timeout` exactly as commander's parser does, without
- * loading commander.
+ * Durations on the command line: plain seconds (`45`, `1.5`) or a number with a unit, `45s`, `5m`, `1h`
+ * (case-insensitive, surrounding spaces ignored). Pure and dependency-free, so the statusline fast path reads
+ * `--max-age` and `--timeout` exactly as commander's parser does, without loading commander.
  */
 
 const UNIT_MS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000 };

@@ -1,6 +1,6 @@
 /**
- * docs/behaviour.md §12.14: dates are ISO-8601 date-times, parsed with fractional seconds and then without.
- * Anything else (a date-only string, a bare number, garbage) is no date at all.
+ * Dates are ISO-8601 date-times, parsed with fractional seconds and then without. Anything else (a date-only
+ * string, a bare number, garbage) is no date at all.
  */
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
 

@@ -1,8 +1,8 @@
 import { isoSeconds } from './iso-date.js';
 /**
- * CodexBar's JSON encoding (docs/behaviour.md §3.3–3.8). `JSON.stringify` cannot produce it: pretty output
- * uses `"key" : value` with keys sorted by UTF-8 bytes, `/` is escaped, and dates lose milliseconds.
- * The printer adds the one trailing newline; this module never does.
+ * CodexBar's JSON encoding (docs/invariants.md, "CodexBar's JSON, only ever added to"). `JSON.stringify`
+ * cannot produce it: pretty output uses `"key" : value` with keys sorted by UTF-8 bytes, `/` is escaped, and
+ * dates lose milliseconds. The printer adds the one trailing newline; this module never does.
  */
 
 export interface JsonEncodeOptions {
@@ -86,9 +86,10 @@ const SHORT_ESCAPES: Record<string, string> = {
 };
 
 /**
- * `/` → `\/`; control chars `\u00xx` lowercase except \b \f \n \r \t; other non-ASCII raw. DEL and the C1
- * controls are escaped too (JSON allows them raw, as CodexBar writes them): a terminal showing `--json` output
- * would otherwise obey a CSI sent as U+009B (docs/behaviour.md §3.5, §15.7).
+ * `/` → `\/`; control chars `\u00xx` lowercase except \b \f \n \r \t; other non-ASCII raw.
+ * docs/invariants.md, "Control characters never reach a terminal": DEL and the C1 controls are escaped too
+ * (JSON allows them raw, as CodexBar writes them), since a terminal showing `--json` output would otherwise
+ * obey a CSI sent as U+009B.
  */
 function encodeString(text: string): string {
   const escaped = text.replace(/["\\/\u0000-\u001f\u007f-\u009f]/g, (char) => {

@@ -1,8 +1,8 @@
 /**
- * Credentials never reach the terminal (docs/behaviour.md §1.2). Every credential a run uses is registered
- * here before its first request, and the one error printer and the verbose log pass their text through
- * `redact`, so a server that echoes the Cookie header into an error body cannot make us print it. The
- * registry lives for the process: a long-running `serve` or a test run only ever adds to it.
+ * Credentials never reach the terminal (docs/invariants.md, "Never a credential shown"). Every credential a
+ * run uses is registered here before its first request, and the one error printer and the verbose log pass
+ * their text through `redact`, so a server that echoes the Cookie header into an error body cannot make us
+ * print it. The registry lives for the process: a long-running `serve` or a test run only ever adds to it.
  */
 
 const REDACTED = '[REDACTED]';

@@ -1,7 +1,7 @@
 /**
- * Retries for one events page. A heavy account pages up to 200 times, so a transient 5xx, a reset
- * connection or a slow page should not throw away a whole run; but an answer that will not change (401,
- * 403, other 4xx, a body that does not parse) is final at once (docs/behaviour.md §18.9, §7.4).
+ * Retries for one events page. A heavy account pages up to 200 times, so a transient 5xx, a reset connection
+ * or a slow page should not throw away a whole run; but an answer that will not change (401, 403, other 4xx,
+ * a body that does not parse) is final at once.
  */
 import { ApiError, TimeoutError } from '../errors.js';
 
@@ -12,7 +12,7 @@ export interface RetryPolicy {
   maxRateLimitRetries: number;
   /** First backoff; doubles on each retry. */
   baseDelayMs: number;
-  /** A Retry-After is waited out up to this long, never longer (docs/behaviour.md §18.9). */
+  /** A Retry-After is waited out up to this long, never longer. */
   maxRetryAfterMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Told before each wait, e.g. to show `waiting 18 s for the rate limit`. */
@@ -24,7 +24,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRateLimitRetries: 3,
   baseDelayMs: 500,
   maxRetryAfterMs: 10_000,
-  // Loaded on the first wait: most runs never retry (docs/behaviour.md §26.10).
+  // Loaded on the first wait: most runs never retry (bench/README.md, Start-up).
   sleep: (ms, signal) =>
     process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal }),
 };

@@ -28,8 +28,8 @@ function offsetFormatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 /**
- * UTC is answered without Intl: the first Intl date formatter of a process loads ICU's calendar data,
- * ~30 ms of a short run's start-up (docs/behaviour.md §26.10), and UTC needs none of it.
+ * UTC is answered without Intl: the first Intl date formatter of a process loads ICU's calendar data, ~30 ms
+ * of a short run's start-up (bench/README.md, Start-up), and UTC needs none of it.
  */
 const UTC_NAMES = new Set(['utc', 'etc/utc']);
 
@@ -50,10 +50,10 @@ export interface LocalZone {
 }
 
 /**
- * The local zone for day buckets and reset texts (docs/behaviour.md §17.6), read from the run's own
- * environment: `TZ` when it names a zone Intl knows (a leading `:` is POSIX's "from the zone database"
- * marker); an unset or empty `TZ` means the system zone (Intl's default, else the `/etc/localtime` link,
- * else UTC); a `TZ` nobody can use (`Factory`, a typo) falls back to UTC with a note. Never throws.
+ * The local zone for day buckets and reset texts, read from the run's own environment: `TZ` when it names a
+ * zone Intl knows (a leading `:` is POSIX's "from the zone database" marker); an unset or empty `TZ` means
+ * the system zone (Intl's default, else the `/etc/localtime` link, else UTC); a `TZ` nobody can use
+ * (`Factory`, a typo) falls back to UTC with a note. Never throws.
  */
 export function resolveLocalTimeZone(
   env: Readonly<Record<string, string | undefined>>,

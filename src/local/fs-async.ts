@@ -1,7 +1,7 @@
 /**
  * The few asynchronous file operations a short run needs, as promises over `node:fs`'s callbacks. Importing
  * `node:fs/promises` instead loads its FileHandle machinery (and readline with it) into every `usage`,
- * `guard` and `statusline` run, ~4 ms of start-up (docs/behaviour.md §26.10).
+ * `guard` and `statusline` run, ~4 ms of start-up (bench/README.md, Start-up).
  */
 import fs from 'node:fs';
 import { promisify } from 'node:util';

@@ -7,7 +7,7 @@ export function pathApi(env: LocalEnvironment): typeof posix {
   return env.platform === 'win32' ? win32 : posix;
 }
 
-/** The home used for `~`: `$HOME` when it is absolute, else the account home (docs/behaviour.md §7.10). */
+/** The home used for `~`: `$HOME` when it is absolute, else the account home. */
 export function homeDirectory(env: LocalEnvironment): string {
   if (env.platform === 'win32') return env.homeDir;
   const home = env.env.HOME;
@@ -24,8 +24,7 @@ export function expandTilde(value: string, env: LocalEnvironment): string {
 }
 
 /**
- * docs/behaviour.md §7.10: an env directory that is trimmed, `~`-expanded and used only when absolute;
- * a relative value is ignored.
+ * An env directory that is trimmed, `~`-expanded and used only when absolute; a relative value is ignored.
  */
 export function absoluteEnvDir(env: LocalEnvironment, name: string): string | undefined {
   const raw = env.env[name]?.trim();

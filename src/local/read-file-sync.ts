@@ -2,8 +2,8 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
  * The one bounded, non-blocking read of a small local file (its rules are on `readTextFile` in read-file.ts,
- * which wraps it). Synchronous, so the statusline fast path can use it without loading `node:fs/promises`
- * (docs/behaviour.md §26.7). Answers: missing, unreadable with a reason, or the text.
+ * which wraps it). Synchronous, so the statusline fast path can use it without loading `node:fs/promises`.
+ * Answers: missing, unreadable with a reason, or the text.
  */
 
 export type TextFileReadSync =

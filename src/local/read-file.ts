@@ -14,11 +14,12 @@ export type JsonFileRead<T> =
   | { kind: 'ok'; value: T };
 
 /**
- * Reads a file without creating, changing or locking anything (docs/behaviour.md §1.1). It opens without
- * blocking and reads only a regular file, so a named pipe or a device such as /dev/zero can never hang or
- * balloon the run, and it stops at `limit` bytes. Symlinks are followed; a dangling one counts as missing.
- * A UTF-8 byte-order mark is dropped. The read itself is `readTextFileSync`'s: a regular file of at most a
- * MiB reads in well under a millisecond, so one implementation serves both the CLI and the fast path.
+ * Reads a file without creating, changing or locking anything. It opens without blocking and reads only a
+ * regular file, so a named pipe or a device such as /dev/zero can never hang or balloon the run, and it stops
+ * at `limit` bytes (docs/invariants.md, "Regular files only, never a blocking read"). Symlinks are followed;
+ * a dangling one counts as missing. A UTF-8 byte-order mark is dropped. The read itself is
+ * `readTextFileSync`'s: a regular file of at most a MiB reads in well under a millisecond, so one
+ * implementation serves both the CLI and the fast path.
  */
 export async function readTextFile(filePath: string, limit = JSON_FILE_LIMIT): Promise<TextFileReadSync> {
   return readTextFileSync(filePath, limit);

@@ -10,7 +10,7 @@ export type SqliteConstructor = typeof BetterSqlite3;
  * garbage collection started from native code mid-run, or at exit. A `codexbar cost` that opened its event
  * store then died before printing anything. An object that is never collected never runs that destructor;
  * `close()` still releases the native handles, so what is kept is the small JavaScript wrapper (a few per
- * query). better-sqlite3 13 fixes the destructor but needs Node >= 22 (docs/architecture.md, SQLite).
+ * query). better-sqlite3 13 fixes the destructor but needs Node >= 22.
  */
 const databases = new Set<unknown>();
 const statements: unknown[] = [];
@@ -60,7 +60,7 @@ function retainIterators(statement: Record<string, (...args: unknown[]) => unkno
   };
 }
 
-/** The native addon, loaded on first use so it stays out of start-up (docs/architecture.md, Start-up). */
+/** The native addon, loaded on first use so it stays out of start-up (bench/README.md, Start-up). */
 export async function loadSqlite(): Promise<SqliteConstructor> {
   return retainSqliteObjects((await import('better-sqlite3')).default);
 }

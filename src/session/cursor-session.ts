@@ -29,7 +29,7 @@ export interface CursorPrep {
 
 /**
  * The checks that end a run before anything is fetched: an unsupported `--source`, the config file and the
- * base URL (docs/behaviour.md §2.5, §6.1, §10.1).
+ * base URL.
  */
 export async function prepareCursor(
   io: CliIo,
@@ -55,9 +55,9 @@ export interface CursorTarget {
   prep?: CursorPrep;
   account?: SelectedAccount;
   /**
-   * A flag (`--account`, `--account-index`, `--all-accounts`, `__refresh --label`) named an account other than
-   * the one a plain run resolves to: its session says nothing about that, so it is never recorded for the
-   * statusline fast path (docs/behaviour.md §26.7).
+   * A flag (`--account`, `--account-index`, `--all-accounts`, `__refresh --label`) named an account other
+   * than the one a plain run resolves to: its session says nothing about that, so it is never recorded for
+   * the statusline fast path (docs/invariants.md, "When a snapshot may be trusted").
    */
   offLadder?: boolean;
 }
@@ -86,11 +86,11 @@ export interface CursorSessionSetup {
   /** Where a manual header came from, when one is used (the ladder is then only that header). */
   manualOrigin?: ManualHeaderOrigin;
   /**
-   * The first session the ladder yields locally, without a request (docs/behaviour.md §26.3), with the
-   * `--verbose` lines walking to it would print. Sources are read once: `run` reuses what this read.
+   * The first session the ladder yields locally, without a request, with the `--verbose` lines walking to it
+   * would print. Sources are read once: `run` reuses what this read.
    */
   peek(): Promise<{ session: Session; lines: string[] } | undefined>;
-  /** Walks the ladder and fetches with each session until one is not rejected (docs/behaviour.md §7.3–7.4). */
+  /** Walks the ladder and fetches with each session until one is not rejected. */
   run<T>(perform: (client: CursorClient, session: Session) => Promise<T>): Promise<Resolved<T>>;
 }
 
@@ -119,7 +119,7 @@ export async function openCursorSession(
     );
   }
   if (credentials.cookieSource === 'manual' && credentials.manualHeader === undefined) {
-    // docs/behaviour.md §6.4: an empty manual header fails closed instead of falling back to another account.
+    // An empty manual header fails closed instead of falling back to another account.
     throw new UnsupportedError(
       purpose === 'cost'
         ? 'Cursor cost requires a non-empty Manual cookie header.'
@@ -132,7 +132,7 @@ export async function openCursorSession(
 
   const refused = credentials.manualHeader && cookieHeaderProblem(credentials.manualHeader);
   if (refused) {
-    // docs/behaviour.md §7.13: a manual header is final, so a value that cannot be sent is the user's to fix.
+    // A manual header is final, so a value that cannot be sent is the user's to fix.
     throw new ArgumentError(
       `The manual Cookie header (${credentials.origin ?? 'config file'}) cannot be sent: ${refused}.`,
       'Copy the Cookie header again from a signed-in cursor.com tab, as one line.',

@@ -27,8 +27,9 @@ export interface StoreTarget {
 }
 
 /**
- * Runs `collect` with the event store of `target` open (docs/behaviour.md §28.1), or without one when the
- * run asked for none or the store cannot be opened: a store is a saving, never a reason for a run to fail.
+ * Runs `collect` with the event store of `target` open, or without one when the run asked for none or the
+ * store cannot be opened: a store is a saving, never a reason for a run to fail
+ * (docs/invariants.md, "When a stored range may be trusted").
  */
 export async function withEventStore<T>(
   env: LocalEnvironment,
@@ -58,8 +59,8 @@ export async function withEventStore<T>(
 }
 
 /**
- * `cost`: the account's event store (docs/behaviour.md §28.1), keyed by the session's cursor.com user and
- * token-account label; none when the session names no user.
+ * `cost`: the account's event store, keyed by the session's cursor.com user and token-account label; none
+ * when the session names no user.
  */
 export function withCostStore<T>(
   env: LocalEnvironment,

@@ -10,7 +10,7 @@ import { ArgumentError } from '../errors.js';
 import { mapWithConcurrency } from '../lib/concurrency.js';
 import { type CursorPrep, type CursorTarget, prepareCursor } from './cursor-session.js';
 
-/** docs/behaviour.md §27.3: at most this many accounts are fetched at once. */
+/** At most this many accounts are fetched at once. */
 const ACCOUNT_CONCURRENCY = 4;
 
 /** How one account's run ended: the account it ran as (none for the ordinary ladder), and its value or error. */
@@ -19,12 +19,12 @@ export type AccountOutcome<V> =
   | { account?: SelectedAccount; ok: false; error: unknown };
 
 /**
- * Runs `perform` once per selected token account (docs/behaviour.md §27.2–27.3), or once through the ordinary
- * credential ladder when no account applies: `perform` gets the target to open the session with (through
- * `openCursorSession` or `runWithCursorSession`) and the log to write to. The caller has checked the account
- * flags (`checkAccountFlags`). Config and selection errors are thrown (nothing has been fetched yet); a
- * failure of one account is its outcome, and the others still run. Outcomes keep the config order whatever
- * order the fetches finish in.
+ * Runs `perform` once per selected token account, or once through the ordinary credential ladder when no
+ * account applies: `perform` gets the target to open the session with (through `openCursorSession` or
+ * `runWithCursorSession`) and the log to write to. The caller has checked the account flags
+ * (`checkAccountFlags`). Config and selection errors are thrown (nothing has been fetched yet); a failure of
+ * one account is its outcome, and the others still run. Outcomes keep the config order whatever order the
+ * fetches finish in.
  */
 export async function forEachAccount<V>(
   io: CliIo,
@@ -64,7 +64,7 @@ function labelledLog(log: (line: string) => void, label: string): (line: string)
   return (line) => log(line.replace(/^\[([\w-]+)\]/, (_match, tag: string) => `[${tag} - ${label}]`));
 }
 
-/** docs/behaviour.md §4, §27.3: the run exits with the code of the last failing row, else 0. */
+/** The run exits with the code of the last failing row, else 0. */
 export function lastFailureCode<T>(
   outcomes: readonly AccountOutcome<T>[],
   codeOf: (error: unknown) => number,

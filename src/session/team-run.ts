@@ -1,7 +1,7 @@
 /**
- * What every `team` subcommand does around its fetch (docs/behaviour.md §30): output flags, the key
- * (refused before any request when missing or malformed), the base URL rule, one Admin API client with
- * its rate limiters, a progress line that shows rate-limit waits, and one error path.
+ * What every `team` subcommand does around its fetch: output flags, the key (refused before any request when
+ * missing or malformed), the base URL rule, one Admin API client with its rate limiters, a progress line that
+ * shows rate-limit waits, and one error path.
  */
 
 import { ADMIN_ORIGIN, AdminClient } from '../api/admin/client.js';
@@ -111,7 +111,7 @@ export interface TeamRun {
   context: AdminContext;
   /** The team's event-store key, derived one way from the Admin API key (never the key itself). */
   teamKey: string;
-  /** Where the run's cache lives (docs/behaviour.md §25.1). */
+  /** Where the run's cache lives. */
   env: LocalEnvironment;
   reporter: Reporter<OutputOptions>;
   progress: FetchProgress;

@@ -15,9 +15,9 @@ import type { UsageSnapshot } from '../usage/types.js';
 import { type CursorSessionSetup, type CursorTarget, openCursorSession } from './cursor-session.js';
 
 /**
- * Where a command's usage snapshot comes from (docs/behaviour.md §26.3): the account's cached snapshot when
- * it is young enough, otherwise cursor.com, whose answer is then cached for the account. The account is the
- * one the ladder resolves locally, before any request.
+ * Where a command's usage snapshot comes from (docs/invariants.md, "When a snapshot may be trusted"): the
+ * account's cached snapshot when it is young enough, otherwise cursor.com, whose answer is then cached for
+ * the account. The account is the one the ladder resolves locally, before any request.
  */
 
 export interface UsagePolicy {
@@ -167,8 +167,8 @@ async function saveSnapshot(
   ladderAccount: boolean,
 ): Promise<void> {
   try {
-    // A header from --cookie or the environment is not a file the fast path can vouch for; an account
-    // named by a flag is not the one a plain run resolves to (docs/behaviour.md §26.7).
+    // A header from --cookie or the environment is not a file the fast path can vouch for; an account named
+    // by a flag is not the one a plain run resolves to.
     const fromArgvOrEnv =
       setup.manualOrigin === '--cookie' || setup.manualOrigin === 'CODEXBAR_CURSOR_COOKIE';
     await Promise.all([

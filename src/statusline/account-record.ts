@@ -13,7 +13,8 @@ import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/pa
 import { readTextFileSync } from '../local/read-file-sync.js';
 
 /**
- * Which account this set-up resolves to, without walking the whole ladder (docs/behaviour.md §26.7).
+ * Which account this set-up resolves to (docs/invariants.md, "When a snapshot may be trusted"), without
+ * walking the whole ladder.
  *
  * After every live fetch the full CLI records, per set-up (platform, source mode and the paths the ladder
  * reads), the source that supplied the session, its account key, and a fingerprint (device, inode, size,
@@ -74,7 +75,7 @@ export function authInputs(env: LocalEnvironment, mode: SourceMode, usageDir: st
   return { recordPath: join(usageDir, `account-${fnv1a(setUp)}.json`), setUp, files, tokens };
 }
 
-/** A JWT is sent only while it expires more than this far ahead (docs/behaviour.md §8.3). */
+/** docs/invariants.md, "Tokens used as found, with 60 s to spare": the ladder's margin. */
 const TOKEN_MARGIN_MS = 60_000;
 
 /** The record a live fetch leaves; `tokenExpiresAt` is the winning session's JWT expiry, when it has one. */
@@ -147,7 +148,7 @@ export async function recordedAccount(
   return undefined;
 }
 
-/** docs/behaviour.md §6.1: every path the config lookup may consult, whichever it ends up using. */
+/** Every path the config lookup may consult, whichever it ends up using. */
 function configCandidates(env: LocalEnvironment): string[] {
   const { join } = pathApi(env);
   const home = homeDirectory(env);
@@ -216,18 +217,18 @@ function isStringMap(value: unknown): value is Record<string, string> {
   );
 }
 
-/** The Cursor app token as the ladder reads it (docs/behaviour.md §7.8): a usable token's identity. */
+/** The Cursor app token as the ladder reads it: a usable token's identity. */
 async function appIdentity(dbPath: string, now: Date): Promise<JwtIdentity | undefined> {
   const read = await readAppAccessToken(dbPath);
   return read.kind === 'token' ? usableIdentity(read.token, now) : undefined;
 }
 
 /**
- * cursor-agent's token as the ladder reads it (docs/behaviour.md §7.9): an object whose `accessToken` and
- * `refreshToken` are strings or null, with a non-blank access token.
+ * cursor-agent's token as the ladder reads it: an object whose `accessToken` and `refreshToken` are strings
+ * or null, with a non-blank access token.
  */
 function agentIdentity(file: string, now: Date): JwtIdentity | undefined {
-  // The ladder's reader allows 1 MiB (docs/behaviour.md §1.1); the same limit keeps the same answers.
+  // The ladder's reader allows 1 MiB; the same limit keeps the same answers.
   const json = readJsonSync(file, 1024 * 1024);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   const { accessToken, refreshToken } = json as Record<string, unknown>;

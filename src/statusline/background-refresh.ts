@@ -3,11 +3,11 @@ import { readSnapshot } from '../cache/snapshot-read.js';
 import { acquireRefreshLock, handOverRefreshLock, releaseRefreshLock } from './refresh-lock.js';
 
 /**
- * Stale-while-revalidate's second half (docs/behaviour.md §26.5): after a stale snapshot was printed, one
- * detached process per account refreshes it. The caller takes the account's lock first, so of many prompts
- * drawn at once only one starts a refresh; the lock then passes to that process, which releases it when done.
- * The child gets no secret: only the account key, the lock's nonce and the source flags, and it resolves
- * its session itself from the same environment.
+ * Stale-while-revalidate's second half: after a stale snapshot was printed, one detached process per account
+ * refreshes it. The caller takes the account's lock first, so of many prompts drawn at once only one starts a
+ * refresh; the lock then passes to that process, which releases it when done. The child gets no secret
+ * (docs/invariants.md, "Never a credential shown"): only the account key, the lock's nonce and the source
+ * flags, and it resolves its session itself from the same environment.
  */
 
 export interface RefreshRequest {

@@ -1,9 +1,9 @@
 /**
- * The statusline fast path (docs/behaviour.md §26.7): bin/codexbar.js loads this small bundle, not the CLI,
- * when the command is `statusline`. It answers from the account's snapshot (fresh, or stale plus one
- * background refresh) without loading commander, zod, the HTTP client or the table renderer. Whatever it
- * cannot answer — a flag it does not know, a bad value, no snapshot, an account it cannot vouch for —
- * returns undefined, and the full CLI takes the same argv from the start.
+ * The statusline fast path: bin/codexbar.js loads this small bundle, not the CLI, when the command is
+ * `statusline`. It answers from the account's snapshot (fresh, or stale plus one background refresh) without
+ * loading commander, zod, the HTTP client or the table renderer. Whatever it cannot answer — a flag it does
+ * not know, a bad value, no snapshot, an account it cannot vouch for — returns undefined, and the full CLI
+ * takes the same argv from the start.
  */
 import { fstatSync, writeSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -77,7 +77,7 @@ export async function fastStatusline(
   const ageMs = now.getTime() - fetchedAt.getTime();
   const stale = !(ageMs >= 0 && ageMs <= flags.maxAgeMs);
   printStatusline(io.stdout, flags, io.env, { snapshot, fetchedAt, now, stale });
-  // docs/behaviour.md §3.1: a write error other than a closed pipe is one line on stderr and exit 1.
+  // A write error other than a closed pipe is one line on stderr and exit 1.
   const failure = io.writeFailure?.();
   if (failure !== undefined) {
     writeQuietly(2, `Error: cannot write output: ${failure}\n`);
@@ -93,8 +93,8 @@ export async function fastStatusline(
 }
 
 /**
- * The account the full CLI would resolve: a manual header from the environment names it directly
- * (docs/behaviour.md §6.5: it beats everything else); otherwise the account record vouches for it.
+ * The account the full CLI would resolve: a manual header from the environment names it directly (it beats
+ * everything else); otherwise the account record vouches for it.
  */
 async function currentAccount(local: LocalEnvironment, mode: SourceMode, usageDir: string) {
   const fromEnv = local.env.CODEXBAR_CURSOR_COOKIE;
@@ -110,10 +110,9 @@ async function currentAccount(local: LocalEnvironment, mode: SourceMode, usageDi
 }
 
 /**
- * Only the flags the fast path fully understands, with commander's rule that the last value wins. The
- * account flags (`--account`, `--account-index`, `--all-accounts`) are not among them: answering for a named
- * account would mean loading and validating the config file as the full CLI does, so they go to the full
- * CLI (docs/behaviour.md §26.11).
+ * Only the flags the fast path fully understands, with commander's rule that the last value wins. The account
+ * flags (`--account`, `--account-index`, `--all-accounts`) are not among them: answering for a named account
+ * would mean loading and validating the config file as the full CLI does, so they go to the full CLI.
  */
 function parseFlags(argv: readonly string[]): FastFlags | undefined {
   if (argv[0] !== 'statusline') return undefined;
@@ -203,7 +202,7 @@ function processFastIo(): FastIo {
     writeFailure: () => failure,
     env: process.env,
     platform,
-    // Only consulted when HOME is unusable (docs/behaviour.md §7.10): node:os is loaded only then.
+    // Only consulted when HOME is unusable: node:os is loaded only then.
     get homeDir() {
       return process.getBuiltinModule('node:os').homedir();
     },

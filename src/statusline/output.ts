@@ -8,8 +8,8 @@ import {
 } from '../render/statusline.js';
 
 /**
- * `statusline` settings and printing, shared by the full command and the fast path (docs/behaviour.md §26.4),
- * so both print the same bytes. Nothing here loads commander or zod.
+ * `statusline` settings and printing, shared by the full command and the fast path, so both print the same
+ * bytes. Nothing here loads commander or zod.
  */
 
 /** `--max-age` (statusline, usage, guard), in seconds: from 0 s to a day. */
@@ -30,7 +30,7 @@ export interface StatuslineSettings {
 
 /**
  * Colour only for text: `--no-color` and then `NO_COLOR` (any value) turn it off, `--color` or `FORCE_COLOR`
- * turn it on, `TERM=dumb` turns it off, otherwise a TTY decides (docs/behaviour.md §26.4).
+ * turn it on, `TERM=dumb` turns it off, otherwise a TTY decides.
  */
 export function statuslineColour(
   settings: StatuslineSettings,

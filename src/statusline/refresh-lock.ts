@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 
 /**
- * One background refresh per account at a time (docs/behaviour.md §26.5). The lock is a file holding
+ * One background refresh per account at a time. The lock is a file holding
  * `{pid, nonce, startedAt}`, created with `link()` from a finished temporary file, so it never exists
  * half-written. A lock is stale, and taken over, when its process is gone or it is older than
  * LOCK_MAX_AGE_MS, so a crashed or killed refresh cannot hold it forever. A failed refresh leaves a lock with

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { optionalField } from './lenient.js';
 
-/**
- * GET /api/auth/me (docs/behaviour.md §11.4): strict types; one wrongly typed field voids the whole answer.
- */
+/** GET /api/auth/me: strict types; one wrongly typed field voids the whole answer. */
 export const authMeSchema = z.object({
   email: optionalField(z.string()),
   email_verified: optionalField(z.boolean()),

@@ -1,8 +1,8 @@
 /**
- * `POST /api/dashboard/get-filtered-usage-events`: one page of usage events, decoded with
- * the lenient number rules of docs/behaviour.md §18.2. A bad number never fails its event; a page that is not
- * the documented envelope (missing array with other content, a non-array, a non-object event, a
- * negative count) or a field of the wrong JSON type (schema drift) fails as a whole.
+ * `POST /api/dashboard/get-filtered-usage-events`: one page of usage events, decoded with the lenient number
+ * rules below. A bad number never fails its event; a page that is not the documented envelope (missing array
+ * with other content, a non-array, a non-object event, a negative count) or a field of the wrong JSON type
+ * (schema drift) fails as a whole.
  *
  * Events are decoded by one hand-written function inside the zod boundary: a heavy account has 150,000
  * events, and per-field zod transforms cost several times the JSON parse itself.
@@ -14,7 +14,7 @@ const NUMERIC_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 // Swift's Int64 bounds: an integral double outside them is not an integer.
 const INT64_LIMIT = 2 ** 63;
 
-/** A finite number, or text holding one; anything else is undefined (docs/behaviour.md §18.2). */
+/** A finite number, or text holding one; anything else is undefined. */
 export function lenientNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && NUMERIC_TEXT.test(value)) {
@@ -24,7 +24,7 @@ export function lenientNumber(value: unknown): number | undefined {
   return undefined;
 }
 
-/** An integer, an integral double, or text holding one; anything else is undefined (docs/behaviour.md §18.2). */
+/** An integer, an integral double, or text holding one; anything else is undefined. */
 export function lenientInteger(value: unknown): number | undefined {
   const parsed = lenientNumber(value);
   return parsed !== undefined && Number.isInteger(parsed) && Math.abs(parsed) < INT64_LIMIT
@@ -33,7 +33,7 @@ export function lenientInteger(value: unknown): number | undefined {
 }
 
 export interface DecodedTokenUsage {
-  /** docs/behaviour.md §18.2: token counts that are not integers decode as 0. */
+  /** Token counts that are not integers decode as 0. */
   inputTokens: number;
   outputTokens: number;
   cacheWriteTokens: number;
@@ -42,8 +42,8 @@ export interface DecodedTokenUsage {
   totalCents: number | undefined;
   /**
    * totalCents was present (not missing, not null) but unusable: text, "NaN", non-finite or negative.
-   * docs/behaviour.md §20.1: such a value fails the model's sum closed, while a missing one may be
-   * list-priced.
+   * docs/invariants.md, "No unknown price as zero": such a value fails the model's sum closed, while a
+   * missing one may be list-priced.
    */
   totalCentsInvalid: boolean;
 }
@@ -65,8 +65,8 @@ export interface DecodedUsageEvent {
   chargedCents: number | undefined;
   tokenUsage: DecodedTokenUsage | undefined;
   /**
-   * The member who made the request: set only by the Admin API's decoder, so dashboard events (and any
-   * cache built from them) never carry an email (docs/behaviour.md §30).
+   * The member who made the request: set only by the Admin API's decoder, so dashboard events (and any cache
+   * built from them) never carry an email (docs/invariants.md, "Other members' data stays out").
    */
   userEmail?: string;
 }
@@ -99,24 +99,24 @@ export function optionalId(value: unknown, key: string, issues: Issues): string 
   return undefined;
 }
 
-/** docs/behaviour.md §18.2: "" decodes as undefined (reported as "unknown"). */
+/** "" decodes as undefined (reported as "unknown"). */
 export function decodeModel(value: unknown, issues: Issues): string | undefined {
   const model = optionalString(value, 'model', issues);
   return model === '' ? undefined : model;
 }
 
-/** docs/behaviour.md §18.2: a token count that is not an integer decodes as 0. */
+/** A token count that is not an integer decodes as 0. */
 export function tokenCount(value: unknown): number {
   return lenientInteger(value) ?? 0;
 }
 
-/** `tokenUsage.totalCents` when it is a finite number ≥ 0, else undefined (docs/behaviour.md §20.1). */
+/** `tokenUsage.totalCents` when it is a finite number ≥ 0, else undefined. */
 export function totalCentsOf(value: unknown): number | undefined {
   const cents = value === undefined || value === null ? undefined : lenientNumber(value);
   return cents !== undefined && cents >= 0 ? cents : undefined;
 }
 
-/** docs/behaviour.md §20.1: `tokenUsage.totalCents` present but unusable (see `DecodedTokenUsage`). */
+/** `tokenUsage.totalCents` present but unusable (see `DecodedTokenUsage`). */
 export function totalCentsInvalid(value: unknown): boolean {
   return value !== undefined && value !== null && totalCentsOf(value) === undefined;
 }
@@ -138,9 +138,9 @@ function decodeTokenUsage(value: unknown, issues: Issues): DecodedTokenUsage | u
 }
 
 /**
- * One event from its raw JSON fields (docs/behaviour.md §18.2). With the field rules above, the one
- * definition of the event shape: the schema below decodes with it, and the byte decoder
- * (`cost/events/byte-decoder.ts`) applies the same rule to each field, so the two cannot disagree on a field.
+ * One event from its raw JSON fields. With the field rules above, the one definition of the event shape: the
+ * schema below decodes with it, and the byte decoder (`cost/events/byte-decoder.ts`) applies the same rule to
+ * each field, so the two cannot disagree on a field.
  */
 function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): DecodedUsageEvent {
   return {
@@ -161,8 +161,8 @@ function decodeUsageEvent(raw: Record<string, unknown>, issues: Issues): Decoded
 }
 
 /**
- * Decodes one `usageEventsDisplay` element, or returns the reasons it fails its page: a non-object element
- * or a field of the wrong JSON type (docs/behaviour.md §18.2).
+ * Decodes one `usageEventsDisplay` element, or returns the reasons it fails its page: a non-object element or
+ * a field of the wrong JSON type.
  */
 function decodeElement(value: unknown, issues: Issues): DecodedUsageEvent | undefined {
   if (!isRecord(value)) {
@@ -216,10 +216,7 @@ const usageEventsArray = usageEventsArraySchema('usageEventsDisplay');
 export type UsageEvent = z.output<typeof usageEventSchema>;
 export type TokenUsage = DecodedTokenUsage;
 
-/**
- * docs/behaviour.md §18.2: "Infinity" and non-integral counts are treated as absent; a negative count is a
- * decode error.
- */
+/** "Infinity" and non-integral counts are treated as absent; a negative count is a decode error. */
 export function decodeEventCount(value: unknown, issues: Issues): number | undefined {
   const count = lenientNumber(value);
   if (count === undefined || !Number.isInteger(count)) return undefined;
@@ -245,8 +242,8 @@ export const eventsPageSchema = z
     usageEventsDisplay: usageEventsArray.optional(),
   })
   .superRefine((page, ctx) => {
-    // docs/behaviour.md §18.2: only `{}` (empty window) and `{totalUsageEventsCount}` (empty terminal page)
-    // may omit the array; an envelope that omits it while carrying anything else is ambiguous.
+    // Only `{}` (empty window) and `{totalUsageEventsCount}` (empty terminal page) may omit the array; an
+    // envelope that omits it while carrying anything else is ambiguous.
     if (page.usageEventsDisplay !== undefined) return;
     const unexpected = Object.keys(page).filter((key) => !ENVELOPE_KEYS.has(key));
     if (unexpected.length > 0) {

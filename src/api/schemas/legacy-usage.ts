@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalField } from './lenient.js';
 
-/** GET /api/usage?user=<id> (docs/behaviour.md §11.4): legacy request quotas, strict integer types. */
+/** GET /api/usage?user=<id>: legacy request quotas, strict integer types. */
 const count = optionalField(z.number().int());
 
 export const legacyUsageSchema = z.object({

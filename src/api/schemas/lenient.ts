@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Field decoders for the newer endpoints (docs/behaviour.md §11.5): unknown fields are ignored, numbers may
- * arrive as numeric strings, every field is optional, and a field of the wrong type reads as absent (the
- * mapping rules then treat the response as unavailable where that field matters).
+ * Field decoders for the newer endpoints: unknown fields are ignored, numbers may arrive as numeric strings,
+ * every field is optional, and a field of the wrong type reads as absent (the mapping rules then treat the
+ * response as unavailable where that field matters).
  */
 
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -25,8 +25,8 @@ export const lenientId = z
   .catch(undefined);
 
 /**
- * docs/behaviour.md §11.3: strict about types, lenient about presence. Swift's `decodeIfPresent` reads
- * JSON null as absent, so null is accepted and normalised to undefined.
+ * Strict about types, lenient about presence. Swift's `decodeIfPresent` reads JSON null as absent, so null is
+ * accepted and normalised to undefined.
  */
 export function optionalField<T extends z.ZodType>(schema: T) {
   return schema.nullish().transform((value) => value ?? undefined);

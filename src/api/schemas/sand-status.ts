@@ -3,7 +3,7 @@ import { lenientBoolean, lenientNumber, lenientString } from './lenient.js';
 
 /**
  * POST /api/dashboard/get-sand-usage-status, its full field set (Grok Bot weekly allowance and the unified
- * Cursor/Grok pool), decoded leniently (docs/behaviour.md §11.5).
+ * Cursor/Grok pool), decoded leniently.
  */
 export const sandStatusSchema = z.object({
   usagePercent: lenientNumber,

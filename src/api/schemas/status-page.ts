@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Statuspage's `GET /api/v2/status.json` (docs/behaviour.md §27.6): `status.indicator` is required;
- * the description and `page.updated_at` are optional. Unknown keys are ignored.
+ * Statuspage's `GET /api/v2/status.json`: `status.indicator` is required; the description and
+ * `page.updated_at` are optional. Unknown keys are ignored.
  */
 export const statusPageSchema = z.object({
   page: z.object({ updated_at: z.string().nullish() }).nullish(),

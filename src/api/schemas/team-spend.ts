@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { lenientNumber, lenientString } from './lenient.js';
 
 /**
- * POST /api/dashboard/get-team-spend (docs/behaviour.md §11.5), decoded leniently. Only the fields the member
- * budget needs are read: names, user ids and roles of other members are never parsed, and the caller reduces
- * each page to the signed-in member's row at once (docs/behaviour.md §12.11: other members' data is not
- * retained).
+ * POST /api/dashboard/get-team-spend, decoded leniently. Only the fields the member budget needs are read:
+ * names, user ids and roles of other members are never parsed, and the caller reduces each page to the
+ * signed-in member's row at once (docs/invariants.md, "Other members' data stays out").
  */
 const memberSchema = z.object({
   email: lenientString,

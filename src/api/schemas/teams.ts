@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { lenientBoolean, lenientId, lenientNumber, lenientString } from './lenient.js';
 
-/** POST /api/dashboard/teams (docs/behaviour.md §11.5), decoded leniently. */
+/** POST /api/dashboard/teams, decoded leniently. */
 const teamSchema = z.object({
   id: lenientId,
   name: lenientString,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { lenientBoolean, lenientNumber, lenientString } from './lenient.js';
 
 /**
- * GET /api/dashboard/v2/usage-status?scope=user (docs/behaviour.md §11.5), decoded leniently. The money
- * fields may sit inside `monthly` or at the top level.
+ * GET /api/dashboard/v2/usage-status?scope=user, decoded leniently. The money fields may sit inside `monthly`
+ * or at the top level.
  */
 const monthlyFields = {
   available: lenientBoolean,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { optionalField } from './lenient.js';
 
 /**
- * GET /api/usage-summary (docs/behaviour.md §11.3): every field optional (`{}` is valid), but a field of the
- * wrong type fails the decode. Cents are integers; the `*PercentUsed` fields are percent-unit doubles.
+ * GET /api/usage-summary: every field optional (`{}` is valid), but a field of the wrong type fails the
+ * decode. Cents are integers; the `*PercentUsed` fields are percent-unit doubles.
  */
 
 const cents = optionalField(z.number().int());

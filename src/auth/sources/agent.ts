@@ -8,16 +8,16 @@ import { sessionFromAccessToken } from './token-session.js';
 const LABEL = 'cursor-agent token';
 const EXPIRED_HINT = 'Run `cursor-agent login` to renew the expired cursor-agent login.';
 
-/** docs/behaviour.md §7.9: `{accessToken, refreshToken}`; other keys are ignored. */
+/** `{accessToken, refreshToken}`; other keys are ignored. */
 const agentAuthFileSchema = z.object({
   accessToken: z.string().nullish(),
   refreshToken: z.string().nullish(),
 });
 
 /**
- * docs/behaviour.md §7.9: cursor-agent's `accessToken` from `<config>/cursor/auth.json`. The file is only
- * read (symlinks and mode 0600 are fine): never refreshed, rewritten or chmod-ed. Missing, unreadable or
- * malformed files and empty tokens are skipped so the next login is still tried.
+ * cursor-agent's `accessToken` from `<config>/cursor/auth.json`. The file is only read (symlinks and mode
+ * 0600 are fine): never refreshed, rewritten or chmod-ed. Missing, unreadable or malformed files and empty
+ * tokens are skipped so the next login is still tried.
  */
 export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const read = await readStoreFile(authPaths(env).agentAuth, env, agentAuthFileSchema, {

@@ -9,7 +9,7 @@ const LABEL = 'Cursor app token';
 
 /**
  * The Cursor app's access token from `state.vscdb` (key `cursorAuth/accessToken`, read-only via app-db.ts),
- * used only while its JWT is valid and more than 60 s from expiry (docs/behaviour.md §7.8, §8.3).
+ * used only while its JWT is valid (docs/invariants.md, "Tokens used as found, with 60 s to spare").
  */
 export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const dbPath = authPaths(env).appDb;
@@ -21,7 +21,7 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
     case 'malformed':
       return skipped('malformed', `${LABEL} is malformed (${read.reason})`);
     case 'error':
-      // docs/behaviour.md §7.8, §9.1: a read failure is reported and the app source skipped.
+      // A read failure is reported and the app source skipped.
       return skipped('unreadable', `cannot read ${shown} (${read.message})`);
     case 'token':
       return sessionFromAccessToken(read.token, {

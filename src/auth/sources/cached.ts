@@ -5,10 +5,10 @@ import { authPaths } from '../paths.js';
 import { type SourceResult, skipped } from '../types.js';
 import { cookieSession, readStoreFile } from './store-file.js';
 
-/** docs/behaviour.md §7.6: the label CodexBar gives a header it derived from the Cursor app's token. */
+/** The label CodexBar gives a header it derived from the Cursor app's token. */
 const APP_SESSION_LABEL = 'Cursor.app local auth';
 
-/** docs/behaviour.md §7.6: the cached cookie header (legacy file form). Unknown keys are ignored. */
+/** The cached cookie header (legacy file form). Unknown keys are ignored. */
 const cachedCookieFileSchema = z.object({
   cookieHeader: z.string(),
   storedAt: z.string(),
@@ -19,7 +19,7 @@ const cachedCookieFileSchema = z.object({
 /**
  * Reads `<data>/CodexBar/cursor-cookie.json` read-only (we never rewrite or clear it in this version). A
  * `stopFallback` entry is a selected account: its session is `final`, so a 401 ends the run
- * (docs/behaviour.md §7.4).
+ * (docs/invariants.md, "Only a rejection switches credentials").
  */
 export async function load(env: LocalEnvironment): Promise<SourceResult> {
   const read = await readStoreFile(authPaths(env).cachedCookie, env, cachedCookieFileSchema, {
@@ -28,7 +28,7 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
   });
   if (!read.ok) return read.skip;
   const { value: entry, shown } = read;
-  // docs/behaviour.md §7.6: an app-derived header is never reused as a browser cookie; the app token is read directly.
+  // An app-derived header is never reused as a browser cookie; the app token is read directly.
   if (entry.sourceLabel === APP_SESSION_LABEL) {
     return skipped(
       'not-applicable',

@@ -3,8 +3,9 @@ import { type SourceResult, skipped } from '../types.js';
 import { cookieSession } from './store-file.js';
 
 /**
- * docs/behaviour.md §6.5, §7.4: the manual header (from `--cookie`, `CODEXBAR_CURSOR_COOKIE`, a token account
- * or the config file) is sent verbatim and is final: a rejection never falls back to another source.
+ * The manual header (from `--cookie`, `CODEXBAR_CURSOR_COOKIE`, a token account or the config file) is sent
+ * verbatim and is final (docs/invariants.md, "Only a rejection switches credentials"): a rejection never
+ * falls back to another source.
  */
 export async function load(credentials: CursorCredentialsConfig): Promise<SourceResult> {
   if (credentials.cookieSource !== 'manual') {

@@ -9,8 +9,8 @@ import { type AuthSourceId, type Session, type SkipCause, type SourceResult, ski
 export type StoreRead<T> = { ok: true; value: T; shown: string } | { ok: false; skip: SourceResult };
 
 /**
- * One local credential file, read for the ladder: its checked content, or the skip `--verbose` reports.
- * A missing, unreadable or malformed file only moves the ladder on (docs/behaviour.md §7.3).
+ * One local credential file, read for the ladder: its checked content, or the skip `--verbose` reports. A
+ * missing, unreadable or malformed file only moves the ladder on.
  */
 export async function readStoreFile<T>(
   filePath: string,
@@ -38,8 +38,9 @@ export async function readStoreFile<T>(
 
 /**
  * A session sent as a cookie header (manual, cached, stored). When the session cookie carries a JWT, its
- * identity comes along for `--verbose` and the `/api/usage` user id (docs/behaviour.md §7.12). A header
- * that cannot be sent (docs/behaviour.md §7.13) makes the source malformed, so the ladder goes on.
+ * identity comes along for `--verbose` and the `/api/usage` user id. A header that cannot be sent
+ * (docs/invariants.md, "Credentials only to their own server, over HTTPS") makes the source malformed, so the
+ * ladder goes on.
  */
 export function cookieSession(
   source: AuthSourceId,

@@ -5,8 +5,8 @@ import { type SourceResult, skipped } from '../types.js';
 import { cookieSession, readStoreFile } from './store-file.js';
 
 /**
- * docs/behaviour.md §7.7: one Foundation `HTTPCookie` property dictionary. Which keys appear depends on
- * Foundation, so only what we use is checked and everything else is ignored.
+ * One Foundation `HTTPCookie` property dictionary. Which keys appear depends on Foundation, so only what we
+ * use is checked and everything else is ignored.
  */
 const storedCookieSchema = z.object({
   Name: z.string().min(1),
@@ -30,10 +30,10 @@ function liveStoredCookies(json: unknown[], now: Date): { cookies: StoredCookie[
   for (const item of json) {
     const parsed = storedCookieSchema.safeParse(item);
     if (!parsed.success) continue;
-    // docs/behaviour.md §7.13: surrounding whitespace (a trailing newline) is not part of a cookie value.
+    // Surrounding whitespace (a trailing newline) is not part of a cookie value.
     const cookie: StoredCookie = { name: parsed.data.Name.trim(), value: parsed.data.Value.trim() };
     const expiresAt = expiryOf(parsed.data.Expires);
-    // docs/behaviour.md §7.7: a cookie whose Expires is at or before now is dropped.
+    // A cookie whose Expires is at or before now is dropped.
     if (expiresAt !== undefined) {
       if (expiresAt.getTime() <= now.getTime()) {
         expired += 1;
@@ -73,7 +73,7 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
       ? skipped('expired', `every cookie in ${shown} has expired`)
       : skipped('absent', `${shown} holds no cookies`);
   }
-  // docs/behaviour.md §7.7: `name=value` pairs joined with "; ", in stored order.
+  // `name=value` pairs joined with "; ", in stored order.
   const header = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
   return cookieSession('stored', `stored session cookies (${shown})`, header);
 }

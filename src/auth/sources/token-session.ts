@@ -16,11 +16,12 @@ export interface AccessTokenSource {
 }
 
 /**
- * docs/behaviour.md §8.1–8.5, shared by the app and cursor-agent tokens: a usable JWT becomes the session
- * cookie; an expired or malformed one is skipped with a reason that names the problem, never the token.
+ * docs/invariants.md, "Tokens used as found, with 60 s to spare", shared by the app and cursor-agent tokens:
+ * a usable JWT becomes the session cookie; an expired or malformed one is skipped with a reason that names
+ * the problem, never the token.
  */
 export function sessionFromAccessToken(stored: string, from: AccessTokenSource): SourceResult {
-  // docs/behaviour.md §7.13: a token with a trailing newline (or other surrounding space) is the same token.
+  // A token with a trailing newline (or other surrounding space) is the same token.
   const token = stored.trim();
   const inspection = inspectAccessToken(token, from.now);
   if (inspection.kind === 'malformed') {

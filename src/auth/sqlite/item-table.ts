@@ -1,7 +1,7 @@
 /**
- * Reads `ItemTable` values straight from a state.vscdb file without SQLite (docs/behaviour.md §9.2–9.4):
- * opens only `dbPath` (and `walPath` when given) with flag 'r', reads the few pages a
- * lookup needs, and so creates, changes and leaves nothing, however large the file is.
+ * Reads `ItemTable` values straight from a state.vscdb file without SQLite: opens only `dbPath` (and
+ * `walPath` when given) with flag 'r', reads the few pages a lookup needs, and so creates, changes and leaves
+ * nothing, however large the file is (docs/invariants.md, "Read-only on Cursor's and browsers' files").
  */
 import { corrupt } from './format-error.js';
 import { encodeText, type TextEncoding } from './header.js';

@@ -90,7 +90,7 @@ export class Pager {
 /**
  * Opens a file for reading only, without blocking, and only when it is a regular file: a named pipe or a
  * device in place of the database or its `-wal` is refused at once instead of hanging the run
- * (docs/behaviour.md §1.1). Undefined when the file does not exist.
+ * (docs/invariants.md, "Regular files only, never a blocking read"). Undefined when the file does not exist.
  */
 export function openRegularFile(path: string): number | undefined {
   let fd: number;

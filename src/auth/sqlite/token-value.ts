@@ -1,4 +1,4 @@
-/** Turns the stored `cursorAuth/accessToken` value into a token (docs/behaviour.md §9.6). Pure. */
+/** Turns the stored `cursorAuth/accessToken` value into a token. Pure. */
 import { decodeText, type TextEncoding } from './header.js';
 import type { SqlValue } from './record.js';
 
@@ -7,7 +7,7 @@ export type DecodedToken =
   | { kind: 'token'; token: string }
   | { kind: 'malformed'; reason: string };
 
-/** docs/behaviour.md §9.6: BOM-less ASCII UTF-16LE (every odd byte 0, every even byte non-zero ASCII). */
+/** BOM-less ASCII UTF-16LE (every odd byte 0, every even byte non-zero ASCII). */
 function isAsciiUtf16le(bytes: Uint8Array): boolean {
   if (bytes.length === 0 || bytes.length % 2 !== 0) return false;
   for (let i = 0; i < bytes.length; i += 2) {
@@ -20,17 +20,14 @@ function isAsciiUtf16le(bytes: Uint8Array): boolean {
 function strictDecode(bytes: Uint8Array, encoding: 'utf-8' | 'utf-16le'): string | undefined {
   if (encoding === 'utf-16le' && bytes.length % 2 !== 0) return undefined;
   try {
-    // ignoreBOM keeps a leading BOM as a character: docs/behaviour.md §9.6 sniffs no BOM.
+    // ignoreBOM keeps a leading BOM as a character: no BOM is sniffed.
     return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return undefined;
   }
 }
 
-/**
- * docs/behaviour.md §9.6: TEXT is read like a C string (up to the first NUL), invalid sequences replaced,
- * never rejected.
- */
+/** TEXT is read like a C string (up to the first NUL), invalid sequences replaced, never rejected. */
 function decodeStoredText(bytes: Uint8Array, encoding: TextEncoding): string {
   if (encoding === 'utf-8') {
     const nul = bytes.indexOf(0);
@@ -57,7 +54,7 @@ export function decodeTokenValue(value: SqlValue | undefined, encoding: TextEnco
       };
     }
   }
-  // docs/behaviour.md §9.6: empty or whitespace-only is no token; anything else is kept untrimmed.
+  // Empty or whitespace-only is no token; anything else is kept untrimmed.
   if (token === undefined || token.trim() === '') return { kind: 'absent' };
   return { kind: 'token', token };
 }

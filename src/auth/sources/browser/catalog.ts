@@ -3,7 +3,7 @@ import { BROWSER_IDS, type BrowserId } from '../../../config/schema.js';
 import type { LocalEnvironment, Platform } from '../../../local/environment.js';
 import { absoluteEnvDir, configHome, homeDirectory } from '../../../local/paths.js';
 
-/** Every browser `--browser` and config `browser` accept, in the order they are searched (docs/behaviour.md §24). */
+/** Every browser `--browser` and config `browser` accept, in the order they are searched. */
 
 export const BROWSER_NAMES: Record<BrowserId, string> = {
   firefox: 'Firefox',
@@ -106,7 +106,7 @@ const flatpakConfig = (r: PlatformRoots, appId: string, ...dir: string[]): Locat
 
 // Chromium stores the Linux key under the `application` attribute its build was branded with: Chrome uses
 // `chrome`, Chromium and most rebuilds `chromium`, Brave `brave`. A wrong guess only costs a lookup: a key
-// that does not decrypt the value is never used (docs/behaviour.md §24).
+// that does not decrypt the value is never used.
 const CHROMIUM_FAMILY: Record<Exclude<BrowserId, 'firefox'>, ChromiumSpec> = {
   chrome: {
     product: 'Chrome',
@@ -202,7 +202,7 @@ export function installLocations(env: LocalEnvironment, browser: BrowserId): Bro
   }));
 }
 
-/** docs/behaviour.md §24: the session cookie names, as cursor.com and its older NextAuth login set them. */
+/** The session cookie names, as cursor.com and its older NextAuth login set them. */
 export const SESSION_COOKIE_NAMES: readonly string[] = [
   'WorkosCursorSessionToken',
   '__Secure-next-auth.session-token',

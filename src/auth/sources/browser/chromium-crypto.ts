@@ -1,7 +1,7 @@
 import { createDecipheriv, createHash, pbkdf2Sync } from 'node:crypto';
 
 /**
- * The Chromium cookie encryption schemes (docs/behaviour.md §24), decryption only, node:crypto only.
+ * The Chromium cookie encryption schemes, decryption only, node:crypto only.
  * Every function answers `undefined` rather than throwing when the bytes do not decrypt, so a wrong key or
  * a damaged value can never produce a partial cookie.
  */

@@ -20,13 +20,13 @@ export interface EncryptedValue {
   metaVersion: number;
 }
 
-/** The fixes that work whatever the browser encrypts with (docs/behaviour.md §24). */
+/** The fixes that work whatever the browser encrypts with. */
 const OTHER_WAYS =
   'sign in to cursor.com in Firefox, sign in to the Cursor app (its token is read directly), or run `codexbar login`';
 
 /**
- * One Chromium cookie value, decrypted by its platform's scheme (docs/behaviour.md §24). The keys are
- * fetched only here, so a profile without a cursor.com cookie never causes a keyring lookup or a prompt.
+ * One Chromium cookie value, decrypted by its platform's scheme. The keys are fetched only here, so a profile
+ * without a cursor.com cookie never causes a keyring lookup or a prompt.
  */
 export async function decryptChromiumValue(
   platform: Platform,

@@ -5,8 +5,8 @@ import type { runCommand } from './run-command.js';
 /** PowerShell can take several seconds to start on a cold machine. */
 const DPAPI_TIMEOUT_MS = 30_000;
 
-// Reads the protected blob as base64 from stdin and writes the plaintext as base64 to stdout. The script is
-// the only argument and holds no data: the blob travels on stdin, never in argv (docs/behaviour.md §24).
+// Reads the protected blob as base64 from stdin and writes the plaintext as base64 to stdout. The script, the
+// one argument, holds no data: the blob goes on stdin (docs/invariants.md, "Never a credential shown").
 const UNPROTECT_SCRIPT = [
   'Add-Type -AssemblyName System.Security',
   '$blob = [Convert]::FromBase64String([Console]::In.ReadToEnd().Trim())',

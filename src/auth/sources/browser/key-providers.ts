@@ -45,7 +45,7 @@ export function installKeys(install: ChromiumInstall, context: KeyContext): Inst
   return {
     linuxPasswords: once(() => providers.linuxPasswords(install.keys)),
     macPassword: once(async () => {
-      // docs/behaviour.md §24: reading the Keychain shows a macOS prompt, so only with consent.
+      // Reading the Keychain shows a macOS prompt, so only with consent.
       if (!context.allowKeychainPrompt) {
         return skip(
           'consent-needed',

@@ -11,8 +11,8 @@ const ITEM_NOT_FOUND = 44;
 
 /**
  * macOS: the browser's "Safe Storage" password from the login Keychain, through
- * `security find-generic-password -w -s "<Browser> Safe Storage"`. Only called with the user's consent
- * (docs/behaviour.md §24), because macOS shows a prompt for it.
+ * `security find-generic-password -w -s "<Browser> Safe Storage"`. Only called with the user's consent,
+ * because macOS shows a prompt for it.
  */
 export async function lookupKeychainPassword(
   names: ChromiumKeyNames,

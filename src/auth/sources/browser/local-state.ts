@@ -14,7 +14,7 @@ const AES_KEY_BYTES = 32;
 
 /**
  * Windows: `os_crypt.encrypted_key` in `<User Data>/Local State` is base64 of `DPAPI` + a DPAPI blob that
- * unwraps to the AES-256 key of every `v10` cookie value (docs/behaviour.md §24).
+ * unwraps to the AES-256 key of every `v10` cookie value.
  */
 export async function readLocalStateKey(
   userDataDir: string,

@@ -1,6 +1,6 @@
 /**
- * Why a browser, profile or cookie was passed over (docs/behaviour.md §24). Reasons name files, browsers
- * and commands, never a cookie value, key or password.
+ * Why a browser, profile or cookie was passed over. Reasons name files, browsers and commands, never a cookie
+ * value, key or password (docs/invariants.md, "Never a credential shown").
  */
 export type SkipKind =
   | 'not-installed'

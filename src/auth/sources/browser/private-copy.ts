@@ -9,10 +9,10 @@ import { type Outcome, skip } from './outcome.js';
 export type SqliteDatabase = import('better-sqlite3').Database;
 
 /**
- * docs/behaviour.md §24: a running browser keeps its cookie database locked and journalled, and nothing
- * may be opened for writing in its directory. So the database and its `-wal` (when there is one) are copied
- * into a fresh 0700 directory under the system temp dir, the copy is opened read-only, and the directory is
- * removed afterwards whatever happens.
+ * A running browser keeps its cookie database locked and journalled, and nothing may be opened for writing in
+ * its directory (docs/invariants.md, "Read-only on Cursor's and browsers' files"). So the database and its
+ * `-wal` (when there is one) are copied into a fresh 0700 directory under the system temp dir, the copy is
+ * opened read-only, and the directory is removed afterwards whatever happens.
  */
 export async function readPrivateCopy<T>(
   dbPath: string,

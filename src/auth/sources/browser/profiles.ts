@@ -14,7 +14,7 @@ export interface BrowserProfile {
 
 type Show = (filePath: string) => string;
 
-/** The profiles of one installation, in the order they are searched (docs/behaviour.md §24). */
+/** The profiles of one installation, in the order they are searched. */
 export function listProfiles(install: BrowserInstall, show: Show): Promise<Outcome<BrowserProfile[]>> {
   return install.kind === 'firefox' ? firefoxProfiles(install, show) : chromiumProfiles(install, show);
 }

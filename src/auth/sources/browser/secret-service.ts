@@ -14,8 +14,8 @@ interface Backend {
   lookups: (names: ChromiumKeyNames) => string[][];
 }
 
-// docs/behaviour.md §24: the Secret Service through `secret-tool` (GNOME Keyring, KeePassXC, …) and KWallet
-// through `kwallet-query`. Both print the password on stdout; nothing secret is ever in their arguments.
+// The Secret Service (`secret-tool`: GNOME Keyring, KeePassXC, …) and KWallet (`kwallet-query`) print the
+// password on stdout; nothing secret is in their arguments (docs/invariants.md, "Never a credential shown").
 const SECRET_TOOL: Backend = {
   tool: 'secret-tool',
   lookups: (names) => names.secretApplications.map((application) => ['lookup', 'application', application]),

@@ -21,10 +21,10 @@ const FAILURE_ORDER: readonly SkipKind[] = [
 ];
 
 /**
- * docs/behaviour.md §24: among one profile's cursor.com session cookies the newest unexpired one wins
- * (by creation time). A value that does not decrypt, whose session token has expired, or that makes a header
- * that cannot be sent, passes the turn to the next newest. The team-selection cookies of the same profile ride along when they are readable. The
- * answer is the Cookie header to send, or why there is none.
+ * Among one profile's cursor.com session cookies the newest unexpired one wins (by creation time). A value
+ * that does not decrypt, whose session token has expired, or that makes a header that cannot be sent, passes
+ * the turn to the next newest. The team-selection cookies of the same profile ride along when they are
+ * readable. The answer is the Cookie header to send, or why there is none.
  */
 export async function pickSessionHeader(
   cookies: readonly CandidateCookie[],
@@ -52,8 +52,9 @@ export async function pickSessionHeader(
       continue;
     }
     const header = [pair, ...(await teamPairs(cookies, now))].join('; ');
-    // docs/behaviour.md §7.13: a header that cannot be sent (over 8 KiB) is no session; the next cookie, or
-    // the next profile, gets its turn instead of the run failing on the first request.
+    // docs/invariants.md, "Credentials only to their own server, over HTTPS": a header that cannot be sent
+    // (over 8 KiB) is no session; the next cookie, or the next profile, gets its turn instead of the run
+    // failing on the first request.
     const refused = cookieHeaderProblem(header);
     if (refused) {
       failures.push({ kind: 'undecryptable', reason: `its cursor.com cookie cannot be sent: ${refused}` });
@@ -79,8 +80,9 @@ function newestFirst<T extends CookieRow>(cookies: T[]): T[] {
 }
 
 /**
- * The same rule as for the Cursor app's token (docs/behaviour.md §24): a `WorkosCursorSessionToken`
- * whose JWT expires within 60 s is not sent. A value that does not parse is left for cursor.com to judge.
+ * As for the Cursor app's token (docs/invariants.md, "Tokens used as found, with 60 s to spare"): a
+ * `WorkosCursorSessionToken` whose JWT expires within 60 s is not sent. A value that does not parse is left
+ * for cursor.com to judge.
  */
 function tokenExpired(pair: string, now: Date): boolean {
   const parsed = sessionTokenFromCookie(pair);

@@ -40,10 +40,10 @@ interface Context {
 const PLATFORM_NAMES = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' } as const;
 
 /**
- * The browser cookie source (docs/behaviour.md §24): Firefox, then the Chromium family, every profile in
- * order, until one has a usable cursor.com session cookie. The session it returns carries `next`, which resumes
- * the search after that profile, so a cookie cursor.com rejects moves on to the next browser profile. Every
- * profile passed over becomes a `--verbose` note; nothing is cached and no value is ever part of a note.
+ * The browser cookie source: Firefox, then the Chromium family, every profile in order, until one has a
+ * usable cursor.com session cookie. The session it returns carries `next`, which resumes the search after
+ * that profile, so a cookie cursor.com rejects moves on to the next browser profile. Every profile passed
+ * over becomes a `--verbose` note; nothing is cached and no value is ever part of a note.
  */
 export function load(
   env: LocalEnvironment,
