@@ -11,14 +11,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
 import { type CliResult, repoRoot } from '../helpers/cli.js';
-import { useFakeHome } from '../helpers/fake-home.js';
 import { PEAK_RSS_PRELOAD, readPeakRssMB } from '../helpers/peak-rss.js';
+import { useScene } from '../helpers/scene.js';
 
 const BIN = path.join(repoRoot, 'bin', 'codexbar.js');
 const VALUE = 'user_process%3A%3Amanual';
 const MB = 1024 * 1024;
 
-const box = useFakeHome();
+const scene = useScene();
 
 interface BinRun extends CliResult {
   /** Peak resident set size in MB, when measured. */
@@ -35,12 +35,12 @@ function runBin(
 ): Promise<BinRun> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
-    HOME: box.home,
+    HOME: scene.home,
     TZ: 'UTC',
     ...options.env,
   };
   const nodeArgs: string[] = [];
-  const rssFile = path.join(box.home, 'peak-rss');
+  const rssFile = path.join(scene.home, 'peak-rss');
   if (options.peakRss) {
     nodeArgs.push('--import', PEAK_RSS_PRELOAD);
     env.PEAK_RSS_FILE = rssFile;
@@ -50,7 +50,7 @@ function runBin(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
       env,
-      cwd: box.home,
+      cwd: scene.home,
       stdio: ['ignore', out, err],
     });
     let stdout = '';
@@ -72,13 +72,13 @@ function runBin(
 }
 
 const cursorEnv = () => ({
-  CODEXBAR_CURSOR_BASE_URL: box.fake!.url,
+  CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
   CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}`,
 });
 
 describe('a huge answer costs at most its cap in memory (docs/behaviour.md §10.5)', () => {
   it('a 50 MB usage-summary fails at the 2 MiB cap with a peak RSS under 100 MB', async () => {
-    await box.serve([
+    await scene.serve([
       proAccount([VALUE], 'dev@example.com', {
         usageSummary: { stream: { chunk: 'x'.repeat(MB), bytes: 50 * MB } },
       }),
@@ -91,7 +91,7 @@ describe('a huge answer costs at most its cap in memory (docs/behaviour.md §10.
   });
 
   it('an endless events page fails at the 64 MiB cap with a peak RSS under 300 MB', async () => {
-    await box.serve([{ cookies: [VALUE], events: { stream: { chunk: `[${'0,'.repeat(MB / 2 - 1)}` } } }]);
+    await scene.serve([{ cookies: [VALUE], events: { stream: { chunk: `[${'0,'.repeat(MB / 2 - 1)}` } } }]);
     const run = await runBin(['cost', '--json'], { env: cursorEnv(), peakRss: true });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)[0].error.message).toBe(
@@ -109,7 +109,7 @@ describe('a write error on the output is one line and exit 1 (docs/behaviour.md 
   });
 
   it('usage --json > /dev/full', async () => {
-    await box.serve([proAccount([VALUE])]);
+    await scene.serve([proAccount([VALUE])]);
     const run = await runBin(['usage', '--json'], { env: cursorEnv(), stdoutFile: '/dev/full' });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('Error: cannot write output: ENOSPC\n');

@@ -1,36 +1,21 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encryptLinuxV10 } from '../../fixtures/builders/browser-crypto.js';
 import { createFirefoxCookies } from '../../fixtures/builders/browser-db.js';
 import { firefoxRoot, writeFirefoxProfiles } from '../../fixtures/builders/browser-tree.js';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import {
-  addChromium,
-  type BrowserHome,
-  makeBrowserHome,
-  sessionToken,
-  snapshotBrowsers,
-} from '../helpers/browser-home.js';
+import { addChromium, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
 import { type CliResult, repoRoot } from '../helpers/cli.js';
+import { useScene } from '../helpers/scene.js';
 
 /**
  * The BUILT CLI as a user runs it: the native SQLite addon is loaded lazily from the bundle, and the private
  * copies go to the TMPDIR it is given. (The platform layouts are covered in-process in usage-browser.test.ts.)
  */
 
-let box: BrowserHome;
-let fake: FakeCursor | undefined;
-beforeEach(() => {
-  box = makeBrowserHome();
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  box.cleanup();
-});
+const scene = useScene();
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
@@ -38,16 +23,16 @@ const asRoot = process.getuid?.() === 0;
 function runBuilt(args: string[], options: { asNobody?: boolean } = {}): Promise<CliResult> {
   const env = {
     PATH: '/nonexistent',
-    HOME: box.home,
-    TMPDIR: box.tmp,
+    HOME: scene.home,
+    TMPDIR: scene.tmp,
     TZ: 'UTC',
-    CODEXBAR_CURSOR_BASE_URL: fake!.url,
+    CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
   };
   const ids = options.asNobody ? { uid: NOBODY, gid: NOBODY } : {};
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'codexbar.js'), ...args], {
       env,
-      cwd: box.home,
+      cwd: scene.home,
       ...ids,
     });
     let stdout = '';
@@ -69,8 +54,8 @@ const DAY = 86_400_000;
 describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
   it('reads a running Firefox (its rows only in the -wal), leaving every browser file and TMPDIR as they were', async () => {
     const user = await sessionToken('firefox_user');
-    fake = await startFakeCursor({ accounts: [proAccount([user.cookieValue], 'firefox@example.com')] });
-    const root = firefoxRoot(box.home, 'linux');
+    await scene.serve([proAccount([user.cookieValue], 'firefox@example.com')]);
+    const root = firefoxRoot(scene.home, 'linux');
     const dbPath = writeFirefoxProfiles(
       root,
       'linux',
@@ -91,7 +76,7 @@ describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
       { keepOpen: true },
     );
     try {
-      const before = snapshotBrowsers(box.home);
+      const before = snapshotBrowsers(scene.home);
       const result = await runBuilt(['usage', '--json', '--verbose']);
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)[0].usage.accountEmail).toBe('firefox@example.com');
@@ -99,8 +84,8 @@ describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
         '[cursor] Using browser cookie from Firefox profile "default-release" (~/.mozilla/firefox/q.default-release/cookies.sqlite)',
       );
       expect(result.stderr).not.toContain(user.jwt);
-      expect(snapshotBrowsers(box.home)).toEqual(before);
-      expect(fs.readdirSync(box.tmp)).toEqual([]);
+      expect(snapshotBrowsers(scene.home)).toEqual(before);
+      expect(fs.readdirSync(scene.tmp)).toEqual([]);
     } finally {
       running?.close();
     }
@@ -108,9 +93,9 @@ describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
 
   it('a profile on a path it may not read is skipped with a reason; the next profile is used', async () => {
     const user = await sessionToken('profile1_user');
-    fake = await startFakeCursor({ accounts: [proAccount([user.cookieValue], 'p1@example.com')] });
+    await scene.serve([proAccount([user.cookieValue], 'p1@example.com')]);
     const now = Date.now();
-    const root = addChromium(box.home, 'linux', 'chrome', [
+    const root = addChromium(scene.home, 'linux', 'chrome', [
       { profile: 'Default', encrypt: encryptLinuxV10, session: 'never-read', created: new Date(now - DAY) },
       {
         profile: 'Profile 1',
@@ -121,8 +106,8 @@ describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
     ]);
     // Root reads everything, so as root the CLI runs as `nobody`, who owns all but the locked profile.
     if (asRoot) {
-      for (const dir of [box.base, box.home, box.tmp]) fs.chownSync(dir, NOBODY, NOBODY);
-      chownTree(path.join(box.home, '.config'), NOBODY);
+      for (const dir of [scene.root, scene.home, scene.tmp]) fs.chownSync(dir, NOBODY, NOBODY);
+      chownTree(path.join(scene.home, '.config'), NOBODY);
       fs.chownSync(path.join(root, 'Default'), 0, 0);
     }
     fs.chmodSync(path.join(root, 'Default'), 0o700);
@@ -134,7 +119,7 @@ describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
       expect(result.stderr).toContain(
         '[cursor] Skipped Chrome profile "Default": cannot read ~/.config/google-chrome/Default/Network/Cookies (permission denied)',
       );
-      expect(fs.readdirSync(box.tmp)).toEqual([]);
+      expect(fs.readdirSync(scene.tmp)).toEqual([]);
     } finally {
       fs.chmodSync(path.join(root, 'Default'), 0o755);
     }

@@ -1,24 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeCursor, Handler } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { runCli } from '../helpers/cli.js';
 import { useScene } from '../helpers/scene.js';
 
 const COOKIE_VALUE = 'user_status%3A%3Asession';
 const COOKIE = `WorkosCursorSessionToken=${COOKIE_VALUE}`;
 
-const scene = useScene();
+const scene = useScene({ env: { CODEXBAR_CURSOR_COOKIE: COOKIE } });
 
 async function usage(statusPage: Handler | undefined, args: string[], env: Record<string, string> = {}) {
   const fake = await scene.serve([proAccount([COOKIE_VALUE])], { statusPage });
-  return runCli(['usage', '--status', ...args], {
-    home: scene.home,
-    env: {
-      CODEXBAR_CURSOR_BASE_URL: fake.url,
-      CODEXBAR_CURSOR_STATUS_URL: fake.url,
-      CODEXBAR_CURSOR_COOKIE: COOKIE,
-      ...env,
-    },
+  return scene.run(['usage', '--status', ...args], {
+    env: { CODEXBAR_CURSOR_STATUS_URL: fake.url, ...env },
     timing: { statusTimeoutMs: 200 },
   });
 }
@@ -97,13 +90,8 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
     const fake = await scene.serve([proAccount([COOKIE_VALUE])], {
       statusPage: { stream: { chunk: `{"status":"${'x'.repeat(64 * 1024)}` } },
     });
-    const result = await runCli(['usage', '--status', '--json'], {
-      home: scene.home,
-      env: {
-        CODEXBAR_CURSOR_BASE_URL: fake.url,
-        CODEXBAR_CURSOR_STATUS_URL: fake.url,
-        CODEXBAR_CURSOR_COOKIE: COOKIE,
-      },
+    const result = await scene.run(['usage', '--status', '--json'], {
+      env: { CODEXBAR_CURSOR_STATUS_URL: fake.url },
       // Room to read the 2 MiB on a loaded machine: the cap, not the deadline, must end it.
       timing: { statusTimeoutMs: 20_000 },
     });
@@ -132,14 +120,7 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
 
   it('without --status the status site is never asked', async () => {
     const fake = await scene.serve([proAccount([COOKIE_VALUE])], { statusPage: MINOR });
-    const result = await runCli(['usage', '--json'], {
-      home: scene.home,
-      env: {
-        CODEXBAR_CURSOR_BASE_URL: fake.url,
-        CODEXBAR_CURSOR_STATUS_URL: fake.url,
-        CODEXBAR_CURSOR_COOKIE: COOKIE,
-      },
-    });
+    const result = await scene.run(['usage', '--json'], { env: { CODEXBAR_CURSOR_STATUS_URL: fake.url } });
     expect(JSON.parse(result.stdout)[0]).not.toHaveProperty('status');
     expect(statusRequests(fake)).toEqual([]);
   });

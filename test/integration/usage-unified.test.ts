@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeAccount, Handler } from '../fake-cursor/server.js';
+import { useScene } from '../helpers/scene.js';
 import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
-import { expectSuccess, requestedPaths, usageJson, useUsageCli } from '../helpers/usage-cli.js';
+import { expectSuccess, requestedPaths, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 /**
  * The unified Cursor/Grok account end to end (docs/behaviour.md §12.9–12.10): the weekly pool as the primary
@@ -11,7 +12,7 @@ import { expectSuccess, requestedPaths, usageJson, useUsageCli } from '../helper
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 const SESSION = 'unified-session-cookie';
-const cli = useUsageCli({ now: NOW, cookieHeader: `WorkosCursorSessionToken=${SESSION}` });
+const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}` } });
 
 /** A personal membership whose monthly figures went stale at unification: 10 % / 5 % / 15 % used. */
 const SUMMARY = {
@@ -61,8 +62,8 @@ function unifiedAccount(overrides: Partial<FakeAccount> = {}): FakeAccount {
 }
 
 async function runBoth(account: FakeAccount) {
-  const text = await cli.run(account, { args: ['--no-color'] });
-  const json = await cli.run(account, { args: ['--json'] });
+  const text = await runUsage(scene, account, { args: ['--no-color'] });
+  const json = await runUsage(scene, account, { args: ['--json'] });
   expectSuccess(text.result);
   expectSuccess(json.result);
   return { text: text.result.stdout, row: usageJson(json.result), fake: json.fake };
@@ -187,7 +188,8 @@ describe('usage: unified additional spend from v2/usage-status (docs/behaviour.m
   it('an answer slower than its budget keeps the summary spend', async () => {
     // The real budget is 5 s (src/api/timeouts.ts); a short one proves the same rule without the wait. It
     // also bounds get-sand-usage-status, which answers at once and must still make the account unified.
-    const { result } = await cli.run(
+    const { result } = await runUsage(
+      scene,
       unifiedAccount({ usageStatus: { json: VALID_STATUS, delayMs: 60_000 } }),
       { args: ['--no-color'], timing: { optionalTimeoutMs: 200 } },
     );
