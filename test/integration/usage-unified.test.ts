@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeAccount, Handler } from '../fake-cursor/server.js';
 import { useScene } from '../helpers/scene.js';
 import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
+import { UNIFIED_POOL, unifiedSummary, unifiedUsageStatus } from '../helpers/unified.js';
 import { expectSuccess, requestedPaths, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 /**
@@ -15,37 +16,12 @@ const SESSION = 'unified-session-cookie';
 const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}` } });
 
 /** A personal membership whose monthly figures went stale at unification: 10 % / 5 % / 15 % used. */
-const SUMMARY = {
-  billingCycleStart: '2026-11-05T00:00:00.000Z',
-  billingCycleEnd: '2026-12-05T00:00:00.000Z',
-  membershipType: 'pro',
-  limitType: 'user',
-  individualUsage: {
-    plan: { used: 200, limit: 2000, totalPercentUsed: 10, autoPercentUsed: 5, apiPercentUsed: 15 },
-    onDemand: { used: 1200, limit: 4000 },
-  },
-};
+const SUMMARY = unifiedSummary({ used: 200, totalPercentUsed: 10, autoPercentUsed: 5, apiPercentUsed: 15 });
 /** The shared weekly pool: 42 % used, resetting Dec 3 07:57:50 UTC. */
-const POOL = {
-  usagePercent: 42,
-  nextResetTimestampUtc: '2026-12-03T07:57:50.647Z',
-  currentPeriodStart: '2026-11-26T07:57:50.647Z',
-  hasAvailableUsage: true,
-  hasNonZeroIncludedLimit: true,
-  includedLimitZero: false,
-  sandTrialExpiresAt: null,
-  isUnified: true,
-};
+const POOL = { ...UNIFIED_POOL, hasNonZeroIncludedLimit: true, sandTrialExpiresAt: null };
 /** The affected-account answer (docs/behaviour.md §11.5); its period (Nov 1 → Dec 1) is not the summary's. */
-const MONTHLY_STATUS = {
-  available: true,
-  usedCents: 1834,
-  limitCents: 5000,
-  creditsUsedCents: 250,
-  periodStart: '2026-11-01T00:00:00.000Z',
-  resetsAt: '2026-12-01T00:00:00.000Z',
-};
-const VALID_STATUS = { scope: 'user', limitType: 'user', monthly: MONTHLY_STATUS };
+const VALID_STATUS = unifiedUsageStatus('2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z');
+const MONTHLY_STATUS = VALID_STATUS.monthly;
 
 function unifiedAccount(overrides: Partial<FakeAccount> = {}): FakeAccount {
   return {

@@ -8,7 +8,8 @@ import { TEST_TLS_CERT, TEST_TLS_KEY } from '../../fixtures/tls/loopback.js';
 import { CURSOR_ORIGIN, resolveBaseUrl } from '../../src/api/base-url.js';
 import { CursorClient, parseRetryAfter } from '../../src/api/client.js';
 import { ApiError, ConfigError, NotLoggedInError, ParseError, TimeoutError } from '../../src/errors.js';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import type { FakeAccount } from '../fake-cursor/server.js';
+import { useScene } from '../helpers/scene.js';
 
 describe('CODEXBAR_CURSOR_BASE_URL (docs/behaviour.md §10.1)', () => {
   it.each([
@@ -49,16 +50,12 @@ describe('parseRetryAfter', () => {
 });
 
 describe('CursorClient against the fake cursor.com', () => {
-  let fake: FakeCursor | undefined;
-  let client: CursorClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    await fake?.close();
-  });
+  const scene = useScene();
 
   async function clientFor(usageSummary: FakeAccount['usageSummary']): Promise<CursorClient> {
-    fake = await startFakeCursor({ accounts: [{ cookies: ['ok'], usageSummary }] });
-    client = new CursorClient({ baseUrl: fake.url });
+    const fake = await scene.serve([{ cookies: ['ok'], usageSummary }]);
+    const client = new CursorClient({ baseUrl: fake.url });
+    scene.defer(() => client.close());
     return client;
   }
   const get = (c: CursorClient, timeoutMs = 2000) =>
@@ -100,7 +97,7 @@ describe('CursorClient against the fake cursor.com', () => {
     ).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(302);
-    expect(fake?.requests.map((r) => r.path)).toEqual(['/api/usage-summary']);
+    expect(scene.fake?.requests.map((r) => r.path)).toEqual(['/api/usage-summary']);
   });
 
   it('non-JSON is a ParseError with the start of the body', async () => {
