@@ -31,6 +31,8 @@ interface CommonPagerOptions {
   signal?: AbortSignal;
   /** The page cap (default 200, CodexBar's); that many full pages with no short one fail closed. */
   maxPages?: number;
+  /** Rows in a full page (default 1000, what the endpoints answer); tests pass a few to reach the cap cheaply. */
+  pageSize?: number;
 }
 
 /** The walk over pages decoded as rows (src/cost/events/rows.ts), delivered a run at a time. */
@@ -98,8 +100,8 @@ const repeatedPage = (page: number, earlier: number) =>
   );
 
 /** The last page the reported count implies: a short page, or the empty page after an exact multiple. */
-function lastPageFor(expected: number, maxPages: number): number {
-  return Math.min(maxPages, Math.floor(expected / PAGE_SIZE) + 1);
+function lastPageFor(expected: number, maxPages: number, pageSize: number): number {
+  return Math.min(maxPages, Math.floor(expected / pageSize) + 1);
 }
 
 /**
@@ -183,12 +185,13 @@ async function walkPages<R extends { readonly length: number }>(
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const maxPages = options.maxPages ?? MAX_PAGES;
+  const pageSize = options.pageSize ?? PAGE_SIZE;
   const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency, maxPages);
-  const walk = new PageWalk(options, options.access);
+  const walk = new PageWalk(options, options.access, pageSize);
   try {
     let completed = false;
     for (let page = 1; page <= maxPages && !completed; page++) {
-      fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected, maxPages));
+      fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected, maxPages, pageSize));
       let response = await fetcher.take(page);
       // docs/behaviour.md §18.11: a page that repeats an earlier one is asked for once more; a repeat that
       // persists means the pages cannot be trusted.
@@ -210,12 +213,6 @@ async function walkPages<R extends { readonly length: number }>(
   }
 }
 
-/**
- * A boundary shift of this many rows would take as many new events mid-run, which would also change the
- * count; a larger overlap with the previous page is a repeated page, not a shift (docs/behaviour.md §18.11).
- */
-const MAX_BOUNDARY_OVERLAP = PAGE_SIZE / 2;
-
 /** The in-order walk over the pages: count checks, overlap held back, events delivered once. */
 class PageWalk<R extends { readonly length: number }> {
   expected: number | null = null;
@@ -233,6 +230,7 @@ class PageWalk<R extends { readonly length: number }> {
   constructor(
     private readonly options: Pick<WalkOptions<R>, 'deliver' | 'onProgress'>,
     private readonly access: RowsAccess<R>,
+    private readonly pageSize: number,
   ) {}
 
   /**
@@ -245,7 +243,9 @@ class PageWalk<R extends { readonly length: number }> {
     const { signature, overlap } = this.lookAt(events);
     const same = this.signatures.get(signature);
     if (same !== undefined) return same;
-    if (overlap > MAX_BOUNDARY_OVERLAP) return this.lastPageWithEvents;
+    // A boundary shift of more than half a page would take as many new events mid-run, which would also change
+    // the count: a larger overlap with the previous page is a repeated page (docs/behaviour.md §18.11).
+    if (overlap > this.pageSize / 2) return this.lastPageWithEvents;
     return undefined;
   }
 
@@ -274,11 +274,11 @@ class PageWalk<R extends { readonly length: number }> {
     this.options.onProgress?.({
       page,
       pageEvents: events.length,
-      pagesKnown: this.expected === null ? null : Math.max(page, Math.ceil(this.expected / PAGE_SIZE)),
+      pagesKnown: this.expected === null ? null : Math.max(page, Math.ceil(this.expected / this.pageSize)),
       eventsReceived: this.raw,
       expected: this.expected,
     });
-    return events.length < PAGE_SIZE;
+    return events.length < this.pageSize;
   }
 
   /** docs/behaviour.md §18.3: the count is compared before the empty-page test, so a changed count on an empty page throws. */
