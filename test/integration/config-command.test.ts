@@ -3,8 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeConfig } from '../helpers/home.js';
 import { useScene } from '../helpers/scene.js';
+import { useUnprivileged } from '../helpers/unprivileged.js';
 
 const scene = useScene();
+const unprivileged = useUnprivileged();
 
 const cli = (args: string[], env: Record<string, string> = {}) => scene.run(args, { env });
 const configFile = () => path.join(scene.home, '.config', 'codexbar', 'config.json');
@@ -386,16 +388,16 @@ describe('config writes never lose or corrupt anything (docs/behaviour.md §27.1
     });
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'a directory we may not write to: permission denied, naming the path',
-    async () => {
-      const dir = path.join(scene.home, 'locked');
-      fs.mkdirSync(dir, { mode: 0o500 });
-      const result = await cli(['config', 'enable', '--provider', 'cursor'], {
-        CODEXBAR_CONFIG: path.join(dir, 'c.json'),
-      });
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain('Cannot write the config file ~/locked/c.json: permission denied.');
-    },
-  );
+  // Root writes into a 0500 directory, so the write is the built CLI's, as nobody when the tests run as root.
+  it('a directory we may not write to: permission denied, naming the path', async () => {
+    const dir = path.join(scene.home, 'locked');
+    fs.mkdirSync(dir, { mode: 0o500 });
+    unprivileged.handOver(scene.root);
+    const result = await unprivileged.runBuilt(['config', 'enable', '--provider', 'cursor'], {
+      env: { HOME: scene.home, TZ: 'UTC', CODEXBAR_CONFIG: path.join(dir, 'c.json') },
+      cwd: scene.home,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Cannot write the config file ~/locked/c.json: permission denied.');
+  });
 });

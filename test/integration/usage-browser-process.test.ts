@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +6,9 @@ import { createFirefoxCookies } from '../../fixtures/builders/browser-db.js';
 import { firefoxRoot, writeFirefoxProfiles } from '../../fixtures/builders/browser-tree.js';
 import { proAccount } from '../helpers/accounts.js';
 import { addChromium, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
-import { type CliResult, repoRoot } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 import { useScene } from '../helpers/scene.js';
+import { useUnprivileged } from '../helpers/unprivileged.js';
 
 /**
  * The BUILT CLI as a user runs it: the native SQLite addon is loaded lazily from the bundle, and the private
@@ -16,38 +16,10 @@ import { useScene } from '../helpers/scene.js';
  */
 
 const scene = useScene();
+const unprivileged = useUnprivileged();
 
-const NOBODY = 65534;
-const asRoot = process.getuid?.() === 0;
-
-function runBuilt(args: string[], options: { asNobody?: boolean } = {}): Promise<CliResult> {
-  const env = {
-    PATH: '/nonexistent',
-    HOME: scene.home,
-    TMPDIR: scene.tmp,
-    TZ: 'UTC',
-    CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
-  };
-  const ids = options.asNobody ? { uid: NOBODY, gid: NOBODY } : {};
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'codexbar.js'), ...args], {
-      env,
-      cwd: scene.home,
-      ...ids,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+/** The built CLI's environment: only what it needs, and TMPDIR where its private copies go. */
+const cliEnv = () => ({ PATH: '/nonexistent', TMPDIR: scene.tmp, CODEXBAR_CURSOR_BASE_URL: scene.fake!.url });
 
 const DAY = 86_400_000;
 
@@ -77,7 +49,7 @@ describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
     );
     try {
       const before = snapshotBrowsers(scene.home);
-      const result = await runBuilt(['usage', '--json', '--verbose']);
+      const result = await spawnCli(['usage', '--json', '--verbose'], { home: scene.home, env: cliEnv() });
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)[0].usage.accountEmail).toBe('firefox@example.com');
       expect(result.stderr).toContain(
@@ -104,16 +76,15 @@ describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
         created: new Date(now - DAY),
       },
     ]);
-    // Root reads everything, so as root the CLI runs as `nobody`, who owns all but the locked profile.
-    if (asRoot) {
-      for (const dir of [scene.root, scene.home, scene.tmp]) fs.chownSync(dir, NOBODY, NOBODY);
-      chownTree(path.join(scene.home, '.config'), NOBODY);
-      fs.chownSync(path.join(root, 'Default'), 0, 0);
-    }
-    fs.chmodSync(path.join(root, 'Default'), 0o700);
-    if (!asRoot) fs.chmodSync(path.join(root, 'Default'), 0o000);
+    // Root reads everything: as root, the CLI runs as nobody, who then owns the whole HOME, the locked
+    // profile included (from a copy of the build nobody can reach, test/helpers/unprivileged.ts).
+    fs.chmodSync(path.join(root, 'Default'), 0o000);
+    unprivileged.handOver(scene.root);
     try {
-      const result = await runBuilt(['usage', '--json', '--verbose'], { asNobody: asRoot });
+      const result = await unprivileged.runBuilt(['usage', '--json', '--verbose'], {
+        env: { HOME: scene.home, TZ: 'UTC', ...cliEnv() },
+        cwd: scene.home,
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)[0].usage.accountEmail).toBe('p1@example.com');
       expect(result.stderr).toContain(
@@ -125,12 +96,3 @@ describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
     }
   });
 });
-
-function chownTree(dir: string, uid: number): void {
-  fs.chownSync(dir, uid, uid);
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) chownTree(full, uid);
-    else fs.chownSync(full, uid, uid);
-  }
-}

@@ -19,17 +19,18 @@ import type { KeyProviders } from '../../src/auth/sources/browser/key-providers.
 import { type Outcome, ok, skip } from '../../src/auth/sources/browser/outcome.js';
 import { type BrowserImportOptions, load } from '../../src/auth/sources/browser/source.js';
 import type { SourceResult } from '../../src/auth/types.js';
-import type { LocalEnvironment, Platform } from '../../src/local/environment.js';
+import type { Platform } from '../../src/local/environment.js';
 import { addChromium, addFirefox, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
+import { localEnvironment } from '../helpers/local-sources.js';
 import { useScene } from '../helpers/scene.js';
+import { useUnprivileged } from '../helpers/unprivileged.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 // os.tmpdir() follows TMPDIR: the private copies must appear (and vanish) in the scene's own tmp.
 const scene = useScene({ tmpdir: true });
+const unprivileged = useUnprivileged();
 
-function environment(platform: Platform): LocalEnvironment {
-  return { platform, env: { HOME: scene.home }, homeDir: scene.home, now: () => NOW };
-}
+const environment = (platform: Platform) => localEnvironment(scene.home, { now: NOW, platform });
 
 /** Key stores that answer from memory and record what was asked. */
 function providers(answers: { linux?: Outcome<string[]>; mac?: Outcome<string> } = {}) {
@@ -222,22 +223,27 @@ describe('the browser source finds the cookie and says why it passed over the ot
     );
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'a profile on a path we may not read is skipped (not testable as root)',
-    async () => {
-      const root = addChromium(scene.home, 'linux', 'chrome', [
-        { profile: 'Default', encrypt: encryptLinuxV10, session: 'x' },
-      ]);
-      fs.chmodSync(path.join(root, 'Default'), 0o000);
-      try {
-        expect((await run('linux')).notes?.[1]).toMatch(
-          /Skipped Chrome profile "Default": cannot read .*permission denied/,
-        );
-      } finally {
-        fs.chmodSync(path.join(root, 'Default'), 0o755);
-      }
-    },
-  );
+  it('a profile on a path we may not read is skipped (as root, who could read it, the import runs as nobody)', async () => {
+    const root = addChromium(scene.home, 'linux', 'chrome', [
+      { profile: 'Default', encrypt: encryptLinuxV10, session: 'x' },
+    ]);
+    const before = snapshotBrowsers(scene.home);
+    fs.chmodSync(path.join(root, 'Default'), 0o000);
+    unprivileged.handOver(scene.root);
+    try {
+      const result = await unprivileged.check('browserSource', [scene.home, NOW.toISOString()], {
+        // The child's os.tmpdir(), where its private copies would go.
+        env: { TMPDIR: scene.tmp },
+        cwd: scene.root,
+      });
+      expect(result.notes?.[1]).toMatch(/Skipped Chrome profile "Default": cannot read .*permission denied/);
+    } finally {
+      fs.chmodSync(path.join(root, 'Default'), 0o755);
+    }
+    // As after any import: the browser files as they were, and no copy left behind.
+    expect(snapshotBrowsers(scene.home)).toEqual(before);
+    expect(fs.readdirSync(scene.tmp)).toEqual([]);
+  });
 
   it('no usable temp directory: skipped with a reason, never a crash', async () => {
     addChromium(scene.home, 'linux', 'chrome', [
