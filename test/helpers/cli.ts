@@ -120,7 +120,7 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
   return { code, stdout: stdout(), stderr: stderr() };
 }
 
-interface SpawnResult extends CliResult {
+export interface SpawnResult extends CliResult {
   /** The signal that ended the process, if one did. */
   signal: NodeJS.Signals | null;
 }
@@ -158,22 +158,27 @@ export function startCli(
     preload.push('--import', pathToFileURL(fixedNowPreload).href);
   }
   const child = spawn(process.execPath, [...preload, binPath, ...args], { env, cwd: options.home });
-  const result = new Promise<SpawnResult>((resolve, reject) => {
+  if (options.closeStdout) child.stdout.destroy();
+  const result = outputOf(child);
+  child.stdin.end();
+  return { child, result };
+}
+
+/** What a child process wrote to its piped stdout and stderr, and how it ended. */
+export function outputOf(child: ChildProcess): Promise<SpawnResult> {
+  return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    if (options.closeStdout) child.stdout.destroy();
-    else
+    if (child.stdout && !child.stdout.destroyed)
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
       });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  child.stdin.end();
-  return { child, result };
 }
 
 /** Runs the BUILT CLI to the end (see startCli). */

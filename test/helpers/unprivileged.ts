@@ -14,8 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'tsup';
 import { afterAll } from 'vitest';
-import type { CliResult } from './cli.js';
-import { repoRoot } from './cli.js';
+import { type CliResult, outputOf, repoRoot } from './cli.js';
 import type { Checks } from './unprivileged-checks.js';
 
 /** Whether the tests run as root: the case that needs another user. */
@@ -167,21 +166,11 @@ export function useUnprivileged(): Unprivileged {
     return file;
   }
 
-  function runNode(args: readonly string[], options: ChildRun): Promise<CliResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(node, args, { env: options.env, cwd: options.cwd, ...ids });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-      });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end();
-    });
+  async function runNode(args: readonly string[], options: ChildRun): Promise<CliResult> {
+    const child = spawn(node, args, { env: options.env, cwd: options.cwd, ...ids });
+    child.stdin.end();
+    const { code, stdout, stderr } = await outputOf(child);
+    return { code, stdout, stderr };
   }
 
   return {

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/cli.js';
+import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
 import { useScene } from '../helpers/scene.js';
 import { makeTokenAccounts, writeTokenAccountsConfig } from '../helpers/token-accounts.js';
 
@@ -34,26 +34,12 @@ async function script(shell: string): Promise<string> {
 }
 
 /** Runs a shell with only the test's HOME and the codexbar shim on PATH. */
-function shell(
-  command: string,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      env: { PATH: `${binDir(scene.home)}:${process.env.PATH ?? ''}`, HOME: scene.home, TERM: 'dumb' },
-      cwd: scene.home,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function shell(command: string, args: string[]): Promise<CliResult> {
+  const child = spawn(command, args, {
+    env: { PATH: `${binDir(scene.home)}:${process.env.PATH ?? ''}`, HOME: scene.home, TERM: 'dumb' },
+    cwd: scene.home,
   });
+  return outputOf(child);
 }
 
 /** Each case: the words typed (the last one being completed) and candidates that must (not) be offered. */

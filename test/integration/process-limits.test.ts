@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
-import { type CliResult, repoRoot } from '../helpers/cli.js';
+import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
 import { PEAK_RSS_PRELOAD, readPeakRssMB } from '../helpers/peak-rss.js';
 import { useScene } from '../helpers/scene.js';
 
@@ -29,7 +29,7 @@ interface BinRun extends CliResult {
  * The built CLI in its own process, with only the given environment (plus PATH, HOME and TZ). `stdout` or
  * `stderr` may be a file to write to (e.g. /dev/full) instead of a pipe.
  */
-function runBin(
+async function runBin(
   args: string[],
   options: { env?: Record<string, string>; stdoutFile?: string; stderrFile?: string; peakRss?: boolean } = {},
 ): Promise<BinRun> {
@@ -47,28 +47,17 @@ function runBin(
   }
   const out = options.stdoutFile ? fs.openSync(options.stdoutFile, 'w') : 'pipe';
   const err = options.stderrFile ? fs.openSync(options.stderrFile, 'w') : 'pipe';
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
-      env,
-      cwd: scene.home,
-      stdio: ['ignore', out, err],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      for (const fd of [out, err]) if (typeof fd === 'number') fs.closeSync(fd);
-      const run: BinRun = { code, stdout, stderr };
-      if (options.peakRss) run.peakRssMB = readPeakRssMB(rssFile);
-      resolve(run);
-    });
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+    env,
+    cwd: scene.home,
+    stdio: ['ignore', out, err],
   });
+  const { code, stdout, stderr } = await outputOf(child).finally(() => {
+    for (const fd of [out, err]) if (typeof fd === 'number') fs.closeSync(fd);
+  });
+  const run: BinRun = { code, stdout, stderr };
+  if (options.peakRss) run.peakRssMB = readPeakRssMB(rssFile);
+  return run;
 }
 
 const cursorEnv = () => ({

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
 import { isSnapshotFile } from '../../src/cache/snapshot-file.js';
 import { acquireRefreshLock, handOverRefreshLock } from '../../src/statusline/refresh-lock.js';
-import { type CliResult, repoRoot } from '../helpers/cli.js';
+import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
 import { promptScene, summaryRequests, usageDir, usageFiles } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 
@@ -37,19 +37,9 @@ function start(
   });
 }
 
-function finished(child: ChildProcess): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+async function finished(child: ChildProcess): Promise<CliResult> {
+  const { code, stdout, stderr } = await outputOf(child);
+  return { code, stdout, stderr };
 }
 
 /** Polls (bounded) for something another process does; the processes, not a timer, decide when. */
