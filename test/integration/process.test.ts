@@ -65,11 +65,12 @@ describe('exit codes of a real run', () => {
   });
 
   it('a run that fails exits 1 with the error on stderr and no stack trace', async () => {
-    const failing = account({ usageSummary: { status: 500, json: {} } });
+    // A final error (a 5xx is retried, and a built CLI's retry waits are real).
+    const failing = account({ usageSummary: { status: 404, json: {} } });
     const result = await spawnCli(['usage'], await against(failing));
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^Error: Cursor API error: HTTP 500/);
+    expect(result.stderr).toMatch(/^Error: Cursor API error: HTTP 404/);
     expect(result.stderr).not.toMatch(NO_STACK);
   });
 });

@@ -114,6 +114,40 @@ describe('CursorClient against the fake cursor.com', () => {
     expect(error.message).toContain('membershipType');
   });
 
+  // docs/behaviour.md §10.5 at a small cap (the endpoints' own, 2 and 64 MiB, are in integration/response-limits).
+  describe('a body is read up to its cap, and not a byte further', () => {
+    const CAP = 1024 * 1024;
+    const capped = (c: CursorClient) =>
+      c.request({
+        method: 'GET',
+        path: '/api/usage-summary',
+        endpoint: 'GET /api/usage-summary',
+        cookieHeader: 'WorkosCursorSessionToken=ok',
+        timeoutMs: 20_000,
+        maxBytes: CAP,
+        schema: z.object({ membershipType: z.string().optional() }),
+      });
+    /** A JSON body of exactly `bytes` bytes, announced by its Content-Length. */
+    const declared = (bytes: number) => {
+      const head = '{"membershipType":"pro","pad":"';
+      return { text: `${head}${'x'.repeat(bytes - head.length - 2)}"}` };
+    };
+    const TOO_LARGE = 'Cursor API error: response larger than 1 MiB (GET /api/usage-summary)';
+
+    it('Content-Length: exactly the cap is read and decoded; one byte more is refused', async () => {
+      await expect(capped(await clientFor(declared(CAP)))).resolves.toEqual({ membershipType: 'pro' });
+      await expect(capped(await clientFor(declared(CAP + 1)))).rejects.toThrow(TOO_LARGE);
+    });
+
+    it('streamed, without a length: exactly the cap is read whole (then fails to parse); one byte more is cut off', async () => {
+      const stream = (bytes: number) => ({ stream: { chunk: 'x'.repeat(1024), bytes } });
+      await expect(capped(await clientFor(stream(CAP)))).rejects.toBeInstanceOf(ParseError);
+      const over = await capped(await clientFor(stream(CAP + 1))).catch((e) => e);
+      expect(over).toBeInstanceOf(ApiError);
+      expect(over.message).toBe(TOO_LARGE);
+    });
+  });
+
   it('a slow answer is a TimeoutError (exit code 4)', async () => {
     const error = await get(await clientFor({ json: {}, delayMs: 2000 }), 100).catch((e) => e);
     expect(error).toBeInstanceOf(TimeoutError);
