@@ -106,10 +106,13 @@ export function useUnprivileged(): Unprivileged {
     bundle = undefined;
   });
 
-  /** A directory anyone may read and search, whatever TMPDIR says (/tmp is open to everyone on Linux). */
+  // Where the copies go: for nobody, /tmp, open to everyone on Linux whatever TMPDIR says; else TMPDIR as it
+  // is now, before any scene points it at its own (which must stay empty).
+  const parent = asRoot && fs.existsSync('/tmp') ? '/tmp' : os.tmpdir();
+
+  /** A directory anyone may read and search. */
   function directory(): string {
     if (!dir) {
-      const parent = asRoot && fs.existsSync('/tmp') ? '/tmp' : os.tmpdir();
       dir = fs.mkdtempSync(path.join(parent, 'codexbar-unprivileged-'));
       fs.chmodSync(dir, 0o755);
     }
