@@ -38,6 +38,8 @@ export interface RowsPagerOptions {
   signal?: AbortSignal;
   /** The page cap (default 200, CodexBar's); that many full pages with no short one fail closed. */
   maxPages?: number;
+  /** Rows in a full page (default 1000, what the endpoints answer); tests pass a few to reach the cap cheaply. */
+  pageSize?: number;
 }
 
 export interface PagerResult {
@@ -78,8 +80,8 @@ const repeatedPage = (page: number, earlier: number) =>
   );
 
 /** The last page the reported count implies: a short page, or the empty page after an exact multiple. */
-function lastPageFor(expected: number, maxPages: number): number {
-  return Math.min(maxPages, Math.floor(expected / PAGE_SIZE) + 1);
+function lastPageFor(expected: number, maxPages: number, pageSize: number): number {
+  return Math.min(maxPages, Math.floor(expected / pageSize) + 1);
 }
 
 /**
@@ -155,12 +157,13 @@ export async function pageEventRows(options: RowsPagerOptions): Promise<PagerRes
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const maxPages = options.maxPages ?? MAX_PAGES;
+  const pageSize = options.pageSize ?? PAGE_SIZE;
   const fetcher = new PageFetcher(options.fetchPage, controller.signal, concurrency, maxPages);
-  const walk = new PageWalk(options);
+  const walk = new PageWalk(options, pageSize);
   try {
     let completed = false;
     for (let page = 1; page <= maxPages && !completed; page++) {
-      fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected, maxPages));
+      fetcher.fill(page, walk.expected === null ? page : lastPageFor(walk.expected, maxPages, pageSize));
       let response = await fetcher.take(page);
       // A page that repeats an earlier one is asked for once more; a repeat that
       // persists means the pages cannot be trusted.
@@ -183,12 +186,6 @@ export async function pageEventRows(options: RowsPagerOptions): Promise<PagerRes
   }
 }
 
-/**
- * A boundary shift of this many rows would take as many new events mid-run, which would also change the
- * count; a larger overlap with the previous page is a repeated page, not a shift.
- */
-const MAX_BOUNDARY_OVERLAP = PAGE_SIZE / 2;
-
 /** The in-order walk over the pages: count checks, overlap held back, events delivered once. */
 class PageWalk {
   expected: number | null = null;
@@ -203,7 +200,10 @@ class PageWalk {
   /** Per page, its leading rows that equal the previous page's tail: overlap only if the count proves it. */
   private readonly held: { events: EventRows; count: number }[] = [];
 
-  constructor(private readonly options: Pick<RowsPagerOptions, 'onRows' | 'onProgress'>) {}
+  constructor(
+    private readonly options: Pick<RowsPagerOptions, 'onRows' | 'onProgress'>,
+    private readonly pageSize: number,
+  ) {}
 
   /**
    * The earlier page that `response` repeats, if any: the same rows as a page already taken, or an overlap
@@ -215,7 +215,9 @@ class PageWalk {
     const { signature, overlap } = this.lookAt(events);
     const same = this.signatures.get(signature);
     if (same !== undefined) return same;
-    if (overlap > MAX_BOUNDARY_OVERLAP) return this.lastPageWithEvents;
+    // A boundary shift of more than half a page would take as many new events mid-run, which would also change
+    // the count: a larger overlap with the previous page is a repeated page, not a shift.
+    if (overlap > this.pageSize / 2) return this.lastPageWithEvents;
     return undefined;
   }
 
@@ -244,11 +246,11 @@ class PageWalk {
     this.options.onProgress?.({
       page,
       pageEvents: events.length,
-      pagesKnown: this.expected === null ? null : Math.max(page, Math.ceil(this.expected / PAGE_SIZE)),
+      pagesKnown: this.expected === null ? null : Math.max(page, Math.ceil(this.expected / this.pageSize)),
       eventsReceived: this.raw,
       expected: this.expected,
     });
-    return events.length < PAGE_SIZE;
+    return events.length < this.pageSize;
   }
 
   /** The count is compared before the empty-page test, so a changed count on an empty page throws. */

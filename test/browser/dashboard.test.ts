@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoAccount } from '../../fixtures/demo/account.js';
 import { formatCount, formatFixed, formatUSD } from '../../src/render/format.js';
 import { formatCountdown } from '../../src/usage/countdown.js';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { makeTempHome, repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/cli.js';
+import { type OpenScene, openScene } from '../helpers/scene.js';
 import { freePort, httpGet } from '../helpers/serve.js';
 import { type ServeProcess, spawnServe } from '../helpers/serve-process.js';
 import {
@@ -51,20 +51,19 @@ interface CostRow {
   byModel: Array<{ modelName: string; apiRateCostUSD?: number; meteredCostUSD?: number }>;
 }
 
-let fake: FakeCursor;
+let scene: OpenScene;
 let served: ServeProcess;
 let origin: string;
 let port: number;
-let home: { home: string; cleanup: () => void };
 
 beforeAll(async () => {
-  fake = await startFakeCursor({ accounts: [loadDemoAccount(new Date(), SESSION)] });
-  home = makeTempHome();
+  scene = openScene();
+  const fake = await scene.serve([loadDemoAccount(new Date(), SESSION)]);
   port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   served = await spawnServe(path.join(repoRoot, 'bin', 'codexbar.js'), ['--port', String(port)], {
     PATH: process.env.PATH ?? '',
-    HOME: home.home,
+    HOME: scene.home,
     TZ: 'UTC',
     CODEXBAR_CURSOR_BASE_URL: fake.url,
     CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}`,
@@ -73,8 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   served?.child.kill('SIGTERM');
-  await fake?.close();
-  home?.cleanup();
+  await scene?.close();
 });
 
 const text = (page: Page, selector: string) => page.locator(selector).textContent();

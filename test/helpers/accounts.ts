@@ -1,4 +1,5 @@
-import type { FakeAccount } from '../fake-cursor/server.js';
+import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
+import type { TestToken } from './home.js';
 
 /** The Pro plan's billing cycle, the same for every sample summary here. */
 const PRO_CYCLE = {
@@ -53,3 +54,15 @@ export function summaryWithPercent(percent: number): FakeAccount['usageSummary']
     },
   };
 }
+
+/** One Pro account per token, answering as `<userId>@example.com`, so a test sees which source was used. */
+export function tokenAccounts(tokens: readonly TestToken[]): FakeAccount[] {
+  return tokens.map((token) => proAccount([token.cookieValue], `${token.userId}@example.com`));
+}
+
+/** The account email of a `usage --json` run. */
+export const emailOf = (stdout: string): string => JSON.parse(stdout)[0].usage.accountEmail;
+
+/** The Cookie headers usage-summary received, in arrival order: which account's cookie was used. */
+export const summaryCookies = (server: FakeCursor): string[] =>
+  server.requests.filter((r) => r.path === '/api/usage-summary').map((r) => r.headers.cookie ?? '');

@@ -1,57 +1,41 @@
 /**
- * `codexbar usage` run IN-PROCESS through `run(argv, io)` with an injected platform, a temporary HOME laid out
- * for that platform, a private TMPDIR, fake OS helpers on PATH and the fake cursor.com. Every run checks that
- * the browser files are byte-for-byte unchanged, that TMPDIR is empty again, and that no secret the test
- * registered (cookie values, keyring passwords) appears in the output.
+ * `codexbar usage` in-process in a scene (test/helpers/scene.ts) with an injected platform, its HOME laid out
+ * for that platform (browser-home.ts), fake OS helpers on PATH and the fake cursor.com. Every run checks that
+ * the browser files are byte-for-byte unchanged, that the scene's TMPDIR is empty again, and that no secret the
+ * test registered (cookie values, keyring passwords) appears in the output.
  */
 import fs from 'node:fs';
 import { expect } from 'vitest';
-import { type CliIo, DEFAULT_TIMING } from '../../src/cli/io.js';
-import { run } from '../../src/cli.js';
 import type { Platform } from '../../src/local/environment.js';
-import { type BrowserHome, snapshotBrowsers } from './browser-home.js';
-import { type CliResult, noSleep } from './cli.js';
+import { snapshotBrowsers } from './browser-home.js';
+import type { CliResult } from './cli.js';
+import type { Scene } from './scene.js';
 
-export interface InProcessRun {
+export interface BrowserRun {
   platform: Platform;
-  box: BrowserHome;
   /** PATH for the helpers codexbar may run (the fakes' bin dir). */
   path: string;
   env?: Record<string, string>;
-  now: Date;
   /** Strings that must never be printed. */
   secrets: readonly string[];
 }
 
-export async function runInProcess(argv: readonly string[], options: InProcessRun): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: {
-      write: (chunk: string) => {
-        stdout += chunk;
-        return true;
-      },
-    },
-    stderr: {
-      write: (chunk: string) => {
-        stderr += chunk;
-        return true;
-      },
-    },
-    env: { HOME: options.box.home, PATH: options.path, ...options.env },
+export async function runBrowserImport(
+  scene: Scene,
+  argv: readonly string[],
+  options: BrowserRun,
+): Promise<CliResult> {
+  const before = snapshotBrowsers(scene.home);
+  const result = await scene.run(argv, {
     platform: options.platform,
-    homeDir: options.box.home,
-    now: () => options.now,
-    timing: { ...DEFAULT_TIMING, sleep: noSleep },
-  };
-  const before = snapshotBrowsers(options.box.home);
-  const code = await run(argv, io);
-  expect(snapshotBrowsers(options.box.home)).toEqual(before);
-  expect(fs.readdirSync(options.box.tmp)).toEqual([]);
+    frozen: true,
+    env: { PATH: options.path, ...options.env },
+  });
+  expect(snapshotBrowsers(scene.home)).toEqual(before);
+  expect(fs.readdirSync(scene.tmp)).toEqual([]);
   for (const secret of options.secrets) {
-    expect(stdout).not.toContain(secret);
-    expect(stderr).not.toContain(secret);
+    expect(result.stdout).not.toContain(secret);
+    expect(result.stderr).not.toContain(secret);
   }
-  return { code, stdout, stderr };
+  return result;
 }

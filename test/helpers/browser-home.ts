@@ -1,9 +1,7 @@
 /**
- * A temporary HOME with browser profiles in it, and a private TMPDIR, for the browser-import tests. Every
- * browser file is snapshotted so a test can prove the import left it byte-for-byte unchanged.
+ * Browser profiles in a scene's HOME (test/helpers/scene.ts), for the browser-import tests. Every browser file
+ * is snapshotted so a test can prove the import left it byte-for-byte unchanged.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromiumPlaintext } from '../../fixtures/builders/browser-crypto.js';
 import {
@@ -21,23 +19,6 @@ import {
   writeFirefoxProfiles,
 } from '../../fixtures/builders/browser-tree.js';
 import { makeToken, snapshotTree, type TestToken } from './home.js';
-
-export interface BrowserHome {
-  base: string;
-  home: string;
-  /** Our TMPDIR: must be empty again after every run. */
-  tmp: string;
-  cleanup(): void;
-}
-
-export function makeBrowserHome(): BrowserHome {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-browser-'));
-  const home = path.join(base, 'home');
-  const tmp = path.join(base, 'tmp');
-  fs.mkdirSync(home);
-  fs.mkdirSync(tmp);
-  return { base, home, tmp, cleanup: () => fs.rmSync(base, { recursive: true, force: true }) };
-}
 
 /**
  * Every browser data directory under HOME with its bytes (see home.ts snapshotTree). codexbar's own cache

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../../src/cli/io.js';
 import { run } from '../../src/cli.js';
+import type { ServeIo } from '../../src/commands/serve.js';
+import type { TeamIo } from '../../src/session/team-run.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const binPath = path.join(repoRoot, 'bin', 'codexbar.js');
@@ -17,25 +18,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/**
- * A throwaway HOME with nothing in it: tests add exactly the credential stores they need. Removing it
- * retries: a detached refresh a spawned statusline started may still be exiting, and it writes its compile
- * cache into this HOME as it does (docs/behaviour.md §26.10), which makes a single pass fail with ENOTEMPTY.
- */
-export function makeTempHome(): { home: string; cleanup: () => void } {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-home-'));
-  return {
-    home,
-    cleanup: () => fs.rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
-  };
-}
-
 export interface RunOptions {
   home: string;
   /** Added to `HOME` and `TZ=UTC`; an undefined value removes the variable. */
   env?: Record<string, string | undefined>;
-  /** The clock the CLI sees: it starts here and advances with real time, or stands still with `frozen`. */
-  now?: Date;
+  /**
+   * The clock the CLI sees: it starts here and advances with real time, or stands still with `frozen`; a
+   * function is the clock itself (a clock the test steps).
+   */
+  now?: Date | (() => Date);
   frozen?: boolean;
   platform?: CliIo['platform'];
   /** Pretend stdout / stderr are a terminal of this many columns. */
@@ -50,6 +41,10 @@ export interface RunOptions {
   spawnRefresh?: CliIo['spawnRefresh'];
   /** What the CLI reads on stdin (a pipe, not a terminal); absent means no stdin at all. */
   stdin?: string;
+  /** `team`'s rate-limit clock (virtual: its sleeps advance it at once). */
+  clock?: TeamIo['clock'];
+  /** `serve`'s stop signal, deadlines and clock. */
+  serveHooks?: ServeIo['serveHooks'];
 }
 
 /** A stream that collects what the CLI writes. */
@@ -64,16 +59,22 @@ function captureStream(tty?: { columns?: number }): OutputStream & { text: () =>
 }
 
 /** Retry waits in tests: recorded, never slept. */
-export const noSleep: Timing['sleep'] = async (_ms, signal) => {
+const noSleep: Timing['sleep'] = async (_ms, signal) => {
   signal?.throwIfAborted();
 };
 
+/** What runCli hands the CLI, for a test that starts a part of it (the serve harness) with the same io. */
+export interface TestIo {
+  io: CliIo & TeamIo & ServeIo;
+  stdout: () => string;
+  stderr: () => string;
+}
+
 /**
- * Runs the CLI in-process through `run(argv, io)`, as a user would run it, with an environment that holds only
- * what the test passes (so the developer's own Cursor login can never leak in), a HOME of the test's own,
- * and an injected clock: no process is spawned and no test waits in real time.
+ * The io of an in-process run: an environment that holds only what the test passes (so the developer's own
+ * Cursor login can never leak in), a HOME of the test's own, and an injected clock.
  */
-export async function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
+export function testIo(options: RunOptions): TestIo {
   const env: Record<string, string> = { HOME: options.home, TZ: 'UTC' };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
@@ -82,24 +83,44 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
   const stdout = captureStream(options.stdoutTTY);
   const stderr = captureStream(options.stderrTTY ? {} : undefined);
   const startedAt = Date.now();
-  const fixed = options.now?.getTime();
-  const io: CliIo = {
+  const { now: start, frozen } = options;
+  const now =
+    typeof start === 'function'
+      ? start
+      : start === undefined
+        ? () => new Date()
+        : () => new Date(frozen ? start.getTime() : start.getTime() + (Date.now() - startedAt));
+  const io: TestIo['io'] = {
     stdout,
     stderr,
     env,
     platform: options.platform ?? 'linux',
     homeDir: options.home,
-    now: () =>
-      fixed === undefined ? new Date() : new Date(options.frozen ? fixed : fixed + (Date.now() - startedAt)),
+    now,
     timing: { ...DEFAULT_TIMING, sleep: noSleep, ...options.timing },
     spawnRefresh: options.spawnRefresh ?? (() => undefined),
-    stdin: options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]),
+    stdin:
+      options.stdin === undefined
+        ? undefined
+        : Readable.from(options.stdin ? [Buffer.from(options.stdin)] : []),
+    clock: options.clock,
+    serveHooks: options.serveHooks,
   };
-  const code = await run(args, io);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  return { io, stdout: stdout.text, stderr: stderr.text };
 }
 
-interface SpawnResult extends CliResult {
+/**
+ * Runs the CLI in-process through `run(argv, io)`, as a user would run it, with the io of testIo: no process
+ * is spawned and no test waits in real time. The one in-process runner: the scene's `run` and every
+ * domain helper (cost, store, team, usage, browser) come here.
+ */
+export async function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
+  const { io, stdout, stderr } = testIo(options);
+  const code = await run(args, io);
+  return { code, stdout: stdout(), stderr: stderr() };
+}
+
+export interface SpawnResult extends CliResult {
   /** The signal that ended the process, if one did. */
   signal: NodeJS.Signals | null;
 }
@@ -137,22 +158,27 @@ export function startCli(
     preload.push('--import', pathToFileURL(fixedNowPreload).href);
   }
   const child = spawn(process.execPath, [...preload, binPath, ...args], { env, cwd: options.home });
-  const result = new Promise<SpawnResult>((resolve, reject) => {
+  if (options.closeStdout) child.stdout.destroy();
+  const result = outputOf(child);
+  child.stdin.end();
+  return { child, result };
+}
+
+/** What a child process wrote to its piped stdout and stderr, and how it ended. */
+export function outputOf(child: ChildProcess): Promise<SpawnResult> {
+  return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    if (options.closeStdout) child.stdout.destroy();
-    else
+    if (child.stdout && !child.stdout.destroyed)
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
       });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  child.stdin.end();
-  return { child, result };
 }
 
 /** Runs the BUILT CLI to the end (see startCli). */

@@ -1,7 +1,7 @@
-import type { FakeAccount, FakeCursor, RecordedRequest } from '../fake-cursor/server.js';
-import { startFakeCursor } from '../fake-cursor/server.js';
-import { type CliResult, makeTempHome, type RunOptions, runCli } from './cli.js';
+import type { FakeAccount, RecordedRequest } from '../fake-cursor/server.js';
+import type { CliResult, RunOptions } from './cli.js';
 import { costOutputSchema } from './json-rows/cost.js';
+import { openScene } from './scene.js';
 
 const EVENTS_PATH = '/api/dashboard/get-filtered-usage-events';
 export const EVENTS_ENDPOINT = `POST ${EVENTS_PATH}`;
@@ -28,35 +28,28 @@ export interface CostRun extends CliResult {
 }
 
 /**
- * Runs `codexbar cost …` in-process once against a fresh fake cursor.com and a fresh temp HOME, with a
- * frozen clock so two runs print byte-identical output (updatedAt and the window end included).
+ * Runs `codexbar cost …` in-process once in a scene of its own (a fresh fake cursor.com and a fresh HOME,
+ * test/helpers/scene.ts), with a frozen clock so two runs print byte-identical output (updatedAt and the
+ * window end included). Runs never share a HOME, so none finds what another stored.
  */
 export async function runCost(
   accounts: FakeAccount[],
   args: readonly string[],
   options: CostRunOptions,
 ): Promise<CostRun> {
-  const { home, cleanup } = makeTempHome();
-  let fake: FakeCursor | undefined;
+  const cookie = options.cookie === undefined ? MANUAL_COOKIE : options.cookie;
+  const scene = openScene({
+    now: options.now,
+    frozen: true,
+    env: { CODEXBAR_CURSOR_COOKIE: cookie ?? undefined, ...options.env },
+  });
   try {
-    await options.prepareHome?.(home);
-    fake = await startFakeCursor({ accounts });
-    const cookie = options.cookie === undefined ? MANUAL_COOKIE : options.cookie;
-    const result = await runCli(['cost', ...args], {
-      ...options.io,
-      home,
-      now: options.now,
-      frozen: true,
-      env: {
-        CODEXBAR_CURSOR_BASE_URL: fake.url,
-        CODEXBAR_CURSOR_COOKIE: cookie ?? undefined,
-        ...options.env,
-      },
-    });
+    await options.prepareHome?.(scene.home);
+    const fake = await scene.serve(accounts);
+    const result = await scene.run(['cost', ...args], options.io);
     return { ...result, requests: [...fake.requests] };
   } finally {
-    await fake?.close();
-    cleanup();
+    await scene.close();
   }
 }
 
@@ -85,7 +78,7 @@ export function pagesRequested(requests: readonly RecordedRequest[]): number[] {
   return [...new Set(eventsBodies(requests).map((body) => body.page))].sort((a, b) => a - b);
 }
 
-/** The single row of a `cost --json` run, checked against its documented schema (docs/json.md). */
+/** The single row of a `cost --json` run. */
 export function onlyRow(result: CliResult): Record<string, unknown> {
   const rows = JSON.parse(result.stdout) as unknown;
   if (!Array.isArray(rows) || rows.length !== 1)

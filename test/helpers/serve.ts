@@ -5,18 +5,14 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { type CliIo, DEFAULT_TIMING, type OutputStream } from '../../src/cli/io.js';
+import type { CliIo } from '../../src/cli/io.js';
 import { type RunningServer, type ServeDeps, startServe } from '../../src/serve/server.js';
 import { resolveServeSettings, type ServeFlags } from '../../src/serve/settings.js';
 import { generateEvents } from '../fake-cursor/events.js';
-import {
-  type FakeAccount,
-  type FakeCursor,
-  type HandlerFunction,
-  startFakeCursor,
-} from '../fake-cursor/server.js';
+import type { FakeAccount, FakeCursor, HandlerFunction } from '../fake-cursor/server.js';
 import { proAccount } from './accounts.js';
-import { makeTempHome, noSleep } from './cli.js';
+import { type CliResult, type RunOptions, runCli, testIo } from './cli.js';
+import { openScene } from './scene.js';
 
 export { freePort } from './serve-process.js';
 
@@ -33,14 +29,6 @@ export class TestClock {
   date = (): Date => new Date(this.ms);
   advance(seconds: number): void {
     this.ms += seconds * 1000;
-  }
-}
-
-export class Capture implements OutputStream {
-  text = '';
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
   }
 }
 
@@ -110,29 +98,31 @@ export interface ServeHarness {
   /** Requests the fake got for `path`. */
   count(path: string): number;
   get(target: string, headers?: Record<string, string>): Promise<RawResponse>;
+  /** The CLI in-process (runCli) in the server's own environment: same HOME, clock and fake. */
+  run(argv: readonly string[]): Promise<CliResult>;
   close(): Promise<void>;
 }
 
+/**
+ * The server module (`startServe`, for the deadlines and sources no flag reaches) in a scene of its own
+ * (test/helpers/scene.ts), with the io runCli gives the CLI and a clock the test steps. Closed by its caller.
+ */
 export async function startServeHarness(options: ServeHarnessOptions = {}): Promise<ServeHarness> {
-  const { home, cleanup } = makeTempHome();
-  const fake = await startFakeCursor({ accounts: options.accounts ?? [serveAccount()] });
   const clock = new TestClock((options.now ?? SERVE_NOW).getTime());
-  const configPath = path.join(home, '.config', 'codexbar', 'config.json');
+  const scene = openScene();
+  const fake = await scene.serve(options.accounts ?? [serveAccount()]);
+  const configPath = path.join(scene.home, '.config', 'codexbar', 'config.json');
   if (options.config !== undefined) writeJson(configPath, options.config);
-  const io: CliIo = {
-    stdout: new Capture(),
-    stderr: new Capture(),
+  const runOptions: RunOptions = {
+    home: scene.home,
+    now: clock.date,
     env: {
-      HOME: home,
       CODEXBAR_CURSOR_BASE_URL: fake.url,
       CODEXBAR_CURSOR_COOKIE: options.config === undefined ? SERVE_COOKIE : undefined,
       ...options.env,
     },
-    platform: 'linux',
-    homeDir: home,
-    now: clock.date,
-    timing: { ...DEFAULT_TIMING, sleep: noSleep },
   };
+  const { io } = testIo(runOptions);
   const flags: ServeFlags = {
     host: '127.0.0.1',
     port: 0,
@@ -148,14 +138,14 @@ export async function startServeHarness(options: ServeHarnessOptions = {}): Prom
     fake,
     clock,
     io,
-    home,
+    home: scene.home,
     configPath,
     count: (route) => fake.requests.filter((request) => request.path === route).length,
     get: (target, headers) => httpGet(host, server.port, target, headers),
+    run: (argv) => runCli(argv, runOptions),
     async close() {
       await server.stop();
-      await fake.close();
-      cleanup();
+      await scene.close();
     },
   };
 }

@@ -5,9 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { UsageEventJson } from '../fake-cursor/events.js';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { type CliResult, makeTempHome, runCli } from './cli.js';
+import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
+import type { CliResult, RunOptions } from './cli.js';
 import { eventsRequests, MANUAL_COOKIE } from './cost-cli.js';
+import { openScene } from './scene.js';
 
 export interface StoreRun extends CliResult {
   /** get-filtered-usage-events requests this run made. */
@@ -21,23 +22,26 @@ export interface StoreHarness {
   /** Replaces what the fake cursor.com serves (events newest first, as the dashboard lists them). */
   serve(events: UsageEventJson[]): void;
   cost(args: readonly string[], options?: { now?: Date; cookie?: string }): Promise<StoreRun>;
+  /** Any other command in the same HOME, against the same fake, at the same clock. */
+  run(args: readonly string[], options?: Partial<RunOptions>): Promise<CliResult>;
   /** The files under `<cache dir>/codexbar/cost`. */
   storeFiles(): string[];
   storeDir: string;
   close(): Promise<void>;
 }
 
+/** A scene (test/helpers/scene.ts) kept open over several tests, its fake serving one account's events. */
 export async function storeHarness(
   events: UsageEventJson[],
   now: Date,
   cookies: string[],
 ): Promise<StoreHarness> {
-  const { home, cleanup } = makeTempHome();
+  const scene = openScene({ now, frozen: true, env: { CODEXBAR_CURSOR_COOKIE: MANUAL_COOKIE } });
   const account: FakeAccount = { cookies, events: { events } };
-  const fake = await startFakeCursor({ accounts: [account] });
-  const storeDir = path.join(home, '.cache', 'codexbar', 'cost');
+  const fake = await scene.serve([account]);
+  const storeDir = path.join(scene.home, '.cache', 'codexbar', 'cost');
   return {
-    home,
+    home: scene.home,
     fake,
     account,
     storeDir,
@@ -47,21 +51,17 @@ export async function storeHarness(
     },
     async cost(args, options = {}) {
       const before = fake.requests.length;
-      const result = await runCli(['cost', ...args], {
-        home,
-        now: options.now ?? now,
-        frozen: true,
-        env: { CODEXBAR_CURSOR_BASE_URL: fake.url, CODEXBAR_CURSOR_COOKIE: options.cookie ?? MANUAL_COOKIE },
+      const result = await scene.run(['cost', ...args], {
+        now: options.now,
+        env: options.cookie === undefined ? {} : { CODEXBAR_CURSOR_COOKIE: options.cookie },
       });
       return { ...result, eventRequests: eventsRequests(fake.requests.slice(before)).length };
     },
+    run: (args, options) => scene.run(args, options),
     storeFiles() {
       return fs.existsSync(storeDir) ? fs.readdirSync(storeDir).sort() : [];
     },
-    async close() {
-      await fake.close();
-      cleanup();
-    },
+    close: () => scene.close(),
   };
 }
 

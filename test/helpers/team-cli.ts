@@ -5,17 +5,14 @@
  * same clock.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { DEFAULT_TIMING } from '../../src/cli/io.js';
-import { run } from '../../src/cli.js';
-import type { TeamIo } from '../../src/session/team-run.js';
 import { startFakeAdmin } from '../fake-cursor/admin-server.js';
 import type { FakeAdmin, FakeAdminOptions } from '../fake-cursor/admin-types.js';
 import type { RecordedRequest } from '../fake-cursor/types.js';
+import { runCli } from './cli.js';
 import { teamCostOutputSchema, teamSpendOutputSchema, teamUsageOutputSchema } from './json-rows/team.js';
+import { openScene } from './scene.js';
 
 export const ADMIN_KEY = 'key_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
@@ -28,15 +25,6 @@ export class VirtualClock {
     this.sleeps.push(ms);
     this.ms += Math.max(0, ms);
   };
-}
-
-class Capture {
-  text = '';
-  constructor(readonly isTTY = false) {}
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
 }
 
 export interface TeamRunOptions {
@@ -67,7 +55,8 @@ export interface TeamRun {
 }
 
 export async function runTeam(args: readonly string[], options: TeamRunOptions): Promise<TeamRun> {
-  const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-team-'));
+  const scene = options.home === undefined ? openScene() : undefined;
+  const home = options.home ?? scene!.home;
   const apiKey = options.apiKey ?? ADMIN_KEY;
   const clock = new VirtualClock(options.now.getTime());
   const fake = await startFakeAdmin({ ...options.fake, apiKey, now: clock.now });
@@ -77,32 +66,26 @@ export async function runTeam(args: readonly string[], options: TeamRunOptions):
       const text = typeof options.config === 'string' ? options.config : JSON.stringify(options.config);
       fs.writeFileSync(configPath, text, { mode: 0o600 });
     }
-    const stdout = new Capture();
-    const stderr = new Capture(options.stderrTTY === true);
     const envKey = options.envKey === undefined ? apiKey : options.envKey;
-    const io: TeamIo = {
-      stdout,
-      stderr,
+    const result = await runCli(['team', ...args], {
+      home,
+      now: options.now,
+      frozen: true,
       env: {
-        HOME: home,
-        TZ: 'UTC',
         CODEXBAR_CONFIG: configPath,
         CODEXBAR_CURSOR_ADMIN_BASE_URL: fake.url,
         ...(envKey === null ? {} : { CURSOR_ADMIN_API_KEY: envKey }),
         ...options.env,
       },
-      platform: 'linux',
-      homeDir: home,
-      now: () => options.now,
+      stderrTTY: options.stderrTTY,
       clock,
-      timing: { ...DEFAULT_TIMING, sleep: clock.sleep },
-      stdin: options.stdin === undefined ? Readable.from([]) : Readable.from([options.stdin]),
-    };
-    const code = await run(['team', ...args], io);
-    return { code, stdout: stdout.text, stderr: stderr.text, requests: [...fake.requests], fake, clock };
+      timing: { sleep: clock.sleep },
+      stdin: options.stdin ?? '',
+    });
+    return { ...result, code: result.code ?? 0, requests: [...fake.requests], fake, clock };
   } finally {
     await fake.close();
-    if (options.home === undefined) fs.rmSync(home, { recursive: true, force: true });
+    await scene?.close();
   }
 }
 

@@ -1,19 +1,21 @@
-import { afterEach, beforeEach, expect } from 'vitest';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { type CliResult, makeTempHome, type RunOptions, runCli } from './cli.js';
+import { expect } from 'vitest';
+import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
+import type { CliResult, RunOptions } from './cli.js';
 import { expectNoColleagueLeak } from './colleagues.js';
 import { usageOutputSchema } from './json-rows/usage.js';
+import type { Scene } from './scene.js';
 import { startTimelineProxy, type TimelineProxy } from './timeline-proxy.js';
 
 /**
- * `codexbar usage --provider cursor --verbose` (in-process) against a fresh fake cursor.com, with a
- * manual cookie header and a pinned clock. Every run also checks that no colleague appears in its output.
+ * `codexbar usage --provider cursor --verbose` in the scene (test/helpers/scene.ts) against a fake cursor.com
+ * of its own serving `account`, with the scene's manual cookie header (`CODEXBAR_CURSOR_COOKIE` in its `env`)
+ * and clock. Every run also checks that no colleague appears in its output.
  */
 
 export interface UsageRunOptions {
   /** Extra arguments, e.g. `['--json']` or `['--no-color']`. */
   args?: string[];
-  /** The whole manual Cookie header; defaults to the harness's. */
+  /** The whole manual Cookie header, instead of the scene's. */
   cookieHeader?: string;
   /** Route the CLI through a timeline proxy (test/helpers/timeline-proxy.ts). */
   timeline?: boolean;
@@ -27,49 +29,28 @@ export interface UsageRun {
   timeline?: TimelineProxy;
 }
 
-export interface UsageCliHarness {
-  run(account: FakeAccount, options?: UsageRunOptions): Promise<UsageRun>;
-}
-
-/** Call once per test file, at the top level: a temp HOME per test, servers closed after each. */
-export function useUsageCli(defaults: { now: Date; cookieHeader: string }): UsageCliHarness {
-  let home: { home: string; cleanup: () => void } | undefined;
-  let fake: FakeCursor | undefined;
-  let proxy: TimelineProxy | undefined;
-
-  beforeEach(() => {
-    home = makeTempHome();
+export async function runUsage(
+  scene: Scene,
+  account: FakeAccount,
+  options: UsageRunOptions = {},
+): Promise<UsageRun> {
+  // A test may run the CLI more than once; each run gets its own server.
+  const fake = await scene.serve([account]);
+  let timeline: TimelineProxy | undefined;
+  if (options.timeline) {
+    const proxy = await startTimelineProxy(fake.url);
+    scene.defer(() => proxy.close());
+    timeline = proxy;
+  }
+  const env: Record<string, string> = {};
+  if (timeline) env.CODEXBAR_CURSOR_BASE_URL = timeline.url;
+  if (options.cookieHeader !== undefined) env.CODEXBAR_CURSOR_COOKIE = options.cookieHeader;
+  const result = await scene.run(['usage', '--provider', 'cursor', '--verbose', ...(options.args ?? [])], {
+    timing: options.timing,
+    env,
   });
-  afterEach(async () => {
-    await proxy?.close();
-    await fake?.close();
-    home?.cleanup();
-    proxy = undefined;
-    fake = undefined;
-    home = undefined;
-  });
-
-  return {
-    async run(account, options = {}) {
-      // A test may run the CLI more than once; each run gets its own server.
-      await proxy?.close();
-      await fake?.close();
-      proxy = undefined;
-      fake = await startFakeCursor({ accounts: [account] });
-      if (options.timeline) proxy = await startTimelineProxy(fake.url);
-      const result = await runCli(['usage', '--provider', 'cursor', '--verbose', ...(options.args ?? [])], {
-        home: home!.home,
-        now: defaults.now,
-        timing: options.timing,
-        env: {
-          CODEXBAR_CURSOR_BASE_URL: proxy?.url ?? fake.url,
-          CODEXBAR_CURSOR_COOKIE: options.cookieHeader ?? defaults.cookieHeader,
-        },
-      });
-      expectNoColleagueLeak(result);
-      return { result, fake, timeline: proxy };
-    },
-  };
+  expectNoColleagueLeak(result);
+  return { result, fake, timeline };
 }
 
 /** Exit 0; on failure the message shows stderr, which says why. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { runCli } from '../helpers/cli.js';
 import { makeToken, writeConfig } from '../helpers/home.js';
 import { useScene } from '../helpers/scene.js';
 import {
@@ -15,8 +14,7 @@ const scene = useScene();
 
 const serve = (accounts: FakeAccount[]) => scene.serve(accounts);
 
-const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { home: scene.home, env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url, ...env } });
+const cli = (args: string[], env: Record<string, string | undefined> = {}) => scene.run(args, { env });
 
 /** Which token account's cookie reached usage-summary, in arrival order. */
 function summaryCookies(server: FakeCursor): string[] {
@@ -348,13 +346,7 @@ describe('cost --all-accounts and --account (docs/behaviour.md §27.3)', () => {
     ]);
   }
 
-  const cost = (args: string[]) =>
-    runCli(['cost', '--days', '1', ...args], {
-      home: scene.home,
-      now: NOW,
-      frozen: true,
-      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url },
-    });
+  const cost = (args: string[]) => scene.run(['cost', '--days', '1', ...args], { now: NOW, frozen: true });
 
   it('JSON: one cost row per account with `account`; the failing one is an error row; exit 1', async () => {
     await costAccounts();

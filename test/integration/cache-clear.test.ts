@@ -2,41 +2,39 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateEvents } from '../fake-cursor/events.js';
-import { runCli } from '../helpers/cli.js';
 import { MANUAL_COOKIE_VALUE } from '../helpers/cost-cli.js';
 import { writeCachedCookie } from '../helpers/home.js';
-import { usePromptWorld } from '../helpers/prompt-world.js';
+import { promptScene, usageFiles } from '../helpers/prompt.js';
+import { useScene } from '../helpers/scene.js';
 import { storeHarness } from '../helpers/store-cli.js';
 
 /** docs/behaviour.md §26.9: `codexbar cache clear`, CodexBar's command with our usage snapshots added. */
 
-const world = usePromptWorld();
+const scene = useScene(promptScene());
 const cookieFile = (home: string) => path.join(home, '.local', 'share', 'CodexBar', 'cursor-cookie.json');
 
 describe('cache clear', () => {
   it('--usage removes every snapshot, record and lock; a second run has nothing to clear', async () => {
-    const w = world();
-    await w.run(['usage', '--json']);
-    expect(w.usageFiles().length).toBeGreaterThan(0);
+    await scene.run(['usage', '--json']);
+    expect(usageFiles(scene).length).toBeGreaterThan(0);
 
-    const first = await w.run(['cache', 'clear', '--usage']);
-    const second = await w.run(['cache', 'clear', '--usage', '--json']);
+    const first = await scene.run(['cache', 'clear', '--usage']);
+    const second = await scene.run(['cache', 'clear', '--usage', '--json']);
 
     expect(first).toEqual({ code: 0, stdout: 'usage: cleared (all providers)\n', stderr: '' });
-    expect(w.usageFiles()).toEqual([]);
+    expect(usageFiles(scene)).toEqual([]);
     expect(JSON.parse(second.stdout)).toEqual([{ cache: 'usage', cleared: 0 }]);
   });
 
   it('--cookies deletes CodexBar’s legacy cursor-cookie.json, only on this request', async () => {
-    const w = world();
-    writeCachedCookie(w.home, 'a=1');
-    await w.run(['usage', '--json']);
-    expect(fs.existsSync(cookieFile(w.home))).toBe(true);
+    writeCachedCookie(scene.home, 'a=1');
+    await scene.run(['usage', '--json']);
+    expect(fs.existsSync(cookieFile(scene.home))).toBe(true);
 
-    const result = await w.run(['cache', 'clear', '--cookies', '--provider', 'cursor', '--json']);
+    const result = await scene.run(['cache', 'clear', '--cookies', '--provider', 'cursor', '--json']);
 
     expect(JSON.parse(result.stdout)).toEqual([{ cache: 'cookies', provider: 'cursor', cleared: 1 }]);
-    expect(fs.existsSync(cookieFile(w.home))).toBe(false);
+    expect(fs.existsSync(cookieFile(scene.home))).toBe(false);
   });
 
   it('--cost deletes the cost event stores; a second run has nothing to clear', async () => {
@@ -46,7 +44,7 @@ describe('cache clear', () => {
     try {
       expect((await store.cost(['--days', '30', '--json'])).code).toBe(0);
       expect(store.storeFiles().some((name) => name.endsWith('.sqlite'))).toBe(true);
-      const clear = (args: string[]) => runCli(['cache', 'clear', '--cost', ...args], { home: store.home });
+      const clear = (args: string[]) => store.run(['cache', 'clear', '--cost', ...args]);
 
       const first = await clear([]);
       const second = await clear(['--json']);
@@ -60,11 +58,10 @@ describe('cache clear', () => {
   });
 
   it('--all: every cache, one line each, in CodexBar’s order with ours last', async () => {
-    const w = world();
-    await w.run(['usage', '--json']);
-    writeCachedCookie(w.home, 'a=1');
+    await scene.run(['usage', '--json']);
+    writeCachedCookie(scene.home, 'a=1');
 
-    const result = await w.run(['cache', 'clear', '--all']);
+    const result = await scene.run(['cache', 'clear', '--all']);
 
     expect(result.stdout).toBe(
       'cookies: cleared (all providers)\ncost: nothing to clear (all providers)\nusage: cleared (all providers)\n',
@@ -72,13 +69,12 @@ describe('cache clear', () => {
   });
 
   it('a cache that cannot be removed: the failure is its line and the run exits 1', async () => {
-    const w = world();
     // <cache dir>/codexbar is a file, so its usage directory cannot even be looked at (even by root).
-    fs.mkdirSync(path.join(w.home, '.cache'), { recursive: true });
-    fs.writeFileSync(path.join(w.home, '.cache', 'codexbar'), '');
+    fs.mkdirSync(path.join(scene.home, '.cache'), { recursive: true });
+    fs.writeFileSync(path.join(scene.home, '.cache', 'codexbar'), '');
 
-    const text = await w.run(['cache', 'clear', '--usage']);
-    const json = await w.run(['cache', 'clear', '--usage', '--json']);
+    const text = await scene.run(['cache', 'clear', '--usage']);
+    const json = await scene.run(['cache', 'clear', '--usage', '--json']);
 
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^usage: failed to clear \(all providers\) - ENOTDIR: .*\n$/);
@@ -99,9 +95,8 @@ describe('cache clear', () => {
     ],
     [['--cookies', '--provider', 'claude'], "unknown provider 'claude' (supported: cursor)"],
   ])('%j is refused in one line, exit 1', async (args, message) => {
-    const w = world();
-    const text = await w.run(['cache', 'clear', ...args]);
-    const json = await w.run(['cache', 'clear', '--json', ...args]);
+    const text = await scene.run(['cache', 'clear', ...args]);
+    const json = await scene.run(['cache', 'clear', '--json', ...args]);
 
     expect(text).toEqual({ code: 1, stdout: '', stderr: `Error: ${message}\n` });
     expect(JSON.parse(json.stdout)).toEqual([
@@ -110,7 +105,6 @@ describe('cache clear', () => {
   });
 
   it('`cache` alone means `cache clear`', async () => {
-    const w = world();
-    expect((await w.run(['cache', '--cost'])).stdout).toBe('cost: nothing to clear (all providers)\n');
+    expect((await scene.run(['cache', '--cost'])).stdout).toBe('cost: nothing to clear (all providers)\n');
   });
 });

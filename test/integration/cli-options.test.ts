@@ -3,45 +3,27 @@
  * flag accepts, and the form of an argument error, through the real `run(argv, io)` against the fake
  * cursor.com. An argument error never sends a request.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateEvents } from '../fake-cursor/events.js';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
+import { useScene } from '../helpers/scene.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 const COOKIE_VALUE = 'user_cli%3A%3Amanual';
 const EVENTS_PATH = '/api/dashboard/get-filtered-usage-events';
 
-let home: { home: string; cleanup: () => void };
-let fake: FakeCursor;
-
-beforeEach(async () => {
-  home = makeTempHome();
-  const events = generateEvents({ count: 40, start: new Date('2026-11-10T00:00:00Z'), end: NOW, seed: 3 });
-  fake = await startFakeCursor({
-    accounts: [proAccount([COOKIE_VALUE], 'dev@example.com', { events: { events } })],
-  });
+const scene = useScene({
+  now: NOW,
+  frozen: true,
+  env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${COOKIE_VALUE}` },
+  setup(scene) {
+    const events = generateEvents({ count: 40, start: new Date('2026-11-10T00:00:00Z'), end: NOW, seed: 3 });
+    return scene.serve([proAccount([COOKIE_VALUE], 'dev@example.com', { events: { events } })]);
+  },
 });
-afterEach(async () => {
-  await fake.close();
-  home.cleanup();
-});
+const cli = (args: string[], env: Record<string, string> = {}) => scene.run(args, { env });
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  return runCli(args, {
-    home: home.home,
-    now: NOW,
-    frozen: true,
-    env: {
-      CODEXBAR_CURSOR_BASE_URL: fake.url,
-      CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${COOKIE_VALUE}`,
-      ...env,
-    },
-  });
-}
-
-const paths = () => fake.requests.map((request) => request.path);
+const paths = () => scene.given.requests.map((request) => request.path);
 
 describe('usage is the default command', () => {
   it.each([[[]], [['--json']], [['--json', '--pretty']], [['-v']], [['--provider', 'cursor']]])(
@@ -60,7 +42,7 @@ describe('usage is the default command', () => {
   it('codexbar cost --days 3 runs cost over three local days', async () => {
     const result = await cli(['cost', '--days', '3', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    const bodies = fake.requests
+    const bodies = scene.given.requests
       .filter((r) => r.path === EVENTS_PATH)
       .map((r) => r.body as { startDate: string });
     expect(bodies[0]?.startDate).toBe(String(Date.parse('2026-11-18T00:00:00Z')));
@@ -73,7 +55,7 @@ describe('usage is the default command', () => {
     expect(result.stderr).toBe(
       "Error: unknown command 'foo' (commands: usage, cost, statusline, guard, cache, serve, config, login, logout, doctor, team, completion)\n",
     );
-    expect(fake.requests).toHaveLength(0);
+    expect(scene.given.requests).toHaveLength(0);
   });
 });
 
@@ -117,7 +99,7 @@ describe('fixed value sets: case-insensitive, anything else refused with the acc
       expect(JSON.parse(json.stdout)).toEqual([
         { provider: 'cli', source: 'cli', error: { code: 1, message, kind: 'args' } },
       ]);
-      expect(fake.requests).toHaveLength(0);
+      expect(scene.given.requests).toHaveLength(0);
     },
   );
 
@@ -141,7 +123,7 @@ describe('--source', () => {
         error: { code: 1, message: `Source '${label}' is not supported for cursor.`, kind: 'provider' },
       },
     ]);
-    expect(fake.requests).toHaveLength(0);
+    expect(scene.given.requests).toHaveLength(0);
   });
 
   it('--source cli runs as auto but an error row reports "cli"', async () => {
@@ -175,7 +157,7 @@ describe('help', () => {
     expect(result.stdout).toContain('-V, --version');
     expect(result.stdout).toContain('Examples:');
     expect(result.stdout).not.toContain('--cookie');
-    expect(fake.requests).toHaveLength(0);
+    expect(scene.given.requests).toHaveLength(0);
   });
 
   it('codexbar cost --help lists the cost flags and their accepted values', async () => {

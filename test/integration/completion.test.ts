@@ -1,61 +1,45 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempHome, repoRoot, runCli } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
+import { useScene } from '../helpers/scene.js';
 import { makeTokenAccounts, writeTokenAccountsConfig } from '../helpers/token-accounts.js';
 
-let home: string;
-let cleanup: () => void;
-let bin: string;
+const binDir = (home: string) => path.join(home, 'bin');
 
-beforeEach(async () => {
-  ({ home, cleanup } = makeTempHome());
-  // `codexbar` on PATH, as the scripts call it back for the account labels.
-  bin = path.join(home, 'bin');
-  fs.mkdirSync(bin);
-  fs.writeFileSync(
-    path.join(bin, 'codexbar'),
-    `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'bin', 'codexbar.js')}" "$@"\n`,
-    { mode: 0o755 },
-  );
-  writeTokenAccountsConfig(home, await makeTokenAccounts(['work', 'personal']));
+const scene = useScene({
+  async setup(scene) {
+    // `codexbar` on PATH, as the scripts call it back for the account labels.
+    fs.mkdirSync(binDir(scene.home));
+    fs.writeFileSync(
+      path.join(binDir(scene.home), 'codexbar'),
+      `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'bin', 'codexbar.js')}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    writeTokenAccountsConfig(scene.home, await makeTokenAccounts(['work', 'personal']));
+  },
 });
-afterEach(() => cleanup());
 
 const has = (shell: string) =>
   spawnSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' }).status === 0;
 
 async function script(shell: string): Promise<string> {
-  const result = await runCli(['completion', shell], { home });
+  const result = await scene.run(['completion', shell]);
   expect(result.code).toBe(0);
   expect(result.stderr).toBe('');
-  const file = path.join(home, `codexbar.${shell}`);
+  const file = path.join(scene.home, `codexbar.${shell}`);
   fs.writeFileSync(file, result.stdout);
   return file;
 }
 
 /** Runs a shell with only the test's HOME and the codexbar shim on PATH. */
-function shell(
-  command: string,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, TERM: 'dumb' },
-      cwd: home,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function shell(command: string, args: string[]): Promise<CliResult> {
+  const child = spawn(command, args, {
+    env: { PATH: `${binDir(scene.home)}:${process.env.PATH ?? ''}`, HOME: scene.home, TERM: 'dumb' },
+    cwd: scene.home,
   });
+  return outputOf(child);
 }
 
 /** Each case: the words typed (the last one being completed) and candidates that must (not) be offered. */
@@ -115,7 +99,7 @@ describe('codexbar completion (docs/behaviour.md §27.8)', () => {
       '-f',
       '-c',
       [
-        `autoload -U compinit && compinit -u -d '${home}/.zcompdump'`,
+        `autoload -U compinit && compinit -u -d '${scene.home}/.zcompdump'`,
         `source '${file}'`,
         'print -r -- "$_comps[codexbar]"',
         // zsh code, not template literals: `$` + `{…}` keeps Biome from taking them for either.
@@ -155,7 +139,7 @@ describe('codexbar completion (docs/behaviour.md §27.8)', () => {
     const json = /@'\n(.*)\n'@ \| ConvertFrom-Json/.exec(text)?.[1];
     const tree = JSON.parse(json!);
     // Exactly the commands `--help` lists (commander's own `help` aside).
-    const help = (await runCli(['--help'], { home })).stdout.split('Commands:\n')[1]!.split('\n\n')[0]!;
+    const help = (await scene.run(['--help'])).stdout.split('Commands:\n')[1]!.split('\n\n')[0]!;
     const listed = [...help.matchAll(/^ {2}([a-z]+)(?:\|[a-z]+)? /gm)]
       .map((match) => match[1])
       .filter((name) => name !== 'help');
@@ -173,18 +157,18 @@ describe('codexbar completion (docs/behaviour.md §27.8)', () => {
     const text = fs.readFileSync(await script('bash'), 'utf8');
     expect(text).not.toContain("'--web'");
     expect(text).not.toContain("'--list-accounts'");
-    const help = await runCli(['cost', '--help'], { home });
+    const help = await scene.run(['cost', '--help']);
     for (const flag of help.stdout.match(/--[a-z][\w-]*/g) ?? []) expect(text).toContain(`'${flag}'`);
   });
 
   it('--list-accounts prints the labels; a missing or broken config prints nothing, exit 0', async () => {
-    expect(await runCli(['completion', '--list-accounts'], { home })).toEqual({
+    expect(await scene.run(['completion', '--list-accounts'])).toEqual({
       code: 0,
       stdout: 'work\npersonal\n',
       stderr: '',
     });
-    fs.writeFileSync(path.join(home, '.config', 'codexbar', 'config.json'), 'not json');
-    expect(await runCli(['completion', '--list-accounts'], { home })).toEqual({
+    fs.writeFileSync(path.join(scene.home, '.config', 'codexbar', 'config.json'), 'not json');
+    expect(await scene.run(['completion', '--list-accounts'])).toEqual({
       code: 0,
       stdout: '',
       stderr: '',
@@ -192,12 +176,12 @@ describe('codexbar completion (docs/behaviour.md §27.8)', () => {
   });
 
   it('an unknown or missing shell is an argument error', async () => {
-    const unknown = await runCli(['completion', 'tcsh'], { home });
+    const unknown = await scene.run(['completion', 'tcsh']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe(
       "Error: the shell must be one of bash, zsh, fish, powershell (got 'tcsh').\n",
     );
-    const missing = await runCli(['completion'], { home });
+    const missing = await scene.run(['completion']);
     expect(missing.stderr).toBe('Error: completion needs a shell: bash, zsh, fish, powershell.\n');
   });
 });

@@ -1,18 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempHome, runCli } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { writeConfig } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
+import { useUnprivileged } from '../helpers/unprivileged.js';
 
-let home: string;
-let cleanup: () => void;
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(() => cleanup());
+const scene = useScene();
+const unprivileged = useUnprivileged();
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { home, env });
-const configFile = () => path.join(home, '.config', 'codexbar', 'config.json');
+const cli = (args: string[], env: Record<string, string> = {}) => scene.run(args, { env });
+const configFile = () => path.join(scene.home, '.config', 'codexbar', 'config.json');
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
 /** Every credential a config can hold, each unmistakable, so outputs can be grepped for them. */
@@ -71,7 +68,7 @@ describe('config validate (docs/behaviour.md §27.4)', () => {
   });
 
   it("reports CodexBar's codes for Cursor in text and JSON; an error makes the exit 1", async () => {
-    writeConfig(home, {
+    writeConfig(scene.home, {
       version: 2,
       providers: [
         {
@@ -127,7 +124,7 @@ describe('config validate (docs/behaviour.md §27.4)', () => {
   });
 
   it('warnings alone exit 0; token-account oddities are warnings too', async () => {
-    writeConfig(home, {
+    writeConfig(scene.home, {
       version: 1,
       providers: [
         {
@@ -154,7 +151,7 @@ describe('config validate (docs/behaviour.md §27.4)', () => {
 
   it('a file that is not JSON, or has the wrong types, is one error naming the file, never its contents', async () => {
     const file = writeConfig(
-      home,
+      scene.home,
       `{"version": 1, "providers": [{"id": "cursor", "cookieHeader": "${PLANTED.cookieHeader}"`,
     );
     const notJson = await cli(['config', 'validate']);
@@ -162,7 +159,7 @@ describe('config validate (docs/behaviour.md §27.4)', () => {
     expect(notJson.stdout).toMatch(
       new RegExp(`^\\[ERROR\\] config: Failed to decode CodexBar config at ${file}: invalid JSON`),
     );
-    writeConfig(home, {
+    writeConfig(scene.home, {
       version: '1',
       providers: [{ id: 'cursor', cookieHeader: 42, token: PLANTED.accountToken }],
     });
@@ -181,7 +178,7 @@ describe('config validate (docs/behaviour.md §27.4)', () => {
 
 describe('config dump (docs/behaviour.md §27.4)', () => {
   it('redacts every credential, keeps everything else; the planted secrets appear nowhere', async () => {
-    writeConfig(home, SHARED_CONFIG);
+    writeConfig(scene.home, SHARED_CONFIG);
     for (const args of [
       ['config', 'dump'],
       ['config', 'dump', '--pretty'],
@@ -212,7 +209,7 @@ describe('config dump (docs/behaviour.md §27.4)', () => {
   });
 
   it('--show-secrets prints them as they are', async () => {
-    writeConfig(home, SHARED_CONFIG);
+    writeConfig(scene.home, SHARED_CONFIG);
     const result = await cli(['config', 'dump', '--show-secrets']);
     expect(JSON.parse(result.stdout)).toEqual(SHARED_CONFIG);
   });
@@ -222,7 +219,7 @@ describe('config dump (docs/behaviour.md §27.4)', () => {
       version: 1,
       providers: [{ id: 'cursor' }],
     });
-    writeConfig(home, 'nope');
+    writeConfig(scene.home, 'nope');
     const broken = await cli(['config', 'dump', '--json']);
     expect(broken.code).toBe(1);
     expect(JSON.parse(broken.stdout)[0]).toMatchObject({ provider: 'cli', error: { kind: 'config' } });
@@ -231,7 +228,7 @@ describe('config dump (docs/behaviour.md §27.4)', () => {
 
 describe('config providers, enable, disable (docs/behaviour.md §27.4)', () => {
   it("lists the file's providers and Cursor, with CodexBar's default marker", async () => {
-    writeConfig(home, SHARED_CONFIG);
+    writeConfig(scene.home, SHARED_CONFIG);
     const text = await cli(['config', 'providers']);
     expect(text.stdout).toBe(
       'codex: enabled default (Codex)\ncursor: disabled (Cursor)\nclaude: disabled (Claude)\n',
@@ -249,7 +246,7 @@ describe('config providers, enable, disable (docs/behaviour.md §27.4)', () => {
   });
 
   it('enable writes only `enabled`: every other key and provider keeps its meaning; 0600, sorted keys', async () => {
-    writeConfig(home, SHARED_CONFIG);
+    writeConfig(scene.home, SHARED_CONFIG);
     fs.chmodSync(configFile(), 0o644);
     const result = await cli(['config', 'enable', '--provider', 'Cursor']);
     expect(result).toEqual({ code: 0, stdout: 'Config: enabled Cursor\n', stderr: '' });
@@ -282,13 +279,13 @@ describe('config providers, enable, disable (docs/behaviour.md §27.4)', () => {
       providers: [{ id: 'cursor', enabled: true }],
     });
     expect(mode(path.dirname(configFile()))).toBe(0o700);
-    writeConfig(home, SHARED_CONFIG);
+    writeConfig(scene.home, SHARED_CONFIG);
     await cli(['config', 'disable', '--provider', 'codex']);
     expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).providers[0].enabled).toBe(false);
   });
 
   it("an unknown or missing provider: CodexBar's error, exit 1, nothing written", async () => {
-    writeConfig(home, SHARED_CONFIG);
+    writeConfig(scene.home, SHARED_CONFIG);
     const before = fs.readFileSync(configFile(), 'utf8');
     for (const args of [
       ['config', 'enable'],
@@ -329,7 +326,7 @@ describe('config writes never lose or corrupt anything (docs/behaviour.md §27.1
   ];
   for (const [name, content] of broken) {
     it(`${name}: every writing command refuses, the file stays byte for byte`, async () => {
-      const file = writeConfig(home, content);
+      const file = writeConfig(scene.home, content);
       for (const args of [
         ['config', 'enable', '--provider', 'cursor'],
         ['logout', '--all'],
@@ -346,7 +343,7 @@ describe('config writes never lose or corrupt anything (docs/behaviour.md §27.1
   }
 
   it('a symlinked config is written through to its target, atomically; the link stays a link', async () => {
-    const dotfiles = path.join(home, 'dotfiles');
+    const dotfiles = path.join(scene.home, 'dotfiles');
     fs.mkdirSync(dotfiles);
     const target = path.join(dotfiles, 'codexbar.json');
     fs.writeFileSync(target, JSON.stringify(SHARED_CONFIG), { mode: 0o644 });
@@ -365,19 +362,19 @@ describe('config writes never lose or corrupt anything (docs/behaviour.md §27.1
 
   it('a dangling symlink is written through too: its target is created', async () => {
     fs.mkdirSync(path.dirname(configFile()), { recursive: true });
-    fs.mkdirSync(path.join(home, 'dotfiles'));
-    fs.symlinkSync(path.join(home, 'dotfiles', 'new.json'), configFile());
+    fs.mkdirSync(path.join(scene.home, 'dotfiles'));
+    fs.symlinkSync(path.join(scene.home, 'dotfiles', 'new.json'), configFile());
     expect((await cli(['config', 'enable', '--provider', 'cursor'])).code).toBe(0);
     expect(fs.lstatSync(configFile()).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(fs.readFileSync(path.join(home, 'dotfiles', 'new.json'), 'utf8')).providers).toEqual([
-      { id: 'cursor', enabled: true },
-    ]);
+    expect(
+      JSON.parse(fs.readFileSync(path.join(scene.home, 'dotfiles', 'new.json'), 'utf8')).providers,
+    ).toEqual([{ id: 'cursor', enabled: true }]);
   });
 
   it('an unwritable config path: exit 1 naming the path', async () => {
-    fs.writeFileSync(path.join(home, 'not-a-dir'), '');
+    fs.writeFileSync(path.join(scene.home, 'not-a-dir'), '');
     const result = await cli(['config', 'enable', '--provider', 'cursor', '--json'], {
-      CODEXBAR_CONFIG: path.join(home, 'not-a-dir', 'config.json'),
+      CODEXBAR_CONFIG: path.join(scene.home, 'not-a-dir', 'config.json'),
     });
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)[0]).toEqual({
@@ -391,16 +388,16 @@ describe('config writes never lose or corrupt anything (docs/behaviour.md §27.1
     });
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'a directory we may not write to: permission denied, naming the path',
-    async () => {
-      const dir = path.join(home, 'locked');
-      fs.mkdirSync(dir, { mode: 0o500 });
-      const result = await cli(['config', 'enable', '--provider', 'cursor'], {
-        CODEXBAR_CONFIG: path.join(dir, 'c.json'),
-      });
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain('Cannot write the config file ~/locked/c.json: permission denied.');
-    },
-  );
+  // Root writes into a 0500 directory, so the write is the built CLI's, as nobody when the tests run as root.
+  it('a directory we may not write to: permission denied, naming the path', async () => {
+    const dir = path.join(scene.home, 'locked');
+    fs.mkdirSync(dir, { mode: 0o500 });
+    unprivileged.handOver(scene.root);
+    const result = await unprivileged.runBuilt(['config', 'enable', '--provider', 'cursor'], {
+      env: { HOME: scene.home, TZ: 'UTC', CODEXBAR_CONFIG: path.join(dir, 'c.json') },
+      cwd: scene.home,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Cannot write the config file ~/locked/c.json: permission denied.');
+  });
 });

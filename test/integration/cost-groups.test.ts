@@ -8,7 +8,6 @@ import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { groupReport } from '../../src/cost/groups.js';
 import { resolveCostWindow } from '../../src/cost/window.js';
 import { generateEvents } from '../fake-cursor/events.js';
-import { runCli } from '../helpers/cli.js';
 import { MANUAL_COOKIE_VALUE, onlyRow } from '../helpers/cost-cli.js';
 import { type StoreHarness, storeHarness } from '../helpers/store-cli.js';
 
@@ -213,7 +212,7 @@ describe('--format csv (docs/behaviour.md §28.5)', () => {
   it('--format csv without --by is one row per day and model; usage refuses csv', async () => {
     const csv = await store.cost(['--days', '90', '--no-cache', '--format', 'csv']);
     expect(csv.stdout.split('\r\n')[0]!.startsWith('date,model,')).toBe(true);
-    const usage = await runCli(['usage', '--format', 'csv'], { home: store.home });
+    const usage = await store.run(['usage', '--format', 'csv']);
     expect(usage.code).toBe(1);
     expect(usage.stderr).toContain("--format must be one of text, json (got 'csv').");
   });

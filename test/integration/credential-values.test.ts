@@ -5,10 +5,9 @@
  * naming the rule, before any request.
  */
 import { describe, expect, it } from 'vitest';
-import { proAccount } from '../helpers/accounts.js';
-import { runInProcess } from '../helpers/browser-cli.js';
-import { addFirefox, makeBrowserHome } from '../helpers/browser-home.js';
-import { emailOf, summaryCookies, tokenAccounts, useFakeHome } from '../helpers/fake-home.js';
+import { emailOf, proAccount, summaryCookies, tokenAccounts } from '../helpers/accounts.js';
+import { runBrowserImport } from '../helpers/browser-cli.js';
+import { addFirefox } from '../helpers/browser-home.js';
 import {
   makeToken,
   type TestToken,
@@ -18,19 +17,21 @@ import {
   writeConfig,
   writeStoredSession,
 } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
-const box = useFakeHome(NOW);
+/** The browser import makes its private copies in the scene's TMPDIR, and must leave it empty. */
+const scene = useScene({ now: NOW, tmpdir: true });
 
 /** Each test gives every source its own account, so the email printed says which source was used. */
-const serve = (tokens: TestToken[]) => box.serve(tokenAccounts(tokens));
+const serve = (tokens: TestToken[]) => scene.serve(tokenAccounts(tokens));
 const usage = (args: string[] = ['--json', '--verbose'], env: Record<string, string | undefined> = {}) =>
-  box.usage(args, env);
+  scene.run(['usage', ...args], { env });
 
 describe('a token with a trailing newline is the same token (docs/behaviour.md Â§7.13)', () => {
   it('the Cursor app token', async () => {
     const app = await makeToken('app_user');
-    writeAppToken(box.home, `${app.jwt}\n`);
+    writeAppToken(scene.home, `${app.jwt}\n`);
     const server = await serve([app]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -40,7 +41,7 @@ describe('a token with a trailing newline is the same token (docs/behaviour.md Â
 
   it("cursor-agent's token (CRLF and spaces around it)", async () => {
     const agent = await makeToken('agent_user');
-    writeAgentToken(box.home, `  ${agent.jwt}\r\n`);
+    writeAgentToken(scene.home, `  ${agent.jwt}\r\n`);
     const server = await serve([agent]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -50,7 +51,7 @@ describe('a token with a trailing newline is the same token (docs/behaviour.md Â
 
   it('a stored-session cookie value', async () => {
     const stored = await makeToken('stored_user');
-    writeStoredSession(box.home, `${stored.cookieValue}\n`);
+    writeStoredSession(scene.home, `${stored.cookieValue}\n`);
     const server = await serve([stored]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -75,8 +76,8 @@ describe('a cookie that cannot be sent makes its source malformed; the next sour
     async (_, spoil, reason) => {
       const cached = await makeToken('cached_user');
       const stored = await makeToken('stored_user');
-      writeCachedCookie(box.home, `WorkosCursorSessionToken=${spoil(cached.cookieValue)}`);
-      writeStoredSession(box.home, stored.cookieValue);
+      writeCachedCookie(scene.home, `WorkosCursorSessionToken=${spoil(cached.cookieValue)}`);
+      writeStoredSession(scene.home, stored.cookieValue);
       const server = await serve([cached, stored]);
       const result = await usage();
       expect(result.code, result.stderr).toBe(0);
@@ -94,8 +95,8 @@ describe('a cookie that cannot be sent makes its source malformed; the next sour
   it('a stored session with a CRLF inside its value: skipped, the Cursor app token is used', async () => {
     const stored = await makeToken('stored_user');
     const app = await makeToken('app_user');
-    writeStoredSession(box.home, `${stored.cookieValue}\r\nX-Forged: 1`);
-    writeAppToken(box.home, app.jwt);
+    writeStoredSession(scene.home, `${stored.cookieValue}\r\nX-Forged: 1`);
+    writeAppToken(scene.home, app.jwt);
     const server = await serve([stored, app]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -147,7 +148,7 @@ describe('a manual header that cannot be sent is an argument error naming the ru
   });
 
   it("the config file's manual header with a non-ASCII character: exit 1, no request", async () => {
-    writeConfig(box.home, {
+    writeConfig(scene.home, {
       version: 1,
       providers: [{ id: 'cursor', cookieSource: 'manual', cookieHeader: 'WorkosCursorSessionToken=valuÃ©' }],
     });
@@ -168,39 +169,27 @@ describe('a browser cookie that cannot be sent is skipped; the next profile is u
     ],
     ['100 KB', (value: string) => `${value}${'a'.repeat(100 * 1024)}`, /longer than 8 KiB/],
   ])("Firefox: %s in the first profile's cookie, a good one in the second", async (_, spoil, reason) => {
-    const browser = makeBrowserHome();
-    const savedTmp = process.env.TMPDIR;
-    process.env.TMPDIR = browser.tmp;
-    try {
-      const spoiled = await makeToken('spoiled_user');
-      const good = await makeToken('firefox_user');
-      addFirefox(browser.home, 'linux', [
-        { name: 'default-release', folder: 'a.default-release', session: spoil(spoiled.cookieValue) },
-        { name: 'work', folder: 'b.work', session: good.cookieValue },
-      ]);
-      const server = await box.serve([
-        proAccount([spoiled.cookieValue]),
-        proAccount([good.cookieValue], 'firefox@example.com'),
-      ]);
-      const result = await runInProcess(['usage', '--json', '--verbose'], {
-        platform: 'linux',
-        box: browser,
-        path: process.env.PATH ?? '',
-        env: { CODEXBAR_CURSOR_BASE_URL: server.url },
-        now: NOW,
-        secrets: [spoiled.jwt, good.jwt],
-      });
-      expect(result.code, result.stderr).toBe(0);
-      expect(emailOf(result.stdout)).toBe('firefox@example.com');
-      expect(summaryCookies(server)).toEqual([`WorkosCursorSessionToken=${good.cookieValue}`]);
-      const skipped = result.stderr
-        .split('\n')
-        .find((line) => line.includes('Skipped Firefox profile "default-release"'));
-      expect(skipped).toMatch(reason);
-    } finally {
-      if (savedTmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = savedTmp;
-      browser.cleanup();
-    }
+    const spoiled = await makeToken('spoiled_user');
+    const good = await makeToken('firefox_user');
+    addFirefox(scene.home, 'linux', [
+      { name: 'default-release', folder: 'a.default-release', session: spoil(spoiled.cookieValue) },
+      { name: 'work', folder: 'b.work', session: good.cookieValue },
+    ]);
+    const server = await scene.serve([
+      proAccount([spoiled.cookieValue]),
+      proAccount([good.cookieValue], 'firefox@example.com'),
+    ]);
+    const result = await runBrowserImport(scene, ['usage', '--json', '--verbose'], {
+      platform: 'linux',
+      path: process.env.PATH ?? '',
+      secrets: [spoiled.jwt, good.jwt],
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(emailOf(result.stdout)).toBe('firefox@example.com');
+    expect(summaryCookies(server)).toEqual([`WorkosCursorSessionToken=${good.cookieValue}`]);
+    const skipped = result.stderr
+      .split('\n')
+      .find((line) => line.includes('Skipped Firefox profile "default-release"'));
+    expect(skipped).toMatch(reason);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { type CliResult, runCli } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
 import { makeToken, writeAgentToken, writeAppToken, writeConfig } from '../helpers/home.js';
 import { useScene } from '../helpers/scene.js';
 import {
@@ -21,8 +21,7 @@ const serve = (accounts: FakeAccount[]) => scene.serve(accounts);
 
 const PROXY_PASSWORD = 'planted-proxy-password-7';
 
-const doctor = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { home: scene.home, env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url, ...env } });
+const doctor = (args: string[], env: Record<string, string | undefined> = {}) => scene.run(args, { env });
 
 /** docs/behaviour.md §1.2: nothing secret in any output. */
 function expectNoSecrets(result: CliResult, secrets: string[]): void {
@@ -172,8 +171,7 @@ describe('codexbar doctor (docs/behaviour.md §27.7)', () => {
     fs.chmodSync(cache, 0o755);
     writeConfig(scene.home, '{"version": 1, "providers": [');
 
-    const result = await runCli(['doctor', '--no-color'], {
-      home: scene.home,
+    const result = await scene.run(['doctor', '--no-color'], {
       env: { CODEXBAR_CURSOR_BASE_URL: `http://127.0.0.1:${port}` },
     });
 
@@ -188,8 +186,7 @@ describe('codexbar doctor (docs/behaviour.md §27.7)', () => {
     expect(result.stdout).toContain('not checked: the config file cannot be read');
     const json = JSON.parse(
       (
-        await runCli(['doctor', '--json'], {
-          home: scene.home,
+        await scene.run(['doctor', '--json'], {
           env: { CODEXBAR_CURSOR_BASE_URL: `http://127.0.0.1:${port}` },
         })
       ).stdout,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
 import { writeConfig } from '../helpers/home.js';
-import { PROMPT_NOW } from '../helpers/prompt-world.js';
+import { PROMPT_NOW } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 import {
   ACCOUNT_FLAG_ERRORS,
@@ -14,15 +13,9 @@ import {
  * (55 % left), broken (cursor.com rejects it) and personal (8 % left).
  */
 
-const scene = useScene();
+const scene = useScene({ now: PROMPT_NOW, frozen: true });
 
-const run = (args: readonly string[]) =>
-  runCli(['guard', ...args], {
-    home: scene.home,
-    now: PROMPT_NOW,
-    frozen: true,
-    env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url },
-  });
+const run = (args: readonly string[]) => scene.run(['guard', ...args]);
 
 const result = (account: string | undefined, fields: Record<string, unknown>) => ({
   provider: 'cursor',

@@ -2,15 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proAccount, summaryWithPercent } from '../helpers/accounts.js';
-import { later, usePromptWorld } from '../helpers/prompt-world.js';
+import { later, promptScene, runPastDeadline, summaryRequests } from '../helpers/prompt.js';
+import { useScene } from '../helpers/scene.js';
 
 /** docs/behaviour.md §26.8: `codexbar guard`, CodexBar's quota gate: exits 0, 1, 64, 69. */
 
 // Account A: Total (primary, "session") 45 % used, Cursor (secondary, "weekly") 30 % used.
-const world = usePromptWorld((a, b) => [
-  proAccount([a.cookieValue], 'a@example.com'),
-  proAccount([b.cookieValue], 'b@example.com', { usageSummary: summaryWithPercent(100) }),
-]);
+const scene = useScene(
+  promptScene((a, b) => [
+    proAccount([a.cookieValue], 'a@example.com'),
+    proAccount([b.cookieValue], 'b@example.com', { usageSummary: summaryWithPercent(100) }),
+  ]),
+);
 
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 
@@ -23,8 +26,7 @@ describe('the decision', () => {
     [['--window', 'WEEKLY', '--min-remaining', '70'], 0, 'ok', 70],
     [[], 0, 'ok', 55],
   ])('%j: exit %i, %s with %i %% left', async (args, code, decision, left) => {
-    const w = world();
-    const result = await w.run(['guard', '--json', ...args]);
+    const result = await scene.run(['guard', '--json', ...args]);
 
     expect(result.code).toBe(code);
     expect(json(result.stdout)).toEqual({
@@ -38,19 +40,17 @@ describe('the decision', () => {
   });
 
   it('a fully used window leaves 0 % and blocks any minimum above 0', async () => {
-    const w = world();
-    const env = { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${w.b.cookieValue}` };
-    const blocked = await w.run(['guard', '--json', '--min-remaining', '1'], { env });
-    const zero = await w.run(['guard', '--json', '--min-remaining', '0'], { env });
+    const env = { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${scene.given.b.cookieValue}` };
+    const blocked = await scene.run(['guard', '--json', '--min-remaining', '1'], { env });
+    const zero = await scene.run(['guard', '--json', '--min-remaining', '0'], { env });
 
     expect(json(blocked.stdout)).toMatchObject({ remainingPercent: 0, decision: 'blocked', exitCode: 1 });
     expect(zero.code).toBe(0);
   });
 
   it('text: one line saying what was decided and why', async () => {
-    const w = world();
-    const ok = await w.run(['guard']);
-    const blocked = await w.run(['guard', '--min-remaining', '60']);
+    const ok = await scene.run(['guard']);
+    const blocked = await scene.run(['guard', '--min-remaining', '60']);
 
     expect(ok).toEqual({
       code: 0,
@@ -64,12 +64,11 @@ describe('the decision', () => {
 
 describe('unavailable: 69, or 0 with --fail-open', () => {
   it('no account: account-resolution', async () => {
-    const w = world();
-    fs.rmSync(path.join(w.home, '.config'), { recursive: true });
+    fs.rmSync(path.join(scene.home, '.config'), { recursive: true });
 
-    const closed = await w.run(['guard', '--json']);
-    const open = await w.run(['guard', '--json', '--fail-open']);
-    const text = await w.run(['guard']);
+    const closed = await scene.run(['guard', '--json']);
+    const open = await scene.run(['guard', '--json', '--fail-open']);
+    const text = await scene.run(['guard']);
 
     expect(closed.code).toBe(69);
     expect(json(closed.stdout)).toEqual({
@@ -87,16 +86,14 @@ describe('unavailable: 69, or 0 with --fail-open', () => {
   });
 
   it('cursor.com failing: fetch-failed', async () => {
-    const w = world();
-    await w.fake.close();
-    const result = await w.run(['guard', '--json']);
+    await scene.fake!.close();
+    const result = await scene.run(['guard', '--json']);
     expect(json(result.stdout)).toMatchObject({ decision: 'unknown', unavailableReason: 'fetch-failed' });
     expect(result.code).toBe(69);
   });
 
   it('cursor.com too slow: timeout (default 60 s)', async () => {
-    const w = world();
-    const { result, deadlines } = await w.runPastDeadline(['guard', '--json']);
+    const { result, deadlines } = await runPastDeadline(scene, ['guard', '--json']);
     expect(deadlines).toEqual([60_000]);
     expect(json(result.stdout)).toMatchObject({
       decision: 'unknown',
@@ -106,21 +103,19 @@ describe('unavailable: 69, or 0 with --fail-open', () => {
   });
 
   it('no such window: window-unavailable', async () => {
-    const w = world();
-    const env = { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${w.b.cookieValue}` };
+    const env = { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${scene.given.b.cookieValue}` };
     // B's summary has no auto/api split, so there is no weekly (secondary) window.
-    const result = await w.run(['guard', '--json', '--window', 'weekly'], { env });
+    const result = await scene.run(['guard', '--json', '--window', 'weekly'], { env });
     expect(json(result.stdout)).toMatchObject({ unavailableReason: 'window-unavailable', exitCode: 69 });
   });
 });
 
 describe('--max-age', () => {
   it('decides from a snapshot young enough, without a request', async () => {
-    const w = world();
-    await w.run(['usage', '--json']);
-    const result = await w.run(['guard', '--json', '--max-age', '5m'], { now: later(120) });
+    await scene.run(['usage', '--json']);
+    const result = await scene.run(['guard', '--json', '--max-age', '5m'], { now: later(120) });
     expect(json(result.stdout)).toMatchObject({ decision: 'ok', remainingPercent: 55 });
-    expect(w.summaryRequests()).toBe(1);
+    expect(summaryRequests(scene)).toBe(1);
   });
 });
 
@@ -140,15 +135,14 @@ describe('bad arguments exit 64', () => {
     [['--provider', 'claude'], "unknown provider 'claude' (supported: cursor)"],
     [['--bogus'], "unknown option '--bogus'"],
   ])('%j', async (args, message) => {
-    const w = world();
-    const text = await w.run(['guard', ...args]);
-    const asJson = await w.run(['guard', '--json', ...args]);
+    const text = await scene.run(['guard', ...args]);
+    const asJson = await scene.run(['guard', '--json', ...args]);
 
     expect(text).toEqual({ code: 64, stdout: '', stderr: `Error: ${message}\n` });
     expect(asJson.code).toBe(64);
     expect(JSON.parse(asJson.stdout)).toEqual([
       { provider: 'cli', source: 'cli', error: { code: 64, message, kind: 'args' } },
     ]);
-    expect(w.fake.requests).toEqual([]);
+    expect(scene.fake!.requests).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ import {
   teamUsageOutputSchema,
 } from '../helpers/json-rows/team.js';
 import { usageOutputSchema } from '../helpers/json-rows/usage.js';
-import { later, PROMPT_NOW } from '../helpers/prompt-world.js';
+import { later, PROMPT_NOW } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 import { runTeam } from '../helpers/team-cli.js';
 import { fakeFor, makeTokenAccounts, writeTokenAccountsConfig } from '../helpers/token-accounts.js';

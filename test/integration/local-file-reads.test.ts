@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emailOf, tokenAccounts, useFakeHome } from '../helpers/fake-home.js';
+import { emailOf, tokenAccounts } from '../helpers/accounts.js';
 import { makeFifo, startFifoRescue } from '../helpers/fifo.js';
 import {
   makeToken,
@@ -18,9 +18,10 @@ import {
   writeCachedCookie,
   writeStoredSession,
 } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
-const box = useFakeHome(NOW);
+const scene = useScene({ now: NOW });
 let stopRescue: (() => void) | undefined;
 
 afterEach(() => {
@@ -29,25 +30,25 @@ afterEach(() => {
 });
 
 const places = {
-  config: () => path.join(box.home, '.config', 'codexbar', 'config.json'),
-  cached: () => path.join(box.home, '.local', 'share', 'CodexBar', 'cursor-cookie.json'),
-  stored: () => path.join(box.home, '.local', 'share', 'CodexBar', 'cursor-session.json'),
-  agent: () => path.join(box.home, '.config', 'cursor', 'auth.json'),
-  appDb: () => path.join(box.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'),
+  config: () => path.join(scene.home, '.config', 'codexbar', 'config.json'),
+  cached: () => path.join(scene.home, '.local', 'share', 'CodexBar', 'cursor-cookie.json'),
+  stored: () => path.join(scene.home, '.local', 'share', 'CodexBar', 'cursor-session.json'),
+  agent: () => path.join(scene.home, '.config', 'cursor', 'auth.json'),
+  appDb: () => path.join(scene.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'),
 };
 
 /** FIFOs at `files`, watched: a run that blocks on one is let go after 2 s and the test fails. */
 function fifos(...files: string[]): () => Promise<string[]> {
   for (const file of files) makeFifo(file);
-  const rescue = startFifoRescue(files, path.join(box.home, 'rescued-fifos'));
+  const rescue = startFifoRescue(files, path.join(scene.home, 'rescued-fifos'));
   stopRescue = rescue.stop;
   return rescue.rescued;
 }
 
 /** Each test gives every source its own account, so the email printed says which source was used. */
-const serve = (tokens: TestToken[]) => box.serve(tokenAccounts(tokens));
+const serve = (tokens: TestToken[]) => scene.serve(tokenAccounts(tokens));
 const usage = (args: string[] = ['--json', '--verbose'], env: Record<string, string | undefined> = {}) =>
-  box.usage(args, env);
+  scene.run(['usage', ...args], { env });
 
 describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md §1.1)', () => {
   it('the config file: exit 1 naming the file, before any request', async () => {
@@ -58,12 +59,12 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
     expect(result.stderr).toContain(
       `Error: Failed to read CodexBar config at ${places.config()}: not a regular file`,
     );
-    expect(box.fake!.requests).toEqual([]);
+    expect(scene.fake!.requests).toEqual([]);
     expect(await rescued()).toEqual([]);
   });
 
   it('the file CODEXBAR_CONFIG names: the same config error', async () => {
-    const file = path.join(box.home, 'elsewhere', 'codexbar.json');
+    const file = path.join(scene.home, 'elsewhere', 'codexbar.json');
     const rescued = fifos(file);
     await serve([]);
     const result = await usage(['--json'], { CODEXBAR_CONFIG: file });
@@ -77,7 +78,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   it('the cached cookie: skipped as unreadable, the stored session is used', async () => {
     const stored = await makeToken('stored_user');
     const rescued = fifos(places.cached());
-    writeStoredSession(box.home, stored.cookieValue);
+    writeStoredSession(scene.home, stored.cookieValue);
     await serve([stored]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -89,7 +90,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   it('the stored session: skipped as unreadable, the Cursor app token is used', async () => {
     const app = await makeToken('app_user');
     const rescued = fifos(places.stored());
-    writeAppToken(box.home, app.jwt);
+    writeAppToken(scene.home, app.jwt);
     await serve([app]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -101,7 +102,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   it('state.vscdb: the app token is skipped as unreadable, the cursor-agent token is used', async () => {
     const agent = await makeToken('agent_user');
     const rescued = fifos(places.appDb());
-    writeAgentToken(box.home, agent.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     await serve([agent]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -113,9 +114,9 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   it('state.vscdb-wal beside a good database: the app token is skipped, the cursor-agent token is used', async () => {
     const app = await makeToken('app_user');
     const agent = await makeToken('agent_user');
-    const dbPath = writeAppToken(box.home, app.jwt);
+    const dbPath = writeAppToken(scene.home, app.jwt);
     const rescued = fifos(`${dbPath}-wal`);
-    writeAgentToken(box.home, agent.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     await serve([app, agent]);
     const before = fs.readFileSync(dbPath);
     const result = await usage();
@@ -136,7 +137,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
     expect(result.stderr).toMatch(
       /^Error: No Cursor session found\. Looked at: .*cursor-agent token \(.*auth\.json.*not a regular file/m,
     );
-    expect(box.fake!.requests).toEqual([]);
+    expect(scene.fake!.requests).toEqual([]);
     expect(await rescued()).toEqual([]);
   });
 });
@@ -168,8 +169,8 @@ describe('a huge or endless config file fails at once naming the file (docs/beha
 
   it('a cached cookie larger than 1 MiB is skipped, the next source is used', async () => {
     const stored = await makeToken('stored_user');
-    writeCachedCookie(box.home, `WorkosCursorSessionToken=${'a'.repeat(1024 * 1024)}`);
-    writeStoredSession(box.home, stored.cookieValue);
+    writeCachedCookie(scene.home, `WorkosCursorSessionToken=${'a'.repeat(1024 * 1024)}`);
+    writeStoredSession(scene.home, stored.cookieValue);
     await serve([stored]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -205,7 +206,7 @@ describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour
 
   it("cursor-agent's auth.json with a BOM: its token is used", async () => {
     const agent = await makeToken('agent_user');
-    prefixBom(writeAgentToken(box.home, agent.jwt));
+    prefixBom(writeAgentToken(scene.home, agent.jwt));
     await serve([agent]);
     const result = await usage();
     expect(result.code, result.stderr).toBe(0);
@@ -214,7 +215,7 @@ describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour
 
   it('the cached cookie and the stored session with a BOM: each is used', async () => {
     const cached = await makeToken('cached_user');
-    writeCachedCookie(box.home, `WorkosCursorSessionToken=${cached.cookieValue}`);
+    writeCachedCookie(scene.home, `WorkosCursorSessionToken=${cached.cookieValue}`);
     prefixBom(places.cached());
     await serve([cached]);
     const first = await usage();
@@ -223,7 +224,7 @@ describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour
 
     fs.rmSync(places.cached());
     const stored = await makeToken('stored_user');
-    writeStoredSession(box.home, stored.cookieValue);
+    writeStoredSession(scene.home, stored.cookieValue);
     prefixBom(places.stored());
     await serve([stored]);
     const second = await usage();
@@ -235,7 +236,7 @@ describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour
 describe('CODEXBAR_CONFIG naming a missing file (docs/behaviour.md §6.1)', () => {
   it('--verbose says so and the defaults are used', async () => {
     const agent = await makeToken('agent_user');
-    writeAgentToken(box.home, agent.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     await serve([agent]);
     const result = await usage(['--json', '--verbose'], { CODEXBAR_CONFIG: '~/nowhere/config.json' });
     expect(result.code, result.stderr).toBe(0);

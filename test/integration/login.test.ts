@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { type CliResult, repoRoot, runCli } from '../helpers/cli.js';
+import { type CliResult, repoRoot } from '../helpers/cli.js';
 import { makeToken, writeConfig } from '../helpers/home.js';
 import { useScene } from '../helpers/scene.js';
 import { fakeFor, makeTokenAccounts, writeTokenAccountsConfig } from '../helpers/token-accounts.js';
@@ -17,9 +17,8 @@ const configFile = () => path.join(scene.home, '.config', 'codexbar', 'config.js
 const readConfig = () => JSON.parse(fs.readFileSync(configFile(), 'utf8'));
 
 const login = (stdin: string | undefined, args: string[] = [], env: Record<string, string> = {}) =>
-  runCli(['login', ...(stdin === undefined ? [] : ['--stdin']), ...args], {
-    home: scene.home,
-    env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url, ...env },
+  scene.run(['login', ...(stdin === undefined ? [] : ['--stdin']), ...args], {
+    env,
     now: new Date('2026-07-20T15:00:00Z'),
     frozen: true,
     stdin,
@@ -68,10 +67,7 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
     expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/auth/me', '/api/usage-summary']);
 
     // The stored account is what `usage` uses from now on.
-    const usage = await runCli(['usage', '--json'], {
-      home: scene.home,
-      env: { CODEXBAR_CURSOR_BASE_URL: server.url },
-    });
+    const usage = await scene.run(['usage', '--json'], { env: { CODEXBAR_CURSOR_BASE_URL: server.url } });
     expect(JSON.parse(usage.stdout)[0]).toMatchObject({
       account: 'dev@example.com',
       usage: { accountEmail: 'dev@example.com' },
@@ -134,9 +130,7 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
     await serve([
       proAccount([token.cookieValue], 'x@example.com', { usageSummary: { json: {}, delayMs: 2000 } }),
     ]);
-    const slow = await runCli(['login', '--stdin'], {
-      home: scene.home,
-      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake!.url },
+    const slow = await scene.run(['login', '--stdin'], {
       stdin: token.cookieValue,
       timing: { requestTimeoutMs: 50 },
     });
@@ -198,20 +192,15 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
 
   it('without --stdin and without a terminal it refuses, and never takes the secret as an argument', async () => {
     await serve([]);
-    const noTty = await runCli(['login'], {
-      home: scene.home,
-      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake!.url },
-    });
+    const noTty = await scene.run(['login']);
     expect(noTty.code).toBe(1);
     expect(noTty.stderr).toMatch(
       /^Error: codexbar login reads the cookie from the terminal, and stdin is not a terminal\./,
     );
-    const asArgument = await runCli(['login', 'WorkosCursorSessionToken=abc'], { home: scene.home });
+    const asArgument = await scene.run(['login', 'WorkosCursorSessionToken=abc']);
     expect(asArgument.code).toBe(1);
     expect(asArgument.stderr).toMatch(/too many arguments/);
-    const cookieFlag = await runCli(['login', '--cookie', 'WorkosCursorSessionToken=abc'], {
-      home: scene.home,
-    });
+    const cookieFlag = await scene.run(['login', '--cookie', 'WorkosCursorSessionToken=abc']);
     expect(cookieFlag.stderr).toMatch(/unknown option '--cookie'/);
     expect(fs.existsSync(configFile())).toBe(false);
   });
@@ -300,7 +289,7 @@ describe('codexbar logout (docs/behaviour.md §27.5)', () => {
   }
   const labels = () =>
     readConfig().providers[0].tokenAccounts.accounts.map((a: { label: string }) => a.label);
-  const logout = (args: string[]) => runCli(['logout', ...args], { home: scene.home });
+  const logout = (args: string[]) => scene.run(['logout', ...args]);
 
   it('removes the active account by default; the one at its place becomes active', async () => {
     await three(1);

@@ -10,15 +10,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
-import { type CliResult, repoRoot } from '../helpers/cli.js';
-import { useFakeHome } from '../helpers/fake-home.js';
+import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
 import { PEAK_RSS_PRELOAD, readPeakRssMB } from '../helpers/peak-rss.js';
+import { useScene } from '../helpers/scene.js';
 
 const BIN = path.join(repoRoot, 'bin', 'codexbar.js');
 const VALUE = 'user_process%3A%3Amanual';
 const MB = 1024 * 1024;
 
-const box = useFakeHome();
+const scene = useScene();
 
 interface BinRun extends CliResult {
   /** Peak resident set size in MB, when measured. */
@@ -29,56 +29,45 @@ interface BinRun extends CliResult {
  * The built CLI in its own process, with only the given environment (plus PATH, HOME and TZ). `stdout` or
  * `stderr` may be a file to write to (e.g. /dev/full) instead of a pipe.
  */
-function runBin(
+async function runBin(
   args: string[],
   options: { env?: Record<string, string>; stdoutFile?: string; stderrFile?: string; peakRss?: boolean } = {},
 ): Promise<BinRun> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
-    HOME: box.home,
+    HOME: scene.home,
     TZ: 'UTC',
     ...options.env,
   };
   const nodeArgs: string[] = [];
-  const rssFile = path.join(box.home, 'peak-rss');
+  const rssFile = path.join(scene.home, 'peak-rss');
   if (options.peakRss) {
     nodeArgs.push('--import', PEAK_RSS_PRELOAD);
     env.PEAK_RSS_FILE = rssFile;
   }
   const out = options.stdoutFile ? fs.openSync(options.stdoutFile, 'w') : 'pipe';
   const err = options.stderrFile ? fs.openSync(options.stderrFile, 'w') : 'pipe';
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
-      env,
-      cwd: box.home,
-      stdio: ['ignore', out, err],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      for (const fd of [out, err]) if (typeof fd === 'number') fs.closeSync(fd);
-      const run: BinRun = { code, stdout, stderr };
-      if (options.peakRss) run.peakRssMB = readPeakRssMB(rssFile);
-      resolve(run);
-    });
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+    env,
+    cwd: scene.home,
+    stdio: ['ignore', out, err],
   });
+  const { code, stdout, stderr } = await outputOf(child).finally(() => {
+    for (const fd of [out, err]) if (typeof fd === 'number') fs.closeSync(fd);
+  });
+  const run: BinRun = { code, stdout, stderr };
+  if (options.peakRss) run.peakRssMB = readPeakRssMB(rssFile);
+  return run;
 }
 
 const cursorEnv = () => ({
-  CODEXBAR_CURSOR_BASE_URL: box.fake!.url,
+  CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
   CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}`,
 });
 
 describe('a huge answer costs at most its cap in memory (docs/behaviour.md §10.5)', () => {
   it('a 50 MB usage-summary fails at the 2 MiB cap with a peak RSS under 100 MB', async () => {
-    await box.serve([
+    await scene.serve([
       proAccount([VALUE], 'dev@example.com', {
         usageSummary: { stream: { chunk: 'x'.repeat(MB), bytes: 50 * MB } },
       }),
@@ -91,7 +80,7 @@ describe('a huge answer costs at most its cap in memory (docs/behaviour.md §10.
   });
 
   it('an endless events page fails at the 64 MiB cap with a peak RSS under 300 MB', async () => {
-    await box.serve([{ cookies: [VALUE], events: { stream: { chunk: `[${'0,'.repeat(MB / 2 - 1)}` } } }]);
+    await scene.serve([{ cookies: [VALUE], events: { stream: { chunk: `[${'0,'.repeat(MB / 2 - 1)}` } } }]);
     const run = await runBin(['cost', '--json'], { env: cursorEnv(), peakRss: true });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)[0].error.message).toBe(
@@ -109,7 +98,7 @@ describe('a write error on the output is one line and exit 1 (docs/behaviour.md 
   });
 
   it('usage --json > /dev/full', async () => {
-    await box.serve([proAccount([VALUE])]);
+    await scene.serve([proAccount([VALUE])]);
     const run = await runBin(['usage', '--json'], { env: cursorEnv(), stdoutFile: '/dev/full' });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('Error: cannot write output: ENOSPC\n');

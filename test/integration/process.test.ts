@@ -10,14 +10,14 @@ import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtur
 import { generateEvents } from '../fake-cursor/events.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { builtCliExists, repoRoot, type SpawnOptions, spawnCli, startCli } from '../helpers/cli.js';
-import { usePerTestHome } from '../helpers/per-test.js';
+import { useScene } from '../helpers/scene.js';
 
 const SESSION = 'process-session-cookie';
 const VERSION = (
   JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
-const perTest = usePerTestHome();
+const scene = useScene();
 beforeAll(() => {
   if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: run `npm run build` before these tests');
 });
@@ -35,9 +35,9 @@ function account(overrides: Partial<FakeAccount> = {}): FakeAccount {
 
 /** Spawn options against a fresh fake cursor.com serving `served`. */
 async function against(served: FakeAccount, extra: Partial<SpawnOptions> = {}): Promise<SpawnOptions> {
-  const fake = await perTest.startFake([served]);
+  const fake = await scene.serve([served]);
   return {
-    home: perTest.home,
+    home: scene.home,
     now: WORKED_NOW,
     env: {
       CODEXBAR_CURSOR_BASE_URL: fake.url,
@@ -51,7 +51,7 @@ const NO_STACK = /^\s+at /m;
 
 describe('--version is answered by the bin before the bundle loads', () => {
   it.each([[['--version']], [['-V']], [['cost', '--version']]])('codexbar %j', async (args) => {
-    const result = await spawnCli(args, { home: perTest.home });
+    const result = await spawnCli(args, { home: scene.home });
     expect(result).toEqual({ code: 0, signal: null, stdout: `codexbar ${VERSION}\n`, stderr: '' });
   });
 });
@@ -65,11 +65,12 @@ describe('exit codes of a real run', () => {
   });
 
   it('a run that fails exits 1 with the error on stderr and no stack trace', async () => {
-    const failing = account({ usageSummary: { status: 500, json: {} } });
+    // A final error (a 5xx is retried, and a built CLI's retry waits are real).
+    const failing = account({ usageSummary: { status: 404, json: {} } });
     const result = await spawnCli(['usage'], await against(failing));
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^Error: Cursor API error: HTTP 500/);
+    expect(result.stderr).toMatch(/^Error: Cursor API error: HTTP 404/);
     expect(result.stderr).not.toMatch(NO_STACK);
   });
 });
@@ -97,7 +98,7 @@ describe('the native SQLite addon', () => {
     expect(cold).toMatchObject({ code: 0, signal: null, stderr: '' });
     expect(warm).toMatchObject({ code: 0, signal: null, stderr: '' });
     expect(warm.stdout).toBe(cold.stdout);
-    expect(fs.readdirSync(path.join(perTest.home, '.cache', 'codexbar', 'cost'))).toContainEqual(
+    expect(fs.readdirSync(path.join(scene.home, '.cache', 'codexbar', 'cost'))).toContainEqual(
       expect.stringMatching(/\.sqlite$/),
     );
   });
@@ -105,14 +106,14 @@ describe('the native SQLite addon', () => {
 
 describe('a reader that closes early (EPIPE) ends the run quietly', () => {
   it('codexbar --help', async () => {
-    const result = await spawnCli(['--help'], { home: perTest.home, closeStdout: true });
+    const result = await spawnCli(['--help'], { home: scene.home, closeStdout: true });
     expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
   });
 
   it('codexbar usage --json', async () => {
     const result = await spawnCli(['usage', '--json'], await against(account(), { closeStdout: true }));
     expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
-    expect(perTest.fake.requests.map((request) => request.path)).toContain('/api/usage-summary');
+    expect(scene.fake!.requests.map((request) => request.path)).toContain('/api/usage-summary');
   });
 });
 
@@ -139,7 +140,7 @@ describe('a signal during a request parked at cursor.com ends the process', () =
 });
 
 describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () => {
-  const cacheDir = () => path.join(perTest.home, '.cache', 'codexbar', 'compile-cache');
+  const cacheDir = () => path.join(scene.home, '.cache', 'codexbar', 'compile-cache');
   /** The V8 code cache of the CLI bundle. */
   const bundleCache = () => fs.readdirSync(cacheDir()).filter((name) => /^cli\.cjs-.*\.v8$/.test(name));
 
@@ -188,7 +189,7 @@ describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () =>
     const options = await against(account(), { frozen: true });
     const first = await spawnCli(['usage', '--json'], options);
     const file = path.join(cacheDir(), bundleCache()[0]!);
-    const elsewhere = path.join(perTest.home, 'elsewhere');
+    const elsewhere = path.join(scene.home, 'elsewhere');
     fs.copyFileSync(file, elsewhere);
     const before = fs.readFileSync(elsewhere);
     fs.rmSync(file);

@@ -5,54 +5,44 @@ import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
 import { isSnapshotFile } from '../../src/cache/snapshot-file.js';
 import { acquireRefreshLock, handOverRefreshLock } from '../../src/statusline/refresh-lock.js';
-import { type CliResult, repoRoot } from '../helpers/cli.js';
-import { type PromptWorld, usePromptWorld } from '../helpers/prompt-world.js';
+import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
+import { promptScene, summaryRequests, usageDir, usageFiles } from '../helpers/prompt.js';
+import { useScene } from '../helpers/scene.js';
 
 /**
  * docs/behaviour.md §26.5–26.7 with real processes: the built bin/codexbar.js, because what is under test
  * is how separate processes share the cache and its lock, start detached refreshes, and survive SIGKILL.
  */
 
-const world = usePromptWorld();
+const scene = useScene(promptScene());
 const bin = path.join(repoRoot, 'bin', 'codexbar.js');
 const keyA = accountKey({ userId: 'user_prompt_a' });
-const snapshotFile = (w: PromptWorld) => path.join(w.usageDir, `${keyA}.json`);
-const lockFile = (w: PromptWorld) => path.join(w.usageDir, `${keyA}.lock`);
+const snapshotFile = () => path.join(usageDir(scene), `${keyA}.json`);
+const lockFile = () => path.join(usageDir(scene), `${keyA}.lock`);
 
 function start(
-  w: PromptWorld,
   args: readonly string[],
   stdin: 'ignore' | 'pipe' = 'ignore',
   stdout: 'pipe' | number = 'pipe',
 ): ChildProcess {
   return spawn(process.execPath, [bin, ...args], {
-    cwd: w.home,
+    cwd: scene.home,
     // No compile cache: a detached refresh writes it into HOME as it exits, after the lock and snapshot a
     // test waits for, so removing HOME could race it (ENOTEMPTY). process.test.ts covers the cache.
     env: {
       PATH: process.env.PATH ?? '',
-      HOME: w.home,
+      HOME: scene.home,
       TZ: 'UTC',
-      CODEXBAR_CURSOR_BASE_URL: w.fake.url,
+      CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
       NODE_DISABLE_COMPILE_CACHE: '1',
     },
     stdio: [stdin, stdout, 'pipe'],
   });
 }
 
-function finished(child: ChildProcess): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+async function finished(child: ChildProcess): Promise<CliResult> {
+  const { code, stdout, stderr } = await outputOf(child);
+  return { code, stdout, stderr };
 }
 
 /** Polls (bounded) for something another process does; the processes, not a timer, decide when. */
@@ -65,28 +55,26 @@ async function eventually(check: () => boolean, what: string): Promise<void> {
 }
 
 /** A snapshot saved live now (real clock, as the processes use), then aged past the statusline's 60 s. */
-async function staleSnapshot(w: PromptWorld): Promise<string> {
-  expect((await w.run(['usage', '--json'], { now: new Date(), frozen: false })).code).toBe(0);
-  const file = JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8'));
+async function staleSnapshot(): Promise<string> {
+  expect((await scene.run(['usage', '--json'], { now: new Date(), frozen: false })).code).toBe(0);
+  const file = JSON.parse(fs.readFileSync(snapshotFile(), 'utf8'));
   const old = new Date(Date.now() - 10 * 60_000).toISOString();
-  fs.writeFileSync(snapshotFile(w), JSON.stringify({ ...file, fetchedAt: old }));
+  fs.writeFileSync(snapshotFile(), JSON.stringify({ ...file, fetchedAt: old }));
   return old;
 }
 
-const fetchedAt = (w: PromptWorld) =>
-  JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8')).fetchedAt as string;
+const fetchedAt = () => JSON.parse(fs.readFileSync(snapshotFile(), 'utf8')).fetchedAt as string;
 
 describe('processes sharing one snapshot', () => {
   it('20 statusline processes started together on a stale snapshot make exactly one request wave', async () => {
-    const w = world();
-    const old = await staleSnapshot(w);
+    const old = await staleSnapshot();
     // A lock left by a refresh that died: all 20 find it stale at once, and only one may take it over.
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
-    fs.writeFileSync(lockFile(w), JSON.stringify({ pid: deadPid, nonce: 'dead', startedAt: Date.now() }));
-    const before = w.summaryRequests();
+    fs.writeFileSync(lockFile(), JSON.stringify({ pid: deadPid, nonce: 'dead', startedAt: Date.now() }));
+    const before = summaryRequests(scene);
 
-    const results = await Promise.all(Array.from({ length: 20 }, () => finished(start(w, ['statusline']))));
-    await eventually(() => !fs.existsSync(lockFile(w)) && fetchedAt(w) !== old, 'the background refresh');
+    const results = await Promise.all(Array.from({ length: 20 }, () => finished(start(['statusline']))));
+    await eventually(() => !fs.existsSync(lockFile()) && fetchedAt() !== old, 'the background refresh');
 
     // Stale, or already fresh for a process that started after the refresh had finished.
     for (const result of results) {
@@ -94,29 +82,27 @@ describe('processes sharing one snapshot', () => {
       expect(result.stdout).toMatch(/^~?Cursor 55% left · /);
     }
     expect(results.some((result) => result.stdout.startsWith('~'))).toBe(true);
-    expect(w.summaryRequests() - before).toBe(1);
-    expect(new Set(w.fake.requests.slice(-4).map((request) => request.path)).size).toBeGreaterThan(1);
+    expect(summaryRequests(scene) - before).toBe(1);
+    expect(new Set(scene.fake!.requests.slice(-4).map((request) => request.path)).size).toBeGreaterThan(1);
   });
 
   it('never reads stdin: Claude Code pipes JSON in and keeps the pipe open', async () => {
-    const w = world();
     // The first run has no snapshot (the full CLI fetches live), the second answers from the fast path.
     for (let run = 0; run < 2; run++) {
-      const child = start(w, ['statusline'], 'pipe');
+      const child = start(['statusline'], 'pipe');
       child.stdin?.write('{"session_id":"x","model":{"display_name":"Opus"}}\n');
       const result = await finished(child);
       child.stdin?.destroy();
       expect(result.stdout).toMatch(/^Cursor 55% left · /);
     }
-    expect(w.summaryRequests()).toBe(1);
+    expect(summaryRequests(scene)).toBe(1);
   });
 });
 
 describe('the fast path writes without process.stdout, and still', () => {
   it('ends quietly when the reader has gone (EPIPE)', async () => {
-    const w = world();
-    await w.run(['statusline'], { now: new Date(), frozen: false });
-    const child = start(w, ['statusline']);
+    await scene.run(['statusline'], { now: new Date(), frozen: false });
+    const child = start(['statusline']);
     child.stdout?.destroy();
     const result = await finished(child);
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -124,11 +110,10 @@ describe('the fast path writes without process.stdout, and still', () => {
 
   it('says why and exits 1 when the line cannot be written (a full disk)', async () => {
     if (!fs.existsSync('/dev/full')) return;
-    const w = world();
-    await w.run(['statusline'], { now: new Date(), frozen: false });
+    await scene.run(['statusline'], { now: new Date(), frozen: false });
     const full = fs.openSync('/dev/full', 'w');
     try {
-      const result = await finished(start(w, ['statusline'], 'ignore', full));
+      const result = await finished(start(['statusline'], 'ignore', full));
       expect(result).toEqual({ code: 1, stdout: '', stderr: 'Error: cannot write output: ENOSPC\n' });
     } finally {
       fs.closeSync(full);
@@ -154,72 +139,69 @@ describe('the fast path bundle', () => {
 
 describe('a refresh killed with SIGKILL', () => {
   it('half-way through its requests leaves the old snapshot, and the next run refreshes', async () => {
-    const w = world();
-    const old = await staleSnapshot(w);
-    const attempt = acquireRefreshLock(lockFile(w), { now: Date.now() });
+    const old = await staleSnapshot();
+    const attempt = acquireRefreshLock(lockFile(), { now: Date.now() });
     if (attempt.kind !== 'acquired') throw new Error('lock');
-    w.fake.setLatency(25_000);
-    const before = w.summaryRequests();
+    scene.fake!.setLatency(25_000);
+    const before = summaryRequests(scene);
 
-    const child = start(w, ['__refresh', '--account', keyA, '--lock', attempt.nonce, '--source', 'auto']);
+    const child = start(['__refresh', '--account', keyA, '--lock', attempt.nonce, '--source', 'auto']);
     const done = finished(child);
-    handOverRefreshLock(lockFile(w), attempt.nonce, child.pid!);
-    await eventually(() => w.summaryRequests() > before, 'the refresh to be waiting on cursor.com');
+    handOverRefreshLock(lockFile(), attempt.nonce, child.pid!);
+    await eventually(() => summaryRequests(scene) > before, 'the refresh to be waiting on cursor.com');
     child.kill('SIGKILL');
     await done;
 
-    const left = JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8'));
+    const left = JSON.parse(fs.readFileSync(snapshotFile(), 'utf8'));
     expect(isSnapshotFile(left)).toBe(true);
     expect(left.fetchedAt).toBe(old);
 
-    w.fake.setLatency(0);
-    const next = await finished(start(w, ['statusline']));
+    scene.fake!.setLatency(0);
+    const next = await finished(start(['statusline']));
     expect(next.stdout).toMatch(/^~Cursor 55% left/);
-    await eventually(() => fetchedAt(w) !== old && !fs.existsSync(lockFile(w)), 'the next refresh');
+    await eventually(() => fetchedAt() !== old && !fs.existsSync(lockFile()), 'the next refresh');
   });
 
   it('at any moment leaves a complete snapshot, old or new', async () => {
-    const w = world();
-    await staleSnapshot(w);
+    await staleSnapshot();
     for (const delayMs of [0, 40, 80, 160, 320]) {
-      const attempt = acquireRefreshLock(lockFile(w), { now: Date.now(), isAlive: () => false });
+      const attempt = acquireRefreshLock(lockFile(), { now: Date.now(), isAlive: () => false });
       if (attempt.kind !== 'acquired') throw new Error('lock');
-      const child = start(w, ['__refresh', '--account', keyA, '--lock', attempt.nonce, '--source', 'auto']);
+      const child = start(['__refresh', '--account', keyA, '--lock', attempt.nonce, '--source', 'auto']);
       const done = finished(child);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       child.kill('SIGKILL');
       await done;
 
-      expect(isSnapshotFile(JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8')))).toBe(true);
-      fs.rmSync(lockFile(w), { force: true });
+      expect(isSnapshotFile(JSON.parse(fs.readFileSync(snapshotFile(), 'utf8')))).toBe(true);
+      fs.rmSync(lockFile(), { force: true });
     }
   });
 });
 
 describe('many runs writing one snapshot', () => {
   it('20 concurrent usage --json runs always leave a parseable 0600 file, even while being written', async () => {
-    const w = world();
-    await w.run(['usage', '--json']);
+    await scene.run(['usage', '--json']);
     let reading = true;
     let reads = 0;
     const reader = (async () => {
       while (reading) {
-        const text = await fs.promises.readFile(snapshotFile(w), 'utf8');
+        const text = await fs.promises.readFile(snapshotFile(), 'utf8');
         expect(isSnapshotFile(JSON.parse(text))).toBe(true);
         reads += 1;
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
 
-    const runs = await Promise.all(Array.from({ length: 20 }, () => w.run(['usage', '--json'])));
+    const runs = await Promise.all(Array.from({ length: 20 }, () => scene.run(['usage', '--json'])));
     reading = false;
     await reader;
 
     expect(runs.every((run) => run.code === 0)).toBe(true);
-    expect(w.summaryRequests()).toBe(21);
+    expect(summaryRequests(scene)).toBe(21);
     expect(reads).toBeGreaterThan(0);
-    expect(fs.statSync(snapshotFile(w)).mode & 0o777).toBe(0o600);
-    expect(isSnapshotFile(JSON.parse(fs.readFileSync(snapshotFile(w), 'utf8')))).toBe(true);
-    expect(w.usageFiles().filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(fs.statSync(snapshotFile()).mode & 0o777).toBe(0o600);
+    expect(isSnapshotFile(JSON.parse(fs.readFileSync(snapshotFile(), 'utf8')))).toBe(true);
+    expect(usageFiles(scene).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });

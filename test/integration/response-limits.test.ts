@@ -10,11 +10,12 @@ import { generateEvents } from '../fake-cursor/events.js';
 import type { FakeAccount, FakeResponse } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
 import { attemptsAt, MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';
-import { expectSuccess, usageJson, useUsageCli } from '../helpers/usage-cli.js';
+import { useScene } from '../helpers/scene.js';
+import { expectSuccess, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 const VALUE = 'user_limits%3A%3Amanual';
-const harness = useUsageCli({ now: NOW, cookieHeader: `WorkosCursorSessionToken=${VALUE}` });
+const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}` } });
 
 const MiB = 1024 * 1024;
 /** A body that never ends: the fake streams 1 MiB chunks until the client goes away. */
@@ -30,7 +31,10 @@ describe('the 2 MiB cap of the small endpoints (docs/behaviour.md §10.5)', () =
     ['a 3 MiB body with Content-Length', declared],
     ['a 3 MiB chunked body', chunked],
   ])('usage-summary with %s fails at the cap, naming the endpoint and the limit', async (_, answer) => {
-    const { result } = await harness.run(proAccount([VALUE], 'dev@example.com', { usageSummary: answer }));
+    const { result } = await runUsage(
+      scene,
+      proAccount([VALUE], 'dev@example.com', { usageSummary: answer }),
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
@@ -39,9 +43,13 @@ describe('the 2 MiB cap of the small endpoints (docs/behaviour.md §10.5)', () =
   });
 
   it('the same failure as a JSON error row', async () => {
-    const { result } = await harness.run(proAccount([VALUE], 'dev@example.com', { usageSummary: endless }), {
-      args: ['--json'],
-    });
+    const { result } = await runUsage(
+      scene,
+      proAccount([VALUE], 'dev@example.com', { usageSummary: endless }),
+      {
+        args: ['--json'],
+      },
+    );
     expect(result.code).toBe(1);
     expect(usageJson(result)).toMatchObject({
       provider: 'cursor',
@@ -55,7 +63,7 @@ describe('the 2 MiB cap of the small endpoints (docs/behaviour.md §10.5)', () =
       legacyUsage: chunked,
       sand: declared,
     });
-    const { result, fake } = await harness.run(account, { args: ['--json'] });
+    const { result, fake } = await runUsage(scene, account, { args: ['--json'] });
     expectSuccess(result);
     const row = usageJson(result);
     expect(row.usage.primary?.usedPercent).toBe(45);

@@ -12,13 +12,13 @@ import type { FakeAccount, HandlerFunction } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
 import type { CliResult } from '../helpers/cli.js';
 import { MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';
-import { useFakeHome } from '../helpers/fake-home.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 const ESC = '\u001b';
 const BEL = '\u0007';
-const box = useFakeHome(NOW);
+const scene = useScene({ now: NOW });
 
 /** `codexbar usage <args>` against a fresh fake cursor.com serving `account`. */
 async function usage(
@@ -26,8 +26,8 @@ async function usage(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<CliResult> {
-  await box.serve([account]);
-  return box.usage(args, env);
+  await scene.serve([account]);
+  return scene.run(['usage', ...args], { env });
 }
 
 /** No raw control character other than the line feeds that end lines. */
@@ -115,7 +115,7 @@ describe('a response that echoes the credential is printed with it redacted (doc
   /** Everything of the session that must never be printed, in pieces a partial echo could show. */
   async function appSession() {
     const token = await makeToken('user_01JECHOEDBACK', { email: 'echo@example.com' });
-    writeAppToken(box.home, token.jwt);
+    writeAppToken(scene.home, token.jwt);
     const [header, payload, signature] = token.jwt.split('.') as [string, string, string];
     const pieces = [token.cookieValue, token.jwt, header, payload, signature, token.userId];
     return { token, pieces };

@@ -3,10 +3,9 @@
  * with `usage`'s selection rules and sentences, one cache entry per selection and last-good rows per account.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli.js';
 import type { FakeResponse, HandlerFunction } from '../fake-cursor/server.js';
 import { summaryWithPercent } from '../helpers/accounts.js';
-import { Capture, type ServeHarness, startServeHarness, USAGE_SUMMARY, writeJson } from '../helpers/serve.js';
+import { type ServeHarness, startServeHarness, USAGE_SUMMARY, writeJson } from '../helpers/serve.js';
 import {
   fakeFor,
   makeTokenAccounts,
@@ -45,9 +44,7 @@ async function threeAccounts(
 
 /** `codexbar usage …` in the server's own environment (same HOME, clock and fake), whatever its exit code. */
 async function cliStdout(harness: ServeHarness, argv: string[]): Promise<string> {
-  const stdout = new Capture();
-  await run(argv, { ...harness.io, stdout, stderr: new Capture() });
-  return stdout.text;
+  return (await harness.run(argv)).stdout;
 }
 
 const rowsOf = (body: unknown) => body as Row[];

@@ -4,12 +4,9 @@
  * its hash in the cache key.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli.js';
 import { CursorDataSource, type DataSourceOptions, type ServeConfig } from '../../src/serve/data-source.js';
 import { proAccount } from '../helpers/accounts.js';
 import {
-  Capture,
   type ServeHarness,
   serveAccount,
   startServeHarness,
@@ -24,11 +21,10 @@ afterEach(async () => {
   serve = undefined;
 });
 
-async function cliJson(io: CliIo, argv: string[]): Promise<string> {
-  const stdout = new Capture();
-  const code = await run(argv, { ...io, stdout, stderr: new Capture() });
+async function cliJson(harness: ServeHarness, argv: string[]): Promise<string> {
+  const { code, stdout } = await harness.run(argv);
   expect(code).toBe(0);
-  return stdout.text;
+  return stdout;
 }
 
 const cursorEntry = (fields: Record<string, unknown>) => ({
@@ -41,10 +37,10 @@ describe('/usage and /cost are the CLI’s JSON (docs/behaviour.md §29.5)', () 
     serve = await startServeHarness();
     const usage = await serve.get('/usage');
     expect(usage.status).toBe(200);
-    expect(`${usage.body}\n`).toBe(await cliJson(serve.io, ['usage', '--json']));
+    expect(`${usage.body}\n`).toBe(await cliJson(serve, ['usage', '--json']));
     const cost = await serve.get('/cost?provider=all');
     expect(cost.status).toBe(200);
-    expect(`${cost.body}\n`).toBe(await cliJson(serve.io, ['cost', '--json']));
+    expect(`${cost.body}\n`).toBe(await cliJson(serve, ['cost', '--json']));
     const [row] = cost.json() as Array<{ historyDays: number; daily: unknown[] }>;
     expect(row?.historyDays).toBe(30);
     expect(row?.daily.length).toBeGreaterThan(0);

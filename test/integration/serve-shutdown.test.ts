@@ -4,30 +4,25 @@
  */
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeCursor, FakeResponse } from '../fake-cursor/server.js';
-import { startFakeCursor } from '../fake-cursor/server.js';
-import { makeTempHome, repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/cli.js';
+import { useScene } from '../helpers/scene.js';
 import { freePort, gated, httpGet, SERVE_COOKIE, serveAccount, until } from '../helpers/serve.js';
 import { type ServeProcess, spawnServe } from '../helpers/serve-process.js';
 
 const BIN = path.join(repoRoot, 'bin', 'codexbar.js');
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const scene = useScene();
 
 async function startBin(fake: FakeCursor, args: string[]): Promise<ServeProcess> {
-  const { home, cleanup } = makeTempHome();
-  cleanups.push(cleanup);
   const served = await spawnServe(BIN, ['--port', String(await freePort()), ...args], {
     PATH: process.env.PATH ?? '',
-    HOME: home,
+    HOME: scene.home,
     CODEXBAR_CURSOR_BASE_URL: fake.url,
     CODEXBAR_CURSOR_COOKIE: SERVE_COOKIE,
   });
-  cleanups.push(() => {
+  scene.defer(() => {
     if (served.child.exitCode === null && served.child.signalCode === null) served.child.kill('SIGKILL');
   });
   return served;
@@ -50,11 +45,7 @@ async function untilRefused(port: number): Promise<void> {
 }
 
 async function withFake(summary: ReturnType<typeof gated>): Promise<FakeCursor> {
-  const fake = await startFakeCursor({
-    accounts: [serveAccount(undefined, { usageSummary: summary.handler })],
-  });
-  cleanups.push(() => fake.close());
-  return fake;
+  return scene.serve([serveAccount(undefined, { usageSummary: summary.handler })]);
 }
 
 const summaryAnswer = () => serveAccount().usageSummary as FakeResponse;

@@ -3,54 +3,36 @@
  * matrix as JSON rows before anything is bound, the banner, the token sources, request logging.
  */
 import net from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_TIMING } from '../../src/cli/io.js';
-import { run } from '../../src/cli.js';
-import type { ServeHooks, ServeIo } from '../../src/commands/serve.js';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/serve/server.js';
-import { startFakeCursor } from '../fake-cursor/server.js';
-import { makeTempHome, noSleep } from '../helpers/cli.js';
-import { Capture, freePort, httpGet, SERVE_COOKIE, SERVE_NOW, serveAccount } from '../helpers/serve.js';
+import type { CliResult } from '../helpers/cli.js';
+import { useScene } from '../helpers/scene.js';
+import { freePort, httpGet, SERVE_COOKIE, SERVE_NOW, serveAccount } from '../helpers/serve.js';
 
-let home: { home: string; cleanup: () => void };
-beforeEach(() => {
-  home = makeTempHome();
-});
-afterEach(() => home.cleanup());
+const scene = useScene({ now: SERVE_NOW, frozen: true });
 
-function makeIo(env: Record<string, string> = {}, hooks: ServeHooks = {}) {
-  const stdout = new Capture();
-  const stderr = new Capture();
-  const io: ServeIo = {
-    stdout,
-    stderr,
-    env: { HOME: home.home, ...env },
-    platform: 'linux',
-    homeDir: home.home,
-    now: () => SERVE_NOW,
-    timing: { ...DEFAULT_TIMING, sleep: noSleep },
-    serveHooks: hooks,
-  };
-  return { io, stdout, stderr };
-}
+/** `codexbar serve …` in-process to the end: for the runs that exit before they listen. */
+const serve = (argv: string[], env: Record<string, string> = {}) => scene.run(['serve', ...argv], { env });
 
 /** Runs serve until it is listening, hands the server to `use`, then stops it; resolves to the exit code. */
 async function runServing(
   argv: string[],
   env: Record<string, string>,
   use: (server: RunningServer) => Promise<void>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<CliResult> {
   const stop = new AbortController();
   let used: Promise<void> = Promise.resolve();
-  const { io, stdout, stderr } = makeIo(env, {
-    stop: stop.signal,
-    onListening: (server) => {
-      used = use(server).finally(() => stop.abort());
+  const result = await scene.run(['serve', ...argv], {
+    env,
+    serveHooks: {
+      stop: stop.signal,
+      onListening: (server) => {
+        used = use(server).finally(() => stop.abort());
+      },
     },
   });
-  const code = await run(['serve', ...argv], io);
   await used;
-  return { code, stdout: stdout.text, stderr: stderr.text };
+  return result;
 }
 
 function errorRow(stdout: string) {
@@ -84,12 +66,12 @@ describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/
     ],
   ])('serve %j', async (argv, message) => {
     const port = await freePort();
-    const { io, stdout, stderr } = makeIo();
-    expect(await run(['serve', '--port', String(port), ...argv], io)).toBe(1);
-    const error = errorRow(stdout.text);
+    const result = await serve(['--port', String(port), ...argv]);
+    expect(result.code).toBe(1);
+    const error = errorRow(result.stdout);
     expect(error).toMatchObject({ code: 1, kind: 'args' });
     expect(error.message).toContain(message);
-    expect(stderr.text).toBe('');
+    expect(result.stderr).toBe('');
     // Nothing was bound.
     const probe = net.createServer();
     await new Promise<void>((resolve, reject) => {
@@ -100,15 +82,17 @@ describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/
   });
 
   it('a blank CODEXBAR_DASHBOARD_TOKEN is an error even when the flag is given', async () => {
-    const { io, stdout } = makeIo({ CODEXBAR_DASHBOARD_TOKEN: ' ' });
-    expect(await run(['serve', '--dashboard-token', 'flag'], io)).toBe(1);
-    expect(errorRow(stdout.text).message).toBe('CODEXBAR_DASHBOARD_TOKEN must not be empty or whitespace.');
+    const result = await serve(['--dashboard-token', 'flag'], { CODEXBAR_DASHBOARD_TOKEN: ' ' });
+    expect(result.code).toBe(1);
+    expect(errorRow(result.stdout).message).toBe('CODEXBAR_DASHBOARD_TOKEN must not be empty or whitespace.');
   });
 
   it('a refused CODEXBAR_CURSOR_BASE_URL is a config row at start-up', async () => {
-    const { io, stdout } = makeIo({ CODEXBAR_CURSOR_BASE_URL: 'http://example.com' });
-    expect(await run(['serve', '--port', String(await freePort())], io)).toBe(1);
-    expect(errorRow(stdout.text)).toMatchObject({ kind: 'config' });
+    const result = await serve(['--port', String(await freePort())], {
+      CODEXBAR_CURSOR_BASE_URL: 'http://example.com',
+    });
+    expect(result.code).toBe(1);
+    expect(errorRow(result.stdout)).toMatchObject({ kind: 'config' });
   });
 
   it('a port in use is a runtime row naming the address', async () => {
@@ -116,14 +100,14 @@ describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as net.AddressInfo;
     try {
-      const { io, stdout, stderr } = makeIo();
-      expect(await run(['serve', '--port', String(port)], io)).toBe(1);
-      expect(errorRow(stdout.text)).toEqual({
+      const result = await serve(['--port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(errorRow(result.stdout)).toEqual({
         code: 1,
         kind: 'runtime',
         message: `Could not listen on 127.0.0.1:${port}: the address is already in use.`,
       });
-      expect(stderr.text).toBe('');
+      expect(result.stderr).toBe('');
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
@@ -221,8 +205,8 @@ describe('a server that starts (docs/behaviour.md §29.2)', () => {
 
 describe('serve --help and defaults (docs/behaviour.md §29.1)', () => {
   it('documents the host, token, plain-http, timeout flags, the snapshot route, the env var and cleartext', async () => {
-    const { io, stdout } = makeIo();
-    expect(await run(['serve', '--help'], io)).toBe(0);
+    const result = await serve(['--help']);
+    expect(result.code).toBe(0);
     for (const text of [
       '--host <address>',
       '(default: "127.0.0.1")',
@@ -241,32 +225,28 @@ describe('serve --help and defaults (docs/behaviour.md §29.1)', () => {
       'Examples:',
     ]) {
       // commander wraps help at 80 columns.
-      expect(stdout.text.replace(/\s+/g, ' ')).toContain(text);
+      expect(result.stdout.replace(/\s+/g, ' ')).toContain(text);
     }
   });
 
   it('--identity redacted: the snapshot keeps the plan and drops the email and account id', async () => {
-    const fake = await startFakeCursor({ accounts: [serveAccount()] });
-    try {
-      const port = await freePort();
-      await runServing(
-        ['--port', String(port), '--identity', 'redacted'],
-        {
-          CODEXBAR_DASHBOARD_TOKEN: 't',
-          CODEXBAR_CURSOR_BASE_URL: fake.url,
-          CODEXBAR_CURSOR_COOKIE: SERVE_COOKIE,
-        },
-        async (server) => {
-          const response = await httpGet('127.0.0.1', server.port, '/dashboard/v1/snapshot', {
-            Authorization: 'Bearer t',
-          });
-          const [provider] = (response.json() as { providers: Array<{ identity: unknown }> }).providers;
-          expect(provider?.identity).toEqual({ plan: 'Cursor Pro' });
-          expect(response.body).not.toContain('dev@example.com');
-        },
-      );
-    } finally {
-      await fake.close();
-    }
+    const fake = await scene.serve([serveAccount()]);
+    const port = await freePort();
+    await runServing(
+      ['--port', String(port), '--identity', 'redacted'],
+      {
+        CODEXBAR_DASHBOARD_TOKEN: 't',
+        CODEXBAR_CURSOR_BASE_URL: fake.url,
+        CODEXBAR_CURSOR_COOKIE: SERVE_COOKIE,
+      },
+      async (server) => {
+        const response = await httpGet('127.0.0.1', server.port, '/dashboard/v1/snapshot', {
+          Authorization: 'Bearer t',
+        });
+        const [provider] = (response.json() as { providers: Array<{ identity: unknown }> }).providers;
+        expect(provider?.identity).toEqual({ plan: 'Cursor Pro' });
+        expect(response.body).not.toContain('dev@example.com');
+      },
+    );
   });
 });

@@ -10,10 +10,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { makeTempHome, repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/cli.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
+import { type OpenScene, openScene } from '../helpers/scene.js';
 
 const FORBIDDEN = [
   'crypto',
@@ -27,42 +27,37 @@ const FORBIDDEN = [
   'worker_threads',
 ];
 
-let fake: FakeCursor;
-let home: string;
-let cleanup: () => void;
+let scene: OpenScene;
 let recorder: string;
 
 beforeAll(async () => {
-  ({ home, cleanup } = makeTempHome());
+  scene = openScene();
   const token = await makeToken('user_modules', { email: 'modules@example.com' });
-  writeAppToken(home, token.jwt);
-  fake = await startFakeCursor({ accounts: [proAccount([token.cookieValue], 'modules@example.com')] });
-  recorder = path.join(home, 'record-modules.cjs');
+  writeAppToken(scene.home, token.jwt);
+  await scene.serve([proAccount([token.cookieValue], 'modules@example.com')]);
+  recorder = path.join(scene.home, 'record-modules.cjs');
   fs.writeFileSync(
     recorder,
     "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_FILE, process.moduleLoadList.join('\\n')));\n",
   );
 });
 
-afterAll(async () => {
-  await fake.close();
-  cleanup();
-});
+afterAll(() => scene.close());
 
 /** The built-in modules a process loaded, by name (`NativeModule <name>` in Node's list). */
 async function modulesOf(
   script: string,
   args: readonly string[],
 ): Promise<{ code: number | null; stdout: string; modules: Set<string> }> {
-  const file = path.join(home, `modules-${Math.random().toString(36).slice(2)}`);
+  const file = path.join(scene.home, `modules-${Math.random().toString(36).slice(2)}`);
   const env = {
     PATH: process.env.PATH ?? '',
-    HOME: home,
+    HOME: scene.home,
     TZ: 'UTC',
     MODULES_FILE: file,
-    CODEXBAR_CURSOR_BASE_URL: fake.url,
+    CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
   };
-  const child = spawn(process.execPath, ['-r', recorder, script, ...args], { env, cwd: home });
+  const child = spawn(process.execPath, ['-r', recorder, script, ...args], { env, cwd: scene.home });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
@@ -95,7 +90,7 @@ describe('a short run of the built CLI loads only what it needs', () => {
 
   it('a fresh statusline: what bare node loads, and node:vm for the compile cache', async () => {
     await modulesOf(bin, ['usage', '--json']);
-    const empty = path.join(home, 'empty.cjs');
+    const empty = path.join(scene.home, 'empty.cjs');
     fs.writeFileSync(empty, '');
     const bare = await modulesOf(empty, []);
     const run = await modulesOf(bin, ['statusline']);

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fastStatusline } from '../../src/statusline/fast-path.js';
-import { type RunOptions, runCli } from '../helpers/cli.js';
+import type { RunOptions } from '../helpers/cli.js';
 import { writeConfig } from '../helpers/home.js';
-import { later, PROMPT_NOW } from '../helpers/prompt-world.js';
+import { later, PROMPT_NOW } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 import {
   ACCOUNT_FLAG_ERRORS,
@@ -17,20 +17,14 @@ import {
 
 /** docs/behaviour.md §26.11: `statusline --account`, `--account-index` and `--all-accounts`. */
 
-const scene = useScene();
+const scene = useScene({ now: PROMPT_NOW, frozen: true });
 
 const WORK = 'Cursor (work) 55% left · 14d 9h · $12.34/$50';
 const BROKEN = 'Cursor (broken): not logged in';
 const PERSONAL = 'Cursor (personal) 8% left · 14d 9h';
 
 function run(args: readonly string[], options: Partial<RunOptions> = {}) {
-  return runCli(['statusline', ...args], {
-    home: scene.home,
-    now: PROMPT_NOW,
-    frozen: true,
-    ...options,
-    env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url, ...options.env },
-  });
+  return scene.run(['statusline', ...args], options);
 }
 
 /** Which token account's cookie reached usage-summary, in arrival order. */
@@ -194,12 +188,7 @@ describe('the background refresh refreshes THAT account', () => {
 
     // The refresh for personal asks cursor.com as personal, and personal's next line is fresh.
     const before = summaryCookies().length;
-    const refreshed = await runCli(recorder.started[1]!, {
-      home: scene.home,
-      now: later(91),
-      frozen: true,
-      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url },
-    });
+    const refreshed = await scene.run(recorder.started[1]!, { now: later(91) });
     expect(refreshed).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(summaryCookies().slice(before)).toEqual([personal.cookieHeader]);
     const next = await run(['--account', 'personal', '--json'], { now: later(92) });
@@ -217,12 +206,7 @@ describe('a refresh whose label no longer selects an account', () => {
     writeTokenAccountsConfig(scene.home, [accounts[0]!, accounts[1]!]);
     const before = summaryCookies().length;
 
-    const refreshed = await runCli(recorder.started[0]!, {
-      home: scene.home,
-      now: later(91),
-      frozen: true,
-      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url },
-    });
+    const refreshed = await scene.run(recorder.started[0]!, { now: later(91) });
 
     expect(refreshed).toEqual({ code: 1, stdout: '', stderr: '' });
     expect(summaryCookies().length).toBe(before);
@@ -314,12 +298,7 @@ describe('the fast path and the account flags (docs/behaviour.md §26.7)', () =>
     await run([]);
     // Fetched live as personal (no snapshot of it yet): the plain set-up's record must still say work.
     await run(['--account', 'personal'], { now: later(1) });
-    await runCli(['usage', '--account-index', '3', '--json'], {
-      home: scene.home,
-      now: later(2),
-      frozen: true,
-      env: { CODEXBAR_CURSOR_BASE_URL: scene.fake?.url },
-    });
+    await scene.run(['usage', '--account-index', '3', '--json'], { now: later(2) });
 
     expect(await fast([], later(3))).toEqual({ code: 0, stdout: 'Cursor 55% left · 14d 9h · $12.34/$50\n' });
   });

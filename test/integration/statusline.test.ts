@@ -9,13 +9,17 @@ import {
   cookieHeader,
   later,
   PROMPT_NOW,
-  type PromptWorld,
-  usePromptWorld,
-} from '../helpers/prompt-world.js';
+  promptScene,
+  runPastDeadline,
+  summaryRequests,
+  usageDir,
+  usageFiles,
+} from '../helpers/prompt.js';
+import { useScene } from '../helpers/scene.js';
 
 /** docs/behaviour.md §26.4–26.7: `codexbar statusline`, stale-while-revalidate, and the fast path. */
 
-const world = usePromptWorld();
+const scene = useScene(promptScene());
 const keyA = accountKey({ userId: 'user_prompt_a' });
 const LINE_A = 'Cursor 55% left · 14d 9h · $12.34/$50';
 
@@ -29,114 +33,107 @@ function refreshRecorder() {
   return { started, spawnRefresh };
 }
 
-async function liveOnce(w: PromptWorld): Promise<void> {
-  const result = await w.run(['statusline']);
+async function liveOnce(): Promise<void> {
+  const result = await scene.run(['statusline']);
   expect(result.stdout).toBe(`${LINE_A}\n`);
 }
 
 describe('where the line comes from', () => {
   it('no snapshot: cursor.com is asked, the line printed and the snapshot saved', async () => {
-    const w = world();
-    const result = await w.run(['statusline']);
+    const result = await scene.run(['statusline']);
 
     expect(result).toMatchObject({ code: 0, stdout: `${LINE_A}\n`, stderr: '' });
-    expect(w.summaryRequests()).toBe(1);
-    expect(w.usageFiles()).toContain(`${keyA}.json`);
+    expect(summaryRequests(scene)).toBe(1);
+    expect(usageFiles(scene)).toContain(`${keyA}.json`);
   });
 
   it('a fresh snapshot: printed with no request and no refresh', async () => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
     const recorder = refreshRecorder();
 
-    const result = await w.run(['statusline'], { now: later(60), spawnRefresh: recorder.spawnRefresh });
+    const result = await scene.run(['statusline'], { now: later(60), spawnRefresh: recorder.spawnRefresh });
 
     expect(result.stdout).toBe(`${LINE_A}\n`);
-    expect(w.summaryRequests()).toBe(1);
+    expect(summaryRequests(scene)).toBe(1);
     expect(recorder.started).toEqual([]);
   });
 
   it('a stale snapshot: printed at once with ~, and one refresh started that gets no secret', async () => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
     const recorder = refreshRecorder();
 
-    const first = await w.run(['statusline'], { now: later(61), spawnRefresh: recorder.spawnRefresh });
-    const second = await w.run(['statusline'], { now: later(62), spawnRefresh: recorder.spawnRefresh });
+    const first = await scene.run(['statusline'], { now: later(61), spawnRefresh: recorder.spawnRefresh });
+    const second = await scene.run(['statusline'], { now: later(62), spawnRefresh: recorder.spawnRefresh });
 
     expect(first.stdout).toBe(`~${LINE_A}\n`);
     expect(second.stdout).toBe(`~${LINE_A}\n`);
-    expect(w.summaryRequests()).toBe(1);
+    expect(summaryRequests(scene)).toBe(1);
     expect(recorder.started).toHaveLength(1);
     const [args] = recorder.started;
     expect(args!.slice(0, 3)).toEqual(['__refresh', '--account', keyA]);
     expect(args!.slice(3, 4)).toEqual(['--lock']);
     expect(args!.slice(5)).toEqual(['--source', 'auto']);
-    for (const secret of [w.a.jwt, w.a.cookieValue, w.a.jwt.split('.')[1]!]) {
+    for (const secret of [scene.given.a.jwt, scene.given.a.cookieValue, scene.given.a.jwt.split('.')[1]!]) {
       expect(args!.join(' ')).not.toContain(secret);
     }
-    const lock = JSON.parse(fs.readFileSync(path.join(w.usageDir, `${keyA}.lock`), 'utf8'));
+    const lock = JSON.parse(fs.readFileSync(path.join(usageDir(scene), `${keyA}.lock`), 'utf8'));
     expect(lock).toMatchObject({ pid: process.pid, nonce: args![4] });
   });
 
   it('the refresh fetches, saves, releases the lock, and the next line is fresh', async () => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
     const recorder = refreshRecorder();
-    await w.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
+    await scene.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
 
-    const refresh = await w.run(recorder.started[0]!, { now: later(301) });
-    const next = await w.run(['statusline', '--json'], {
+    const refresh = await scene.run(recorder.started[0]!, { now: later(301) });
+    const next = await scene.run(['statusline', '--json'], {
       now: later(302),
       spawnRefresh: recorder.spawnRefresh,
     });
 
     expect(refresh).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(w.summaryRequests()).toBe(2);
-    expect(fs.existsSync(path.join(w.usageDir, `${keyA}.lock`))).toBe(false);
+    expect(summaryRequests(scene)).toBe(2);
+    expect(fs.existsSync(path.join(usageDir(scene), `${keyA}.lock`))).toBe(false);
     expect(JSON.parse(next.stdout)).toMatchObject({ stale: false, ageSeconds: 1, text: LINE_A });
     expect(recorder.started).toHaveLength(1);
   });
 
   it('a refresh whose lock was taken over does nothing', async () => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
     const recorder = refreshRecorder();
-    await w.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
+    await scene.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
     const args = [...recorder.started[0]!];
     args[4] = 'another-nonce';
 
-    expect(await w.run(args, { now: later(301) })).toMatchObject({ code: 0, stdout: '' });
-    expect(w.summaryRequests()).toBe(1);
+    expect(await scene.run(args, { now: later(301) })).toMatchObject({ code: 0, stdout: '' });
+    expect(summaryRequests(scene)).toBe(1);
   });
 
   it('a stale lock left by a dead process is taken over', async () => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
-    const lockPath = path.join(w.usageDir, `${keyA}.lock`);
+    const lockPath = path.join(usageDir(scene), `${keyA}.lock`);
     fs.writeFileSync(
       lockPath,
       JSON.stringify({ pid: deadPid, nonce: 'old', startedAt: later(100).getTime() }),
     );
     const recorder = refreshRecorder();
 
-    await w.run(['statusline'], { now: later(101), spawnRefresh: recorder.spawnRefresh });
+    await scene.run(['statusline'], { now: later(101), spawnRefresh: recorder.spawnRefresh });
 
     expect(recorder.started).toHaveLength(1);
     expect(JSON.parse(fs.readFileSync(lockPath, 'utf8')).nonce).toBe(recorder.started[0]![4]);
   });
 
   it('a failed refresh holds off the next one for a minute, while the stale line is still shown', async () => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
     const recorder = refreshRecorder();
-    await w.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
-    await w.fake.close();
+    await scene.run(['statusline'], { now: later(300), spawnRefresh: recorder.spawnRefresh });
+    await scene.fake!.close();
 
-    const failed = await w.run(recorder.started[0]!, { now: later(301) });
-    const during = await w.run(['statusline'], { now: later(360), spawnRefresh: recorder.spawnRefresh });
-    const after = await w.run(['statusline'], { now: later(361), spawnRefresh: recorder.spawnRefresh });
+    const failed = await scene.run(recorder.started[0]!, { now: later(301) });
+    const during = await scene.run(['statusline'], { now: later(360), spawnRefresh: recorder.spawnRefresh });
+    const after = await scene.run(['statusline'], { now: later(361), spawnRefresh: recorder.spawnRefresh });
 
     expect(failed.code).toBe(1);
     expect(during.stdout).toBe(`~${LINE_A}\n`);
@@ -147,27 +144,25 @@ describe('where the line comes from', () => {
 
 describe('accounts', () => {
   it('when the app signs in as another account, that account’s figures are fetched, not the cached ones', async () => {
-    const w = world();
-    await liveOnce(w);
-    const dbPath = path.join(w.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+    await liveOnce();
+    const dbPath = path.join(scene.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
     fs.rmSync(dbPath);
-    writeAppToken(w.home, w.b.jwt);
+    writeAppToken(scene.home, scene.given.b.jwt);
 
-    const result = await w.run(['statusline'], { now: later(5) });
+    const result = await scene.run(['statusline'], { now: later(5) });
 
     expect(result.stdout).toBe('Cursor 8% left · 14d 9h\n');
-    expect(w.summaryRequests()).toBe(2);
+    expect(summaryRequests(scene)).toBe(2);
   });
 });
 
 describe('failures never break a prompt', () => {
   it('no session: a short marker and exit 0; --strict exits 1 and says why on stderr', async () => {
-    const w = world();
-    fs.rmSync(path.join(w.home, '.config'), { recursive: true });
+    fs.rmSync(path.join(scene.home, '.config'), { recursive: true });
 
-    const quiet = await w.run(['statusline']);
-    const strict = await w.run(['statusline', '--strict']);
-    const json = await w.run(['statusline', '--json']);
+    const quiet = await scene.run(['statusline']);
+    const strict = await scene.run(['statusline', '--strict']);
+    const json = await scene.run(['statusline', '--json']);
 
     expect(quiet).toEqual({ code: 0, stdout: 'Cursor: not logged in\n', stderr: '' });
     expect(strict.code).toBe(1);
@@ -179,21 +174,19 @@ describe('failures never break a prompt', () => {
       stale: false,
       error: { code: 1, kind: 'provider' },
     });
-    expect(w.fake.requests).toEqual([]);
+    expect(scene.fake!.requests).toEqual([]);
   });
 
   it('cursor.com rejecting the session is "not logged in" too', async () => {
-    const w = world();
-    const result = await w.run(['statusline'], {
+    const result = await scene.run(['statusline'], {
       env: { CODEXBAR_CURSOR_COOKIE: 'WorkosCursorSessionToken=nobody' },
     });
     expect(result).toEqual({ code: 0, stdout: 'Cursor: not logged in\n', stderr: '' });
   });
 
   it('no snapshot and cursor.com too slow: the fetch gives up at --timeout (default 3 s)', async () => {
-    const w = world();
-    const strict = await w.runPastDeadline(['statusline', '--timeout', '1.5s', '--strict']);
-    const quiet = await w.runPastDeadline(['statusline']);
+    const strict = await runPastDeadline(scene, ['statusline', '--timeout', '1.5s', '--strict']);
+    const quiet = await runPastDeadline(scene, ['statusline']);
 
     expect(strict.deadlines).toEqual([1500]);
     expect(strict.result).toEqual({
@@ -208,9 +201,8 @@ describe('failures never break a prompt', () => {
 
 describe('output forms', () => {
   it('--json: one object', async () => {
-    const w = world();
-    const live = JSON.parse((await w.run(['statusline', '--json'])).stdout);
-    const stale = JSON.parse((await w.run(['statusline', '--json'], { now: later(125) })).stdout);
+    const live = JSON.parse((await scene.run(['statusline', '--json'])).stdout);
+    const stale = JSON.parse((await scene.run(['statusline', '--json'], { now: later(125) })).stdout);
 
     expect(live).toEqual({
       provider: 'cursor',
@@ -226,20 +218,19 @@ describe('output forms', () => {
   });
 
   it('--template, and colour only on a TTY or with --color, NO_COLOR winning', async () => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
     const green = (text: string) => `\u001b[32m${text}\u001b[39m\n`;
 
     expect(
-      (await w.run(['statusline', '--template', '{left} ({age}) {account}'], { now: later(30) })).stdout,
+      (await scene.run(['statusline', '--template', '{left} ({age}) {account}'], { now: later(30) })).stdout,
     ).toBe('55% left (30s) a@example.com\n');
-    expect((await w.run(['statusline', '--color'], { now: later(1) })).stdout).toBe(green(LINE_A));
-    expect((await w.run(['statusline'], { now: later(1), stdoutTTY: { columns: 80 } })).stdout).toBe(
+    expect((await scene.run(['statusline', '--color'], { now: later(1) })).stdout).toBe(green(LINE_A));
+    expect((await scene.run(['statusline'], { now: later(1), stdoutTTY: { columns: 80 } })).stdout).toBe(
       green(LINE_A),
     );
-    expect((await w.run(['statusline', '--color'], { now: later(1), env: { NO_COLOR: '1' } })).stdout).toBe(
-      `${LINE_A}\n`,
-    );
+    expect(
+      (await scene.run(['statusline', '--color'], { now: later(1), env: { NO_COLOR: '1' } })).stdout,
+    ).toBe(`${LINE_A}\n`);
   });
 });
 
@@ -258,9 +249,8 @@ describe('argument errors: one line naming the flag and the accepted form, exit 
       "--timeout must be a duration from 1 s to 600 s, as seconds or with s, m or h (e.g. 45s, 5m, 1h) (got '0').",
     ],
   ])('%j', async (args, message) => {
-    const w = world();
-    const text = await w.run(['statusline', ...args]);
-    const json = await w.run(['statusline', '--json', ...args]);
+    const text = await scene.run(['statusline', ...args]);
+    const json = await scene.run(['statusline', '--json', ...args]);
 
     expect(text).toEqual({ code: 1, stdout: '', stderr: `Error: ${message}\n` });
     expect(json.code).toBe(1);
@@ -272,7 +262,7 @@ describe('argument errors: one line naming the flag and the accepted form, exit 
 
 describe('the fast path', () => {
   /** fastStatusline as bin/codexbar.js calls it, on this test's home and clock. */
-  async function fast(w: PromptWorld, args: string[], now: Date, extraEnv: Record<string, string> = {}) {
+  async function fast(args: string[], now: Date, extraEnv: Record<string, string> = {}) {
     let written = '';
     const stdout = {
       write: (text: string) => {
@@ -284,9 +274,9 @@ describe('the fast path', () => {
     const recorder = refreshRecorder();
     const code = await fastStatusline(['statusline', ...args], {
       stdout,
-      env: { HOME: w.home, TZ: 'UTC', CODEXBAR_CURSOR_BASE_URL: w.fake.url, ...extraEnv },
+      env: { HOME: scene.home, TZ: 'UTC', CODEXBAR_CURSOR_BASE_URL: scene.fake!.url, ...extraEnv },
       platform: 'linux',
-      homeDir: w.home,
+      homeDir: scene.home,
       now: () => now,
       spawnRefresh: recorder.spawnRefresh,
     });
@@ -301,33 +291,30 @@ describe('the fast path', () => {
     ['a template', ['--template', '{used} {plan} {pace}', '--max-age=5m'], 200],
     ['with --color', ['--color', '--source', 'cli'], 10],
   ])('%s: the same bytes as the full command, with no request', async (_what, args, seconds) => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
 
-    const quick = await fast(w, args, later(seconds));
-    const full = await w.run(['statusline', ...args], { now: later(seconds) });
+    const quick = await fast(args, later(seconds));
+    const full = await scene.run(['statusline', ...args], { now: later(seconds) });
 
     expect(quick.code).toBe(0);
     expect(quick.stdout).toBe(full.stdout);
-    expect(w.summaryRequests()).toBe(1);
+    expect(summaryRequests(scene)).toBe(1);
   });
 
   it('a stale line starts the same single refresh', async () => {
-    const w = world();
-    await liveOnce(w);
-    const quick = await fast(w, [], later(90));
+    await liveOnce();
+    const quick = await fast([], later(90));
     expect(quick.started).toEqual([
       ['__refresh', '--account', keyA, '--lock', expect.any(String), '--source', 'auto'],
     ]);
   });
 
   it('a manual header from the environment names its account directly', async () => {
-    const w = world();
-    const env = { CODEXBAR_CURSOR_COOKIE: cookieHeader(w.b) };
-    await w.run(['statusline'], { env });
+    const env = { CODEXBAR_CURSOR_COOKIE: cookieHeader(scene.given.b) };
+    await scene.run(['statusline'], { env });
 
-    expect((await fast(w, [], later(10), env)).stdout).toBe('Cursor 8% left · 14d 9h\n');
-    expect((await fast(w, [], later(10))).stdout).toBe('');
+    expect((await fast([], later(10), env)).stdout).toBe('Cursor 8% left · 14d 9h\n');
+    expect((await fast([], later(10))).stdout).toBe('');
   });
 
   it.each([
@@ -338,26 +325,23 @@ describe('the fast path', () => {
     ['--source oauth', ['--source', 'oauth'], true],
     ['a --flag=value for a boolean', ['--json=1'], true],
   ])('hands over to the full CLI on %s', async (_what, args, withSnapshot) => {
-    const w = world();
-    if (withSnapshot) await liveOnce(w);
-    const quick = await fast(w, args, later(10));
+    if (withSnapshot) await liveOnce();
+    const quick = await fast(args, later(10));
     expect(quick).toEqual({ code: undefined, stdout: '', started: [] });
   });
 
   it('hands over when the app now holds another account', async () => {
-    const w = world();
-    await liveOnce(w);
-    fs.rmSync(path.join(w.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'));
-    writeAppToken(w.home, (await makeToken('user_someone_else')).jwt);
+    await liveOnce();
+    fs.rmSync(path.join(scene.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'));
+    writeAppToken(scene.home, (await makeToken('user_someone_else')).jwt);
 
-    expect((await fast(w, [], later(10))).code).toBeUndefined();
+    expect((await fast([], later(10))).code).toBeUndefined();
   });
 
   it('hands over when the snapshot came from another cursor.com', async () => {
-    const w = world();
-    await liveOnce(w);
+    await liveOnce();
     expect(
-      (await fast(w, [], later(10), { CODEXBAR_CURSOR_BASE_URL: 'http://127.0.0.1:1' })).code,
+      (await fast([], later(10), { CODEXBAR_CURSOR_BASE_URL: 'http://127.0.0.1:1' })).code,
     ).toBeUndefined();
   });
 });

@@ -4,13 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearCostStores } from '../../src/cost/store/store-files.js';
 import { memberStoreKey, teamStoreKey } from '../../src/team/store-key.js';
 import { seedAdminEvents, seedMembers } from '../fake-cursor/admin-seed.js';
 import type { AdminEventJson, AdminFault } from '../fake-cursor/admin-types.js';
+import { type OpenScene, openScene } from '../helpers/scene.js';
 import { ADMIN_KEY, expectNoKey, requestsTo, runTeam } from '../helpers/team-cli.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
@@ -30,16 +30,17 @@ function seeded(count: number, days: number, seed: number): AdminEventJson[] {
 const pagesFor = (n: number) => Math.floor(n / 1000) + 1;
 const recent = (events: AdminEventJson[]) => events.filter((e) => Number(e.timestamp) >= SETTLED).length;
 const storeDirOf = (home: string) => path.join(home, '.cache', 'codexbar', 'cost');
-const homes: string[] = [];
+const scenes: OpenScene[] = [];
 
+/** A HOME kept over the tests of a block (a later run finds what an earlier one stored); all go at the end. */
 function newHome(): string {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-team-store-'));
-  homes.push(home);
-  return home;
+  const scene = openScene();
+  scenes.push(scene);
+  return scene.home;
 }
 
-afterAll(() => {
-  for (const home of homes) fs.rmSync(home, { recursive: true, force: true });
+afterAll(async () => {
+  for (const scene of scenes) await scene.close();
 });
 
 interface RunOptions {

@@ -5,11 +5,10 @@
  * an argument error before any request.
  */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
 import { MANUAL_COOKIE_VALUE, onlyRow, runCost } from '../helpers/cost-cli.js';
+import { useScene } from '../helpers/scene.js';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 const VALUE = 'user_zone%3A%3Amanual';
@@ -23,29 +22,14 @@ function systemZone(): string {
   return 'UTC';
 }
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor;
-
-beforeEach(async () => {
-  ({ home, cleanup } = makeTempHome());
-  fake = await startFakeCursor({ accounts: [proAccount([VALUE])] });
-});
-afterEach(async () => {
-  await fake.close();
-  cleanup();
+const scene = useScene({
+  now: NOW,
+  env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}` },
+  setup: (scene) => scene.serve([proAccount([VALUE])]),
 });
 
 const usage = (tz: string | undefined, args: string[]) =>
-  runCli(['usage', '--verbose', ...args], {
-    home,
-    now: NOW,
-    env: {
-      TZ: tz,
-      CODEXBAR_CURSOR_BASE_URL: fake.url,
-      CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}`,
-    },
-  });
+  scene.run(['usage', '--verbose', ...args], { env: { TZ: tz } });
 
 const events = [
   // 23:30 UTC on Nov 19 is Nov 20 in Tokyo: which day it lands on shows the zone in use.

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { WORKED_ME, WORKED_NOW, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
-import { type CliResult, runCli } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
 import {
   attemptsAt,
   EVENTS_ENDPOINT,
@@ -14,24 +14,18 @@ import {
   MANUAL_COOKIE_VALUE,
   onlyRow,
 } from '../helpers/cost-cli.js';
-import { usePerTestHome } from '../helpers/per-test.js';
+import { useScene } from '../helpers/scene.js';
 
 /** Longer than any test runs: the fake is closed (and its timer cleared) long before. */
 const NEVER_IN_TIME_MS = 60_000;
 const SUMMARY_TIMEOUT = 'Cursor API error: GET /api/usage-summary timed out after 0.1 s';
 const EVENTS_TIMEOUT = `Cursor API error: ${EVENTS_ENDPOINT} timed out after 0.1 s`;
 
-const perTest = usePerTestHome();
+const scene = useScene({ now: WORKED_NOW, frozen: true, env: { CODEXBAR_CURSOR_COOKIE: MANUAL_COOKIE } });
 
 async function run(account: Omit<FakeAccount, 'cookies'>, args: string[]): Promise<CliResult> {
-  const fake = await perTest.startFake([{ cookies: [MANUAL_COOKIE_VALUE], ...account }]);
-  return runCli(args, {
-    home: perTest.home,
-    now: WORKED_NOW,
-    frozen: true,
-    env: { CODEXBAR_CURSOR_BASE_URL: fake.url, CODEXBAR_CURSOR_COOKIE: MANUAL_COOKIE },
-    timing: { requestTimeoutMs: 100 },
-  });
+  await scene.serve([{ cookies: [MANUAL_COOKIE_VALUE], ...account }]);
+  return scene.run(args, { timing: { requestTimeoutMs: 100 } });
 }
 
 /** Text mode: nothing on stdout, the message on stderr's first line, and no stack trace. */
@@ -82,7 +76,7 @@ describe('cost: an events page that never answers in time', () => {
       error: { code: 4, message: EVENTS_TIMEOUT },
     });
     // A timeout is retried like any transient failure: three attempts, then the run ends.
-    expect(attemptsAt(perTest.fake.requests, 1)).toBe(3);
+    expect(attemptsAt(scene.fake!.requests, 1)).toBe(3);
   });
 
   it('text: the error on stderr, exit 4', async () => {

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
 import {
   makeToken,
   snapshotTree,
@@ -13,30 +12,13 @@ import {
   writeConfig,
   writeStoredSession,
 } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor | undefined;
-
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  cleanup();
-});
-
-async function start(accounts: Parameters<typeof startFakeCursor>[0]['accounts']): Promise<FakeCursor> {
-  fake = await startFakeCursor({ accounts });
-  return fake;
-}
+const scene = useScene();
+const start = (accounts: FakeAccount[]) => scene.serve(accounts);
 
 const usage = (env: Record<string, string | undefined> = {}, args: string[] = []) =>
-  runCli(['usage', '--provider', 'cursor', '--json', '--verbose', ...args], {
-    home,
-    env: { CODEXBAR_CURSOR_BASE_URL: fake?.url, ...env },
-  });
+  scene.run(['usage', '--provider', 'cursor', '--json', '--verbose', ...args], { env });
 
 /** The session cookies the fake saw on usage-summary, in order. */
 function summaryCookies(server: FakeCursor): string[] {
@@ -47,8 +29,8 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
   it('an expired app token is not sent; the cursor-agent token is used', async () => {
     const app = await makeToken('app_user', { exp: Math.floor(Date.now() / 1000) + 30 });
     const agent = await makeToken('agent_user');
-    writeAppToken(home, app.jwt);
-    writeAgentToken(home, agent.jwt);
+    writeAppToken(scene.home, app.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     const server = await start([
       proAccount([app.cookieValue]),
       proAccount([agent.cookieValue], 'agent@example.com'),
@@ -66,8 +48,8 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
   it('an app token answered 401 falls back to the cursor-agent token', async () => {
     const app = await makeToken('app_user');
     const agent = await makeToken('agent_user');
-    writeAppToken(home, app.jwt);
-    writeAgentToken(home, agent.jwt);
+    writeAppToken(scene.home, app.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     const server = await start([
       proAccount([app.cookieValue], 'app@example.com', { usageSummary: { status: 401, json: {} } }),
       proAccount([agent.cookieValue], 'agent@example.com'),
@@ -87,8 +69,8 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
   it('an app token answered 500 ends the run with exit 1; the agent token is never tried', async () => {
     const app = await makeToken('app_user');
     const agent = await makeToken('agent_user');
-    writeAppToken(home, app.jwt);
-    writeAgentToken(home, agent.jwt);
+    writeAppToken(scene.home, app.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     const server = await start([
       proAccount([app.cookieValue], 'app@example.com', { usageSummary: { status: 500, json: {} } }),
       proAccount([agent.cookieValue]),
@@ -105,8 +87,8 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
 
   it('a manual header answered 401 ends the run; nothing else is tried', async () => {
     const app = await makeToken('app_user');
-    writeAppToken(home, app.jwt);
-    writeCachedCookie(home, `WorkosCursorSessionToken=${app.cookieValue}`);
+    writeAppToken(scene.home, app.jwt);
+    writeCachedCookie(scene.home, `WorkosCursorSessionToken=${app.cookieValue}`);
     const server = await start([proAccount([app.cookieValue])]);
 
     const result = await usage({ CODEXBAR_CURSOR_COOKIE: 'WorkosCursorSessionToken=revoked%3A%3Aabc' });
@@ -120,9 +102,9 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
     const cached = await makeToken('cached_user');
     const stored = await makeToken('stored_user');
     const app = await makeToken('app_user');
-    writeCachedCookie(home, `WorkosCursorSessionToken=${cached.cookieValue}`);
-    writeStoredSession(home, stored.cookieValue);
-    writeAppToken(home, app.jwt);
+    writeCachedCookie(scene.home, `WorkosCursorSessionToken=${cached.cookieValue}`);
+    writeStoredSession(scene.home, stored.cookieValue);
+    writeAppToken(scene.home, app.jwt);
     const server = await start([
       proAccount([cached.cookieValue], 'cached@example.com', { usageSummary: { status: 401, json: {} } }),
       proAccount([stored.cookieValue], 'stored@example.com', { usageSummary: { status: 403, json: {} } }),
@@ -142,8 +124,8 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
 
   it('a relative XDG_CONFIG_HOME is ignored: the app token is read from ~/.config', async () => {
     const app = await makeToken('app_user');
-    writeAppToken(home, app.jwt);
-    fs.mkdirSync(path.join(home, 'relative-config'), { recursive: true });
+    writeAppToken(scene.home, app.jwt);
+    fs.mkdirSync(path.join(scene.home, 'relative-config'), { recursive: true });
     const server = await start([proAccount([app.cookieValue])]);
 
     const result = await usage({ XDG_CONFIG_HOME: 'relative-config' });
@@ -154,7 +136,7 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
 
   it('--source web with only an app token exits 1 and sends no request at all', async () => {
     const app = await makeToken('app_user');
-    writeAppToken(home, app.jwt);
+    writeAppToken(scene.home, app.jwt);
     const server = await start([proAccount([app.cookieValue])]);
 
     const result = await usage({}, ['--source', 'web']);
@@ -167,7 +149,7 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
 
   it('no credentials anywhere: exit 1 naming every place looked at and how to fix it', async () => {
     await start([]);
-    const result = await runCli(['usage'], { home, env: { CODEXBAR_CURSOR_BASE_URL: fake?.url } });
+    const result = await scene.run(['usage']);
 
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
@@ -187,7 +169,7 @@ describe('Linux auth order: manual → cached → stored → app → agent (docs
 describe('what goes over the wire', () => {
   it('sends exactly the WorkosCursorSessionToken cookie, no Authorization, and Origin on POSTs', async () => {
     const app = await makeToken('user_Wire-1');
-    writeAppToken(home, app.jwt, { storage: 'blob' });
+    writeAppToken(scene.home, app.jwt, { storage: 'blob' });
     const server = await start([proAccount([app.cookieValue], 'dev@example.com', { sand: { json: {} } })]);
 
     const result = await usage();
@@ -203,7 +185,7 @@ describe('what goes over the wire', () => {
 
   it('a UTF-16LE BLOB token in state.vscdb works', async () => {
     const app = await makeToken('utf16_user');
-    writeAppToken(home, Buffer.from(app.jwt, 'utf16le'), { storage: 'blob' });
+    writeAppToken(scene.home, Buffer.from(app.jwt, 'utf16le'), { storage: 'blob' });
     const server = await start([proAccount([app.cookieValue])]);
 
     const result = await usage();
@@ -214,7 +196,7 @@ describe('what goes over the wire', () => {
 
   it('an idle WAL database is read without creating, changing or leaving any file', async () => {
     const app = await makeToken('wal_user');
-    const dbPath = writeAppToken(home, app.jwt, { walMode: true });
+    const dbPath = writeAppToken(scene.home, app.jwt, { walMode: true });
     const dir = path.dirname(dbPath);
     const before = snapshotTree(dir);
     await start([proAccount([app.cookieValue])]);
@@ -228,17 +210,14 @@ describe('what goes over the wire', () => {
 
   it('never prints the token or the cookie, even with --verbose, in text, JSON or errors', async () => {
     const app = await makeToken('secret_user');
-    writeAppToken(home, app.jwt);
+    writeAppToken(scene.home, app.jwt);
     await start([
       proAccount([app.cookieValue], 'x@example.com', { usageSummary: { status: 500, json: {} } }),
     ]);
     const secretParts = [app.jwt, app.jwt.split('.')[1] ?? '', app.cookieValue];
 
     for (const args of [['--json'], ['--format', 'text'], ['--pretty', '--json']]) {
-      const result = await runCli(['usage', '--verbose', ...args], {
-        home,
-        env: { CODEXBAR_CURSOR_BASE_URL: fake?.url },
-      });
+      const result = await scene.run(['usage', '--verbose', ...args]);
       for (const secret of secretParts) {
         expect(result.stdout).not.toContain(secret);
         expect(result.stderr).not.toContain(secret);
@@ -248,15 +227,15 @@ describe('what goes over the wire', () => {
 
   it('refuses a plain-http base URL that is not loopback, before any request', async () => {
     const app = await makeToken('app_user');
-    writeAppToken(home, app.jwt);
-    const result = await runCli(['usage'], { home, env: { CODEXBAR_CURSOR_BASE_URL: 'http://example.com' } });
+    writeAppToken(scene.home, app.jwt);
+    const result = await scene.run(['usage'], { env: { CODEXBAR_CURSOR_BASE_URL: 'http://example.com' } });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Refusing CODEXBAR_CURSOR_BASE_URL/);
   });
 
   it('a malformed config.json exits 1 naming the file and the problem', async () => {
-    const file = writeConfig(home, '{"version": 1, "providers": {}}');
-    const result = await runCli(['usage'], { home, env: {} });
+    const file = writeConfig(scene.home, '{"version": 1, "providers": {}}');
+    const result = await scene.run(['usage']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(file);
     expect(result.stderr).toMatch(/providers/);

@@ -13,40 +13,25 @@ import {
 import { writeLocalState } from '../../fixtures/builders/browser-tree.js';
 import { createStateVscdb } from '../../fixtures/builders/vscdb.js';
 import type { Platform } from '../../src/local/environment.js';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import type { FakeAccount } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { runInProcess } from '../helpers/browser-cli.js';
-import {
-  addChromium,
-  addFirefox,
-  type BrowserHome,
-  makeBrowserHome,
-  sessionToken,
-} from '../helpers/browser-home.js';
+import { runBrowserImport } from '../helpers/browser-cli.js';
+import { addChromium, addFirefox, sessionToken } from '../helpers/browser-home.js';
 import { type FakeToolConfig, type FakeTools, installFakeTools } from '../helpers/fake-tools.js';
 import type { TestToken } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
-let box: BrowserHome;
-let fake: FakeCursor | undefined;
+const scene = useScene({ now: NOW, tmpdir: true });
 let tools: FakeTools | undefined;
-let savedTmp: string | undefined;
 const secrets: string[] = [];
 
 beforeEach(() => {
-  box = makeBrowserHome();
-  savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = box.tmp;
   secrets.length = 0;
 });
-afterEach(async () => {
-  await fake?.close();
+afterEach(() => {
   tools?.cleanup();
-  fake = undefined;
   tools = undefined;
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
-  box.cleanup();
 });
 
 async function token(userId: string): Promise<TestToken> {
@@ -57,30 +42,27 @@ async function token(userId: string): Promise<TestToken> {
 
 async function usage(
   platform: Platform,
-  accounts: Parameters<typeof startFakeCursor>[0]['accounts'],
+  accounts: FakeAccount[],
   options: { args?: string[]; tools?: FakeToolConfig; env?: Record<string, string> } = {},
 ) {
-  fake = await startFakeCursor({ accounts });
-  tools = installFakeTools(options.tools ?? {}, box.base);
+  await scene.serve(accounts);
+  tools = installFakeTools(options.tools ?? {}, scene.root);
   for (const password of [
     ...Object.values(options.tools?.secretTool ?? {}),
     ...Object.values(options.tools?.keychain ?? {}),
   ]) {
     if (password) secrets.push(password);
   }
-  return runInProcess(['usage', '--provider', 'cursor', '--json', '--verbose', ...(options.args ?? [])], {
-    platform,
-    box,
-    path: tools.path,
-    env: { CODEXBAR_CURSOR_BASE_URL: fake.url, ...options.env },
-    now: NOW,
-    secrets,
-  });
+  return runBrowserImport(
+    scene,
+    ['usage', '--provider', 'cursor', '--json', '--verbose', ...(options.args ?? [])],
+    { platform, path: tools.path, env: options.env, secrets },
+  );
 }
 
 /** The Cookie headers the fake saw on usage-summary, in order. */
 function summaryCookies(): string[] {
-  return (fake?.requests ?? [])
+  return (scene.fake?.requests ?? [])
     .filter((r) => r.path === '/api/usage-summary')
     .map((r) => r.headers.cookie ?? '');
 }
@@ -97,10 +79,10 @@ describe('Linux: browser import comes after the cursor-agent token (docs/behavio
     const agent = await token('agent_user');
     const browser = await token('firefox_user');
     writeFile(
-      path.join(box.home, '.config', 'cursor', 'auth.json'),
+      path.join(scene.home, '.config', 'cursor', 'auth.json'),
       JSON.stringify({ accessToken: agent.jwt }),
     );
-    addFirefox(box.home, 'linux', [
+    addFirefox(scene.home, 'linux', [
       { name: 'default-release', folder: 'x.default-release', session: browser.cookieValue },
     ]);
 
@@ -127,7 +109,7 @@ describe('Linux: browser import comes after the cursor-agent token (docs/behavio
     const first = await token('first_user');
     const second = await token('second_user');
     const v11 = (plain: Buffer) => encryptLinuxV11('keyring-secret-pw', plain);
-    addChromium(box.home, 'linux', 'chrome', [
+    addChromium(scene.home, 'linux', 'chrome', [
       { profile: 'Default', encrypt: v11, session: first.cookieValue },
       { profile: 'Profile 3', encrypt: v11, session: second.cookieValue },
     ]);
@@ -156,10 +138,10 @@ describe('Linux: browser import comes after the cursor-agent token (docs/behavio
   it('--source web never reads the Cursor app, but does import from the browser', async () => {
     const app = await token('app_user');
     const browser = await token('chromium_user');
-    const dbPath = path.join(box.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+    const dbPath = path.join(scene.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
     fs.mkdirSync(path.dirname(dbPath), { recursive: true });
     createStateVscdb(dbPath, { token: app.jwt, storage: 'text' });
-    addChromium(box.home, 'linux', 'chromium', [
+    addChromium(scene.home, 'linux', 'chromium', [
       { profile: 'Default', encrypt: encryptLinuxV10, session: browser.cookieValue },
     ]);
 
@@ -178,9 +160,9 @@ describe('Linux: browser import comes after the cursor-agent token (docs/behavio
   });
 
   it('nothing usable: the error lists the browsers and their skip reasons', async () => {
-    addFirefox(box.home, 'linux', [{ name: 'default', folder: 'd.default' }]);
+    addFirefox(scene.home, 'linux', [{ name: 'default', folder: 'd.default' }]);
     const old = await token('old_user');
-    addChromium(box.home, 'linux', 'brave', [
+    addChromium(scene.home, 'linux', 'brave', [
       {
         profile: 'Default',
         encrypt: encryptLinuxV10,
@@ -204,12 +186,12 @@ describe('Linux: browser import comes after the cursor-agent token (docs/behavio
       '[cursor] Skipped Brave profile "Default": its cursor.com session cookie expired 2026-06-01T00:00:00Z',
     );
     expect(result.stderr).toContain('[cursor] Skipped Chrome: not installed');
-    expect(fake?.requests).toEqual([]);
+    expect(scene.fake?.requests).toEqual([]);
   });
 
   it('--browser picks one browser; an unknown name is refused with the choices', async () => {
     const browser = await token('firefox_user');
-    addFirefox(box.home, 'linux', [{ name: 'default', folder: 'd.default', session: browser.cookieValue }]);
+    addFirefox(scene.home, 'linux', [{ name: 'default', folder: 'd.default', session: browser.cookieValue }]);
     const chromeOnly = await usage('linux', [proAccount([browser.cookieValue])], {
       args: ['--browser', 'chrome'],
     });
@@ -226,7 +208,7 @@ describe('Linux: browser import comes after the cursor-agent token (docs/behavio
 });
 
 describe('macOS: browser import sits between the cached cookie and the stored session', () => {
-  const support = () => path.join(box.home, 'Library', 'Application Support');
+  const support = () => path.join(scene.home, 'Library', 'Application Support');
 
   async function macHome() {
     const cached = await token('cached_user');
@@ -244,7 +226,7 @@ describe('macOS: browser import sits between the cached cookie and the stored se
       path.join(support(), 'CodexBar', 'cursor-session.json'),
       JSON.stringify([{ Name: 'WorkosCursorSessionToken', Value: stored.cookieValue }]),
     );
-    addChromium(box.home, 'darwin', 'chrome', [
+    addChromium(scene.home, 'darwin', 'chrome', [
       {
         profile: 'Default',
         encrypt: (plain) => encryptMacV10('mac-safe-storage', plain),
@@ -277,7 +259,7 @@ describe('macOS: browser import sits between the cached cookie and the stored se
   it('config consent ("allowKeychainPrompt": true) works like the flag', async () => {
     const { accounts } = await macHome();
     writeFile(
-      path.join(box.home, '.config', 'codexbar', 'config.json'),
+      path.join(scene.home, '.config', 'codexbar', 'config.json'),
       JSON.stringify({ version: 1, providers: [{ id: 'cursor', allowKeychainPrompt: true }] }),
     );
     const result = await usage('darwin', accounts, { tools: keychain });
@@ -300,7 +282,7 @@ describe('Windows: the Local State key through DPAPI, and app-bound cookies name
   it('Edge v10 (AES-256-GCM) is decrypted with the key PowerShell unwraps from stdin', async () => {
     const browser = await token('edge_user');
     const aesKey = randomBytes(32);
-    const root = addChromium(box.home, 'win32', 'edge', [
+    const root = addChromium(scene.home, 'win32', 'edge', [
       {
         profile: 'Default',
         encrypt: (plain) => encryptWindowsV10(aesKey, plain),
@@ -324,7 +306,7 @@ describe('Windows: the Local State key through DPAPI, and app-bound cookies name
   });
 
   it('Chrome v20 only: "No Cursor session found", naming app-bound encryption and the fixes', async () => {
-    const root = addChromium(box.home, 'win32', 'chrome', [
+    const root = addChromium(scene.home, 'win32', 'chrome', [
       { profile: 'Default', encrypt: () => appBoundValue(), session: 'x' },
     ]);
     writeLocalState(root, localStateEncryptedKey(randomBytes(32)));

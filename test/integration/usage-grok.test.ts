@@ -7,8 +7,9 @@ import {
   WORKED_SUMMARY,
 } from '../../fixtures/worked-example.js';
 import type { FakeAccount, Handler } from '../fake-cursor/server.js';
+import { useScene } from '../helpers/scene.js';
 import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
-import { expectSuccess, usageJson, useUsageCli } from '../helpers/usage-cli.js';
+import { expectSuccess, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 /**
  * The Grok Bot allowance of get-sand-usage-status (docs/behaviour.md §12.8) end to end: the built CLI against
@@ -19,7 +20,7 @@ import { expectSuccess, usageJson, useUsageCli } from '../helpers/usage-cli.js';
 /** docs/behaviour.md §23's worked example: TZ=UTC, now 2026-07-20T15:00:00Z. */
 const NOW = WORKED_NOW;
 const SESSION = 'grok-session-cookie';
-const cli = useUsageCli({ now: NOW, cookieHeader: `WorkosCursorSessionToken=${SESSION}` });
+const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}` } });
 
 function proAccount(sand: Handler): FakeAccount {
   return {
@@ -59,8 +60,8 @@ const PAID_GROK_WINDOW = {
 };
 
 async function runBoth(sand: Handler) {
-  const text = await cli.run(proAccount(sand), { args: ['--no-color'] });
-  const json = await cli.run(proAccount(sand), { args: ['--json'] });
+  const text = await runUsage(scene, proAccount(sand), { args: ['--no-color'] });
+  const json = await runUsage(scene, proAccount(sand), { args: ['--json'] });
   expectSuccess(text.result);
   expectSuccess(json.result);
   return { text: text.result.stdout, row: usageJson(json.result), fake: json.fake };
@@ -169,7 +170,7 @@ describe('usage: a failed Grok Bot status leaves the monthly bars as they were, 
       passed.abort();
       return { json: PAID, delayMs: 60_000 };
     };
-    const { result } = await cli.run(proAccount(held), {
+    const { result } = await runUsage(scene, proAccount(held), {
       args: ['--no-color'],
       timing: {
         requestTimer: (ms, endpoint) =>

@@ -5,26 +5,24 @@
  */
 import { expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
-import { useFakeHome } from '../helpers/fake-home.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 
-const box = useFakeHome();
+const scene = useScene();
 
 it('a slow auth/me and /api/usage are dropped at the optional budget; usage prints', async () => {
   // An app token, so /api/usage has a user id (the JWT's) even without auth/me.
   const token = await makeToken('slow_user', { email: 'slow@example.com' });
-  writeAppToken(box.home, token.jwt);
-  await box.serve([
+  writeAppToken(scene.home, token.jwt);
+  await scene.serve([
     proAccount([token.cookieValue], 'me@example.com', {
       me: { delayMs: 60_000, json: { email: 'me@example.com', sub: 'auth0|slow_user' } },
       legacyUsage: { delayMs: 60_000, json: { 'gpt-4': { numRequests: 5, maxRequestUsage: 500 } } },
     }),
   ]);
-  const result = await box.usage(
-    ['--json', '--verbose'],
-    {},
-    { optionalTimeoutMs: 100, requestTimeoutMs: 20_000 },
-  );
+  const result = await scene.run(['usage', '--json', '--verbose'], {
+    timing: { optionalTimeoutMs: 100, requestTimeoutMs: 20_000 },
+  });
   expect(result.code, result.stderr).toBe(0);
   const row = JSON.parse(result.stdout)[0];
   expect(row.usage.primary.usedPercent).toBe(45);

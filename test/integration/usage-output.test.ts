@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   WORKED_ME,
   WORKED_MONTHLY_TEXT,
@@ -6,9 +6,9 @@ import {
   WORKED_SAND,
   WORKED_SUMMARY,
 } from '../../fixtures/worked-example.js';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { makeTempHome, runCli } from '../helpers/cli.js';
+import type { FakeAccount } from '../fake-cursor/server.js';
 import { usageErrorRowSchema, usageOutputSchema, usageRowSchema } from '../helpers/json-rows/usage.js';
+import { useScene } from '../helpers/scene.js';
 
 /** docs/behaviour.md §23: TZ=UTC, now 2026-07-20T15:00:00Z. */
 const NOW = WORKED_NOW;
@@ -25,25 +25,11 @@ function workedExampleAccount(overrides: Partial<FakeAccount> = {}): FakeAccount
   };
 }
 
-let home: string;
-let cleanup: () => void;
-let fake: FakeCursor;
-
-beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-});
-afterEach(async () => {
-  await fake?.close();
-  cleanup();
-});
+const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: COOKIE } });
 
 async function run(args: string[], account = workedExampleAccount()) {
-  fake = await startFakeCursor({ accounts: [account] });
-  return runCli(['usage', '--provider', 'cursor', ...args], {
-    home,
-    now: NOW,
-    env: { CODEXBAR_CURSOR_BASE_URL: fake.url, CODEXBAR_CURSOR_COOKIE: COOKIE },
-  });
+  await scene.serve([account]);
+  return scene.run(['usage', '--provider', 'cursor', ...args]);
 }
 
 describe('codexbar usage output', () => {

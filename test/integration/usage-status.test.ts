@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeCursor, Handler } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import { runCli } from '../helpers/cli.js';
 import { useScene } from '../helpers/scene.js';
 
 const COOKIE_VALUE = 'user_status%3A%3Asession';
 const COOKIE = `WorkosCursorSessionToken=${COOKIE_VALUE}`;
 
-const scene = useScene();
+const scene = useScene({ env: { CODEXBAR_CURSOR_COOKIE: COOKIE } });
 
 /**
  * The status page's real 10 s budget, which an answer given at once meets on any machine: only the test of a
@@ -20,14 +19,8 @@ async function usage(
   timing: { statusTimeoutMs?: number } = {},
 ) {
   const fake = await scene.serve([proAccount([COOKIE_VALUE])], { statusPage });
-  return runCli(['usage', '--status', ...args], {
-    home: scene.home,
-    env: {
-      CODEXBAR_CURSOR_BASE_URL: fake.url,
-      CODEXBAR_CURSOR_STATUS_URL: fake.url,
-      CODEXBAR_CURSOR_COOKIE: COOKIE,
-      ...env,
-    },
+  return scene.run(['usage', '--status', ...args], {
+    env: { CODEXBAR_CURSOR_STATUS_URL: fake.url, ...env },
     timing,
   });
 }
@@ -106,13 +99,8 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
     const fake = await scene.serve([proAccount([COOKIE_VALUE])], {
       statusPage: { stream: { chunk: `{"status":"${'x'.repeat(64 * 1024)}` } },
     });
-    const result = await runCli(['usage', '--status', '--json'], {
-      home: scene.home,
-      env: {
-        CODEXBAR_CURSOR_BASE_URL: fake.url,
-        CODEXBAR_CURSOR_STATUS_URL: fake.url,
-        CODEXBAR_CURSOR_COOKIE: COOKIE,
-      },
+    const result = await scene.run(['usage', '--status', '--json'], {
+      env: { CODEXBAR_CURSOR_STATUS_URL: fake.url },
       // Room to read the 2 MiB on a loaded machine: the cap, not the deadline, must end it.
       timing: { statusTimeoutMs: 20_000 },
     });
@@ -141,14 +129,7 @@ describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', 
 
   it('without --status the status site is never asked', async () => {
     const fake = await scene.serve([proAccount([COOKIE_VALUE])], { statusPage: MINOR });
-    const result = await runCli(['usage', '--json'], {
-      home: scene.home,
-      env: {
-        CODEXBAR_CURSOR_BASE_URL: fake.url,
-        CODEXBAR_CURSOR_STATUS_URL: fake.url,
-        CODEXBAR_CURSOR_COOKIE: COOKIE,
-      },
-    });
+    const result = await scene.run(['usage', '--json'], { env: { CODEXBAR_CURSOR_STATUS_URL: fake.url } });
     expect(JSON.parse(result.stdout)[0]).not.toHaveProperty('status');
     expect(statusRequests(fake)).toEqual([]);
   });

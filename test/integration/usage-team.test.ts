@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeAccount, FakeCursor, Handler, HandlerFunction } from '../fake-cursor/server.js';
+import { useScene } from '../helpers/scene.js';
 import {
   ACME,
   acmePages,
@@ -12,7 +13,7 @@ import {
   teamSpendHandler,
 } from '../helpers/team-fixtures.js';
 import { roundTripDepths } from '../helpers/timeline-proxy.js';
-import { expectSuccess, requestedPaths, usageJson, useUsageCli } from '../helpers/usage-cli.js';
+import { expectSuccess, requestedPaths, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 /**
  * Enterprise and Business member budgets (docs/behaviour.md §12.11), end to end: the
@@ -23,7 +24,7 @@ import { expectSuccess, requestedPaths, usageJson, useUsageCli } from '../helper
 const NOW = new Date('2026-07-20T15:00:00Z');
 const SESSION = 'team-session-cookie';
 const COOKIE = `WorkosCursorSessionToken=${SESSION}`;
-const cli = useUsageCli({ now: NOW, cookieHeader: COOKIE });
+const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: COOKIE } });
 
 const account = (overrides: Partial<FakeAccount> = {}) => teamAccount([SESSION], overrides);
 /**
@@ -50,7 +51,7 @@ const TEAM_POOL_COST = {
 
 describe('usage: the member budget replaces the summary primary when one member is verified', () => {
   it('a sole team and one matching member: overallSpendCents / effectivePerUserLimitDollars (text)', async () => {
-    const { result, fake } = await cli.run(account(), { args: ['--no-color'] });
+    const { result, fake } = await runUsage(scene, account(), { args: ['--no-color'] });
     expectSuccess(result);
     // 8421 cents of $150 is 56.14 % used; the billing dates stay the summary's.
     expect(result.stdout).toBe(
@@ -73,7 +74,7 @@ describe('usage: the member budget replaces the summary primary when one member 
   });
 
   it('a sole team and one matching member: JSON primary and providerCost.personalUsed', async () => {
-    const { result } = await cli.run(account(), { args: ['--json'] });
+    const { result } = await runUsage(scene, account(), { args: ['--json'] });
     expectSuccess(result);
     const row = usageJson(result);
     expect(row.usage.primary?.usedPercent).toBeCloseTo((8421 / 15_000) * 100, 10);
@@ -86,8 +87,8 @@ describe('usage: the member budget replaces the summary primary when one member 
   it('monthlyLimitDollars is the limit when effectivePerUserLimitDollars is absent', async () => {
     const me = memberRow({ effectivePerUserLimitDollars: undefined });
     const teamSpend = teamSpendHandler({ [ACME.id]: acmePages(me) });
-    const text = await cli.run(account({ teamSpend }), { args: ['--no-color'] });
-    const json = await cli.run(account({ teamSpend }), { args: ['--json'] });
+    const text = await runUsage(scene, account({ teamSpend }), { args: ['--no-color'] });
+    const json = await runUsage(scene, account({ teamSpend }), { args: ['--json'] });
     expectSuccess(text.result);
     expectSuccess(json.result);
     // 8421 cents of $200 is 42.1 % used.
@@ -99,7 +100,7 @@ describe('usage: the member budget replaces the summary primary when one member 
   it('portal-selected-team-id in a manual cookie header picks that one of two teams', async () => {
     const twoTeams = account({ teams: { json: { teams: [ACME, LABS] } } });
     const cookieHeader = `${COOKIE}; portal-selected-team-id=${LABS.id}`;
-    const text = await cli.run(twoTeams, { args: ['--no-color'], cookieHeader });
+    const text = await runUsage(scene, twoTeams, { args: ['--no-color'], cookieHeader });
     expectSuccess(text.result);
     // Team 5000's row: $30 of $100.
     expect(text.result.stdout).toContain('Total: 70% left [========----]\n');
@@ -108,7 +109,7 @@ describe('usage: the member budget replaces the summary primary when one member 
       new Set([1, 2].map((page) => ({ teamId: LABS.id, page, pageSize: PAGE_SIZE }))),
     );
 
-    const json = await cli.run(twoTeams, { args: ['--json'], cookieHeader });
+    const json = await runUsage(scene, twoTeams, { args: ['--json'], cookieHeader });
     expect(usageJson(json.result).usage.primary?.usedPercent).toBeCloseTo(30, 10);
   });
 });
@@ -166,13 +167,13 @@ describe('usage: anything short of one verified member keeps the summary, and th
 
   it.each(cases)('%s: summary primary and team pool kept, exit 0', async (_name, overrides, cookies = '') => {
     const cookieHeader = `${COOKIE}${cookies}`;
-    const text = await cli.run(account(overrides), { args: ['--no-color'], cookieHeader });
+    const text = await runUsage(scene, account(overrides), { args: ['--no-color'], cookieHeader });
     expectSuccess(text.result);
     expect(text.result.stdout).toContain('Total: 26% left [===---------]\n');
     expect(text.result.stdout).toContain(TEAM_POOL_LINES);
     expect(text.result.stderr).toMatch(/team budget/i);
 
-    const json = await cli.run(account(overrides), { args: ['--json'], cookieHeader });
+    const json = await runUsage(scene, account(overrides), { args: ['--json'], cookieHeader });
     expectSuccess(json.result);
     const row = usageJson(json.result);
     expect(row.usage.primary?.usedPercent).toBeCloseTo(SUMMARY_PERCENT, 10);
@@ -182,14 +183,14 @@ describe('usage: anything short of one verified member keeps the summary, and th
 
   it('selections that verify no team never ask for team spend', async () => {
     for (const cookies of ['', `; portal-selected-team-id=9999`]) {
-      const { fake } = await cli.run(account(twoTeams), { cookieHeader: `${COOKIE}${cookies}` });
+      const { fake } = await runUsage(scene, account(twoTeams), { cookieHeader: `${COOKIE}${cookies}` });
       expect(requestedPaths(fake)).toContain('/api/dashboard/teams');
       expect(requestedPaths(fake)).not.toContain('/api/dashboard/get-team-spend');
     }
   });
 
   it('an empty email skips the team endpoints altogether', async () => {
-    const { fake } = await cli.run(account({ me: { json: { email: '  ', sub: 'auth0|991' } } }));
+    const { fake } = await runUsage(scene, account({ me: { json: { email: '  ', sub: 'auth0|991' } } }));
     expect(requestedPaths(fake)).not.toContain('/api/dashboard/teams');
   });
 });
@@ -212,7 +213,8 @@ describe('usage: a team member costs at most three round trips', () => {
     };
     const base = account();
 
-    const { result, timeline } = await cli.run(
+    const { result, timeline } = await runUsage(
+      scene,
       {
         ...base,
         usageSummary: held(first, base.usageSummary),

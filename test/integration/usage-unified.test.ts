@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeAccount, Handler } from '../fake-cursor/server.js';
+import { useScene } from '../helpers/scene.js';
 import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
-import { expectSuccess, requestedPaths, usageJson, useUsageCli } from '../helpers/usage-cli.js';
+import { UNIFIED_POOL, unifiedSummary, unifiedUsageStatus } from '../helpers/unified.js';
+import { expectSuccess, requestedPaths, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 /**
  * The unified Cursor/Grok account end to end (docs/behaviour.md §12.9–12.10): the weekly pool as the primary
@@ -11,40 +13,15 @@ import { expectSuccess, requestedPaths, usageJson, useUsageCli } from '../helper
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 const SESSION = 'unified-session-cookie';
-const cli = useUsageCli({ now: NOW, cookieHeader: `WorkosCursorSessionToken=${SESSION}` });
+const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}` } });
 
 /** A personal membership whose monthly figures went stale at unification: 10 % / 5 % / 15 % used. */
-const SUMMARY = {
-  billingCycleStart: '2026-11-05T00:00:00.000Z',
-  billingCycleEnd: '2026-12-05T00:00:00.000Z',
-  membershipType: 'pro',
-  limitType: 'user',
-  individualUsage: {
-    plan: { used: 200, limit: 2000, totalPercentUsed: 10, autoPercentUsed: 5, apiPercentUsed: 15 },
-    onDemand: { used: 1200, limit: 4000 },
-  },
-};
+const SUMMARY = unifiedSummary({ used: 200, totalPercentUsed: 10, autoPercentUsed: 5, apiPercentUsed: 15 });
 /** The shared weekly pool: 42 % used, resetting Dec 3 07:57:50 UTC. */
-const POOL = {
-  usagePercent: 42,
-  nextResetTimestampUtc: '2026-12-03T07:57:50.647Z',
-  currentPeriodStart: '2026-11-26T07:57:50.647Z',
-  hasAvailableUsage: true,
-  hasNonZeroIncludedLimit: true,
-  includedLimitZero: false,
-  sandTrialExpiresAt: null,
-  isUnified: true,
-};
+const POOL = { ...UNIFIED_POOL, hasNonZeroIncludedLimit: true, sandTrialExpiresAt: null };
 /** The affected-account answer (docs/behaviour.md §11.5); its period (Nov 1 → Dec 1) is not the summary's. */
-const MONTHLY_STATUS = {
-  available: true,
-  usedCents: 1834,
-  limitCents: 5000,
-  creditsUsedCents: 250,
-  periodStart: '2026-11-01T00:00:00.000Z',
-  resetsAt: '2026-12-01T00:00:00.000Z',
-};
-const VALID_STATUS = { scope: 'user', limitType: 'user', monthly: MONTHLY_STATUS };
+const VALID_STATUS = unifiedUsageStatus('2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z');
+const MONTHLY_STATUS = VALID_STATUS.monthly;
 
 function unifiedAccount(overrides: Partial<FakeAccount> = {}): FakeAccount {
   return {
@@ -61,8 +38,8 @@ function unifiedAccount(overrides: Partial<FakeAccount> = {}): FakeAccount {
 }
 
 async function runBoth(account: FakeAccount) {
-  const text = await cli.run(account, { args: ['--no-color'] });
-  const json = await cli.run(account, { args: ['--json'] });
+  const text = await runUsage(scene, account, { args: ['--no-color'] });
+  const json = await runUsage(scene, account, { args: ['--json'] });
   expectSuccess(text.result);
   expectSuccess(json.result);
   return { text: text.result.stdout, row: usageJson(json.result), fake: json.fake };
@@ -193,7 +170,7 @@ describe('usage: unified additional spend from v2/usage-status (docs/behaviour.m
       passed.abort();
       return { json: VALID_STATUS, delayMs: 60_000 };
     };
-    const { result } = await cli.run(unifiedAccount({ usageStatus: held }), {
+    const { result } = await runUsage(scene, unifiedAccount({ usageStatus: held }), {
       args: ['--no-color'],
       timing: {
         requestTimer: (ms, endpoint) =>

@@ -7,16 +7,9 @@ import { encryptLinuxV11 } from '../../fixtures/builders/browser-crypto.js';
 import { installLocations } from '../../src/auth/sources/browser/catalog.js';
 import { systemKeyProviders } from '../../src/auth/sources/browser/key-providers.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
-import {
-  addChromium,
-  type BrowserHome,
-  makeBrowserHome,
-  sessionToken,
-  snapshotBrowsers,
-} from '../helpers/browser-home.js';
-import { runCli } from '../helpers/cli.js';
+import { addChromium, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
+import { type OpenScene, openScene } from '../helpers/scene.js';
 
 /**
  * Linux `v11` against a REAL GNOME Keyring (docs/behaviour.md §24): the password is stored with
@@ -43,8 +36,7 @@ const SAFE_STORAGE_PASSWORD = 'v11-password-from-gnome-keyring';
 describe.skipIf(skipSuite)('a real GNOME Keyring holds the v11 password', () => {
   let daemon: ChildProcess | undefined;
   let daemonHome: string;
-  let box: BrowserHome;
-  let fake: FakeCursor | undefined;
+  let box: OpenScene | undefined;
 
   beforeAll(async () => {
     expect(
@@ -74,9 +66,8 @@ describe.skipIf(skipSuite)('a real GNOME Keyring holds the v11 password', () => 
   }, 30_000);
 
   afterAll(async () => {
-    await fake?.close();
     daemon?.kill();
-    box?.cleanup();
+    await box?.close();
     if (daemonHome) fs.rmSync(daemonHome, { recursive: true, force: true });
   });
 
@@ -103,9 +94,9 @@ describe.skipIf(skipSuite)('a real GNOME Keyring holds the v11 password', () => 
   });
 
   it('the built CLI decrypts a Chrome v11 cookie with it and uses the session', async () => {
-    box = makeBrowserHome();
+    box = openScene();
     const user = await sessionToken('keyring_user');
-    fake = await startFakeCursor({ accounts: [proAccount([user.cookieValue], 'keyring@example.com')] });
+    await box.serve([proAccount([user.cookieValue], 'keyring@example.com')]);
     const now = Date.now();
     addChromium(box.home, 'linux', 'chrome', [
       {
@@ -116,13 +107,8 @@ describe.skipIf(skipSuite)('a real GNOME Keyring holds the v11 password', () => 
       },
     ]);
     const before = snapshotBrowsers(box.home);
-    const result = await runCli(['usage', '--json', '--verbose'], {
-      home: box.home,
-      env: {
-        DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
-        TMPDIR: box.tmp,
-        CODEXBAR_CURSOR_BASE_URL: fake.url,
-      },
+    const result = await box.run(['usage', '--json', '--verbose'], {
+      env: { DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS, TMPDIR: box.tmp },
     });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)[0].usage.accountEmail).toBe('keyring@example.com');

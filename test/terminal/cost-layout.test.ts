@@ -13,9 +13,9 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageEventJson } from '../fake-cursor/events.js';
-import { type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
-import { builtCliExists, makeTempHome, repoRoot } from '../helpers/cli.js';
+import { builtCliExists, repoRoot } from '../helpers/cli.js';
 import { MANUAL_COOKIE, MANUAL_COOKIE_VALUE } from '../helpers/cost-cli.js';
+import { type OpenScene, openScene } from '../helpers/scene.js';
 
 const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 if (!hasTmux && process.env.CODEXBAR_REQUIRE_TMUX === '1') {
@@ -58,21 +58,17 @@ function lightWeek(): UsageEventJson[] {
   return events.sort((a, b) => Number(b.timestamp) - Number(a.timestamp));
 }
 
-let fake: FakeCursor;
-let home: { home: string; cleanup: () => void };
+let scene: OpenScene;
 const socket = `codexbar-test-${process.pid}`;
 
 beforeAll(async () => {
-  fake = await startFakeCursor({
-    accounts: [{ cookies: [MANUAL_COOKIE_VALUE], events: { events: lightWeek() } }],
-  });
-  home = makeTempHome();
+  scene = openScene();
+  await scene.serve([{ cookies: [MANUAL_COOKIE_VALUE], events: { events: lightWeek() } }]);
 });
 
 afterAll(async () => {
   if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
-  await fake?.close();
-  home?.cleanup();
+  await scene?.close();
 });
 
 /** Async on purpose: the fake cursor.com answers the CLI from this very process. */
@@ -88,12 +84,12 @@ async function screen(width: number, args: string[]): Promise<string> {
   const fixedNow = pathToFileURL(path.join(repoRoot, 'test', 'helpers', 'fixed-now.mjs')).href;
   const env = {
     PATH: process.env.PATH ?? '',
-    HOME: home.home,
+    HOME: scene.home,
     TZ: 'UTC',
     TERM: 'xterm-256color',
     FAKE_NOW: NOW,
     FAKE_NOW_FROZEN: '1',
-    CODEXBAR_CURSOR_BASE_URL: fake.url,
+    CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
     CODEXBAR_CURSOR_COOKIE: MANUAL_COOKIE,
   };
   const channel = `done-${width}-${args.join('')}`.replace(/[^\w-]/g, '');

@@ -8,7 +8,8 @@ import { TEST_TLS_CERT, TEST_TLS_KEY } from '../../fixtures/tls/loopback.js';
 import { CURSOR_ORIGIN, resolveBaseUrl } from '../../src/api/base-url.js';
 import { CursorClient, parseRetryAfter } from '../../src/api/client.js';
 import { ApiError, ConfigError, NotLoggedInError, ParseError, TimeoutError } from '../../src/errors.js';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import type { FakeAccount } from '../fake-cursor/server.js';
+import { useScene } from '../helpers/scene.js';
 
 describe('CODEXBAR_CURSOR_BASE_URL (docs/behaviour.md §10.1)', () => {
   it.each([
@@ -49,16 +50,12 @@ describe('parseRetryAfter', () => {
 });
 
 describe('CursorClient against the fake cursor.com', () => {
-  let fake: FakeCursor | undefined;
-  let client: CursorClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    await fake?.close();
-  });
+  const scene = useScene();
 
   async function clientFor(usageSummary: FakeAccount['usageSummary']): Promise<CursorClient> {
-    fake = await startFakeCursor({ accounts: [{ cookies: ['ok'], usageSummary }] });
-    client = new CursorClient({ baseUrl: fake.url });
+    const fake = await scene.serve([{ cookies: ['ok'], usageSummary }]);
+    const client = new CursorClient({ baseUrl: fake.url });
+    scene.defer(() => client.close());
     return client;
   }
   const get = (c: CursorClient, timeoutMs = 2000) =>
@@ -100,7 +97,7 @@ describe('CursorClient against the fake cursor.com', () => {
     ).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(302);
-    expect(fake?.requests.map((r) => r.path)).toEqual(['/api/usage-summary']);
+    expect(scene.fake?.requests.map((r) => r.path)).toEqual(['/api/usage-summary']);
   });
 
   it('non-JSON is a ParseError with the start of the body', async () => {
@@ -115,6 +112,40 @@ describe('CursorClient against the fake cursor.com', () => {
     const error = await get(await clientFor({ json: { membershipType: 3 } })).catch((e) => e);
     expect(error).toBeInstanceOf(ParseError);
     expect(error.message).toContain('membershipType');
+  });
+
+  // docs/behaviour.md §10.5 at a small cap (the endpoints' own, 2 and 64 MiB, are in integration/response-limits).
+  describe('a body is read up to its cap, and not a byte further', () => {
+    const CAP = 1024 * 1024;
+    const capped = (c: CursorClient) =>
+      c.request({
+        method: 'GET',
+        path: '/api/usage-summary',
+        endpoint: 'GET /api/usage-summary',
+        cookieHeader: 'WorkosCursorSessionToken=ok',
+        timeoutMs: 20_000,
+        maxBytes: CAP,
+        schema: z.object({ membershipType: z.string().optional() }),
+      });
+    /** A JSON body of exactly `bytes` bytes, announced by its Content-Length. */
+    const declared = (bytes: number) => {
+      const head = '{"membershipType":"pro","pad":"';
+      return { text: `${head}${'x'.repeat(bytes - head.length - 2)}"}` };
+    };
+    const TOO_LARGE = 'Cursor API error: response larger than 1 MiB (GET /api/usage-summary)';
+
+    it('Content-Length: exactly the cap is read and decoded; one byte more is refused', async () => {
+      await expect(capped(await clientFor(declared(CAP)))).resolves.toEqual({ membershipType: 'pro' });
+      await expect(capped(await clientFor(declared(CAP + 1)))).rejects.toThrow(TOO_LARGE);
+    });
+
+    it('streamed, without a length: exactly the cap is read whole (then fails to parse); one byte more is cut off', async () => {
+      const stream = (bytes: number) => ({ stream: { chunk: 'x'.repeat(1024), bytes } });
+      await expect(capped(await clientFor(stream(CAP)))).rejects.toBeInstanceOf(ParseError);
+      const over = await capped(await clientFor(stream(CAP + 1))).catch((e) => e);
+      expect(over).toBeInstanceOf(ApiError);
+      expect(over.message).toBe(TOO_LARGE);
+    });
   });
 
   it('a slow answer is a TimeoutError (exit code 4)', async () => {

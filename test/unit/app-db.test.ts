@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   copyWithoutShm,
   createStateVscdb,
@@ -13,15 +12,14 @@ import {
   type TokenStorage,
 } from '../../fixtures/builders/vscdb.js';
 import { type AppTokenRead, readAppAccessToken } from '../../src/auth/app-db.js';
+import { useScene } from '../helpers/scene.js';
 
+const scene = useScene();
 let dir: string;
 let dbPath: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-app-db-'));
+  dir = scene.home;
   dbPath = path.join(dir, 'state.vscdb');
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** Every file in `folder` with the sha256 of its bytes. */

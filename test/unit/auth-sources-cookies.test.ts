@@ -1,44 +1,31 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeJwt, sessionCookieValue } from '../../fixtures/builders/jwt.js';
 import * as cached from '../../src/auth/sources/cached.js';
 import * as manual from '../../src/auth/sources/manual.js';
 import * as stored from '../../src/auth/sources/stored.js';
-import type { SourceResult } from '../../src/auth/types.js';
-import type { LocalEnvironment } from '../../src/local/environment.js';
+import { expectSkip, localEnvironment } from '../helpers/local-sources.js';
+import { useScene } from '../helpers/scene.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 const NOW_S = NOW.getTime() / 1000;
+const scene = useScene();
 let home: string;
 let dataDir: string;
 
 beforeEach(() => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-cookie-sources-'));
+  home = scene.home;
   dataDir = path.join(home, '.local', 'share', 'CodexBar');
 });
-afterEach(() => {
-  fs.rmSync(home, { recursive: true, force: true });
-});
 
-function environment(env: Record<string, string> = {}): LocalEnvironment {
-  return { platform: 'linux', env: { HOME: home, ...env }, homeDir: home, now: () => NOW };
-}
+const environment = (env: Record<string, string> = {}) => localEnvironment(home, { now: NOW, env });
 
 function writeData(name: string, content: unknown): string {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, name);
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
-}
-
-function expectSkip(result: SourceResult, cause: string, reason: RegExp | string): void {
-  expect(result.kind).toBe('skip');
-  if (result.kind !== 'skip') return;
-  expect(result.cause).toBe(cause);
-  if (typeof reason === 'string') expect(result.reason).toBe(reason);
-  else expect(result.reason).toMatch(reason);
 }
 
 async function sessionCookie(sub = 'auth0|user_test'): Promise<string> {

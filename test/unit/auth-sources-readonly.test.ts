@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeJwt } from '../../fixtures/builders/jwt.js';
 import { createStateVscdb } from '../../fixtures/builders/vscdb.js';
 import * as agent from '../../src/auth/sources/agent.js';
@@ -9,15 +8,14 @@ import * as app from '../../src/auth/sources/app.js';
 import * as cached from '../../src/auth/sources/cached.js';
 import * as stored from '../../src/auth/sources/stored.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
+import { useScene } from '../helpers/scene.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
+const scene = useScene();
 let home: string;
 
 beforeEach(() => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-readonly-'));
-});
-afterEach(() => {
-  fs.rmSync(home, { recursive: true, force: true });
+  home = scene.home;
 });
 
 interface Entry {

@@ -1,29 +1,25 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeJwt } from '../../fixtures/builders/jwt.js';
 import { createStateVscdb } from '../../fixtures/builders/vscdb.js';
 import * as agent from '../../src/auth/sources/agent.js';
 import * as app from '../../src/auth/sources/app.js';
-import type { SourceResult } from '../../src/auth/types.js';
-import type { LocalEnvironment } from '../../src/local/environment.js';
+import { expectSkip, localEnvironment } from '../helpers/local-sources.js';
+import { useScene } from '../helpers/scene.js';
+import { useUnprivileged } from '../helpers/unprivileged.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 const NOW_S = NOW.getTime() / 1000;
-const isRoot = process.getuid?.() === 0;
+const scene = useScene();
+const unprivileged = useUnprivileged();
 let home: string;
 
 beforeEach(() => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-token-sources-'));
-});
-afterEach(() => {
-  fs.rmSync(home, { recursive: true, force: true });
+  home = scene.home;
 });
 
-function environment(env: Record<string, string> = {}): LocalEnvironment {
-  return { platform: 'linux', env: { HOME: home, ...env }, homeDir: home, now: () => NOW };
-}
+const environment = (env: Record<string, string> = {}) => localEnvironment(home, { now: NOW, env });
 
 function appDbPath(configHome = path.join(home, '.config')): string {
   const dir = path.join(configHome, 'Cursor', 'User', 'globalStorage');
@@ -37,14 +33,6 @@ function writeAgentAuth(content: unknown, configHome = path.join(home, '.config'
   const file = path.join(dir, 'auth.json');
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
-}
-
-function expectSkip(result: SourceResult, cause: string, reason: RegExp | string): void {
-  expect(result.kind).toBe('skip');
-  if (result.kind !== 'skip') return;
-  expect(result.cause).toBe(cause);
-  if (typeof reason === 'string') expect(result.reason).toBe(reason);
-  else expect(result.reason).toMatch(reason);
 }
 
 describe('Cursor app token source (docs/behaviour.md §7.8, §8)', () => {
@@ -172,18 +160,16 @@ describe('cursor-agent token source (docs/behaviour.md §7.9)', () => {
     );
   });
 
-  it.skipIf(isRoot)(
-    'an unreadable file (mode 000) is skipped (not run as root, who can read it)',
-    async () => {
-      const file = writeAgentAuth({ accessToken: await makeJwt({ sub: 'auth0|u', now: NOW }) });
-      fs.chmodSync(file, 0o000);
-      expectSkip(
-        await agent.load(environment()),
-        'unreadable',
-        'cannot read ~/.config/cursor/auth.json (permission denied)',
-      );
-    },
-  );
+  it('an unreadable file (mode 000) is skipped (as root, who could read it, the read runs as nobody)', async () => {
+    const file = writeAgentAuth({ accessToken: await makeJwt({ sub: 'auth0|u', now: NOW }) });
+    fs.chmodSync(file, 0o000);
+    unprivileged.handOver(scene.root);
+    expectSkip(
+      await unprivileged.check('agentSource', [home, NOW.toISOString()], { env: {}, cwd: scene.root }),
+      'unreadable',
+      'cannot read ~/.config/cursor/auth.json (permission denied)',
+    );
+  });
 
   it('a directory in place of the file is skipped as unreadable', async () => {
     fs.mkdirSync(path.join(home, '.config', 'cursor', 'auth.json'), { recursive: true });

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type BrowserImportInputs, resolveBrowserImport } from '../../src/auth/credentials.js';
 import { sharedOptions } from '../../src/cli/options.js';
 import { type CursorConfig, type LoadedConfig, loadConfig } from '../../src/config/config.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
+import { useScene } from '../helpers/scene.js';
 
 const loaded = (cursor: CursorConfig): LoadedConfig => ({ path: '/x/config.json', exists: true, cursor });
 
@@ -44,11 +44,11 @@ describe('browser import settings: flags beat the config (docs/behaviour.md §24
 });
 
 describe('config file: `browser` and `allowKeychainPrompt` in the cursor entry', () => {
+  const scene = useScene();
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-browser-config-'));
+    dir = scene.home;
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const environment = (): LocalEnvironment => ({
     platform: 'linux',

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localStateEncryptedKey } from '../../fixtures/builders/browser-crypto.js';
@@ -11,16 +10,17 @@ import { readLocalStateKey } from '../../src/auth/sources/browser/local-state.js
 import { runCommand } from '../../src/auth/sources/browser/run-command.js';
 import type { LocalEnvironment, Platform } from '../../src/local/environment.js';
 import { type FakeTools, installFakeTools } from '../helpers/fake-tools.js';
+import { useScene } from '../helpers/scene.js';
 
 let tools: FakeTools | undefined;
+const scene = useScene();
 let home: string;
 beforeEach(() => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-keys-'));
+  home = scene.home;
 });
 afterEach(() => {
   tools?.cleanup();
   tools = undefined;
-  fs.rmSync(home, { recursive: true, force: true });
 });
 
 function environment(

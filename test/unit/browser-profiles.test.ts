@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { chromiumRoot, firefoxRoot, writeFirefoxProfiles } from '../../fixtures/builders/browser-tree.js';
 import { browsersToSearch, installLocations } from '../../src/auth/sources/browser/catalog.js';
 import { listProfiles, parseProfilesIni } from '../../src/auth/sources/browser/profiles.js';
 import type { LocalEnvironment, Platform } from '../../src/local/environment.js';
+import { useScene } from '../helpers/scene.js';
 
 const environment = (
   platform: Platform,
@@ -125,11 +125,11 @@ describe('profiles.ini: the default profile first', () => {
 });
 
 describe('listProfiles reads the real trees', () => {
+  const scene = useScene();
   let home: string;
   beforeEach(() => {
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-profiles-'));
+    home = scene.home;
   });
-  afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
 
   it('Firefox on macOS: profiles under Profiles/, default first', async () => {
     const env = environment('darwin', home);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appBoundValue,
   chromiumPlaintext,
@@ -19,35 +19,18 @@ import type { KeyProviders } from '../../src/auth/sources/browser/key-providers.
 import { type Outcome, ok, skip } from '../../src/auth/sources/browser/outcome.js';
 import { type BrowserImportOptions, load } from '../../src/auth/sources/browser/source.js';
 import type { SourceResult } from '../../src/auth/types.js';
-import type { LocalEnvironment, Platform } from '../../src/local/environment.js';
-import {
-  addChromium,
-  addFirefox,
-  type BrowserHome,
-  makeBrowserHome,
-  sessionToken,
-  snapshotBrowsers,
-} from '../helpers/browser-home.js';
+import type { Platform } from '../../src/local/environment.js';
+import { addChromium, addFirefox, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
+import { localEnvironment } from '../helpers/local-sources.js';
+import { useScene } from '../helpers/scene.js';
+import { useUnprivileged } from '../helpers/unprivileged.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
-let box: BrowserHome;
-let savedTmp: string | undefined;
+// os.tmpdir() follows TMPDIR: the private copies must appear (and vanish) in the scene's own tmp.
+const scene = useScene({ tmpdir: true });
+const unprivileged = useUnprivileged();
 
-beforeEach(() => {
-  box = makeBrowserHome();
-  savedTmp = process.env.TMPDIR;
-  // os.tmpdir() follows TMPDIR: the private copies must appear (and vanish) here.
-  process.env.TMPDIR = box.tmp;
-});
-afterEach(() => {
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
-  box.cleanup();
-});
-
-function environment(platform: Platform): LocalEnvironment {
-  return { platform, env: { HOME: box.home }, homeDir: box.home, now: () => NOW };
-}
+const environment = (platform: Platform) => localEnvironment(scene.home, { now: NOW, platform });
 
 /** Key stores that answer from memory and record what was asked. */
 function providers(answers: { linux?: Outcome<string[]>; mac?: Outcome<string> } = {}) {
@@ -74,21 +57,21 @@ async function run(
   options: Partial<BrowserImportOptions> = {},
   keys = providers().fake,
 ): Promise<SourceResult> {
-  const before = snapshotBrowsers(box.home);
+  const before = snapshotBrowsers(scene.home);
   const result = await load(
     environment(platform),
     { allowKeychainPrompt: false, ...options },
     { providers: keys },
   );
   // Whatever happened: the browser files are byte-for-byte as they were, and no copy is left behind.
-  expect(snapshotBrowsers(box.home)).toEqual(before);
-  expect(fs.readdirSync(box.tmp)).toEqual([]);
+  expect(snapshotBrowsers(scene.home)).toEqual(before);
+  expect(fs.readdirSync(scene.tmp)).toEqual([]);
   return result;
 }
 
 /** A Linux Firefox with one profile; its cookie database is left to the test. */
 function oneFirefoxProfile(): string {
-  const root = firefoxRoot(box.home, 'linux');
+  const root = firefoxRoot(scene.home, 'linux');
   return writeFirefoxProfiles(root, 'linux', [{ name: 'default', folder: 'd.default' }], 'default').default!;
 }
 
@@ -101,11 +84,11 @@ describe('the browser source finds the cookie and says why it passed over the ot
   it('Linux: Firefox profiles first (default first), then Chrome; notes name each profile passed over', async () => {
     const firefoxUser = await sessionToken('firefox_user');
     const chromeUser = await sessionToken('chrome_user');
-    addFirefox(box.home, 'linux', [
+    addFirefox(scene.home, 'linux', [
       { name: 'default-release', folder: 'r.default-release' },
       { name: 'work', folder: 'w.work', session: firefoxUser.cookieValue },
     ]);
-    addChromium(box.home, 'linux', 'chrome', [
+    addChromium(scene.home, 'linux', 'chrome', [
       { profile: 'Default', encrypt: encryptLinuxV10, session: chromeUser.cookieValue },
     ]);
 
@@ -150,7 +133,7 @@ describe('the browser source finds the cookie and says why it passed over the ot
   });
 
   it('--browser searches that browser only', async () => {
-    addFirefox(box.home, 'linux', [
+    addFirefox(scene.home, 'linux', [
       { name: 'default', folder: 'd.default', session: (await sessionToken('u')).cookieValue },
     ]);
     const result = await run('linux', { browser: 'chrome' });
@@ -212,7 +195,7 @@ describe('the browser source finds the cookie and says why it passed over the ot
 
   it('a corrupt database is skipped with a reason and the next profile is used', async () => {
     const user = await sessionToken('profile1_user');
-    const root = addChromium(box.home, 'linux', 'chrome', [
+    const root = addChromium(scene.home, 'linux', 'chrome', [
       { profile: 'Profile 1', encrypt: encryptLinuxV10, session: user.cookieValue },
     ]);
     fs.writeFileSync(chromiumProfileDb(root, 'Default'), 'this is not a database, just 40 bytes....');
@@ -224,7 +207,7 @@ describe('the browser source finds the cookie and says why it passed over the ot
   });
 
   it('a database with the wrong tables is skipped, not a crash', async () => {
-    const root = chromiumRoot(box.home, 'linux', 'chrome');
+    const root = chromiumRoot(scene.home, 'linux', 'chrome');
     createFirefoxCookies(chromiumProfileDb(root, 'Default'), []);
     expect((await run('linux')).notes).toContain(
       'Skipped Chrome profile "Default": ~/.config/google-chrome/Default/Network/Cookies does not have Chromium\'s cookies table',
@@ -232,7 +215,7 @@ describe('the browser source finds the cookie and says why it passed over the ot
   });
 
   it('a cookie database that is a directory is skipped with its error code', async () => {
-    fs.mkdirSync(chromiumProfileDb(chromiumRoot(box.home, 'linux', 'chrome'), 'Default'), {
+    fs.mkdirSync(chromiumProfileDb(chromiumRoot(scene.home, 'linux', 'chrome'), 'Default'), {
       recursive: true,
     });
     expect((await run('linux')).notes).toContain(
@@ -240,35 +223,33 @@ describe('the browser source finds the cookie and says why it passed over the ot
     );
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'a profile on a path we may not read is skipped (not testable as root)',
-    async () => {
-      const root = addChromium(box.home, 'linux', 'chrome', [
-        { profile: 'Default', encrypt: encryptLinuxV10, session: 'x' },
-      ]);
-      fs.chmodSync(path.join(root, 'Default'), 0o000);
-      try {
-        // Not through run(): its snapshot of the browser files could not read the locked profile either.
-        const result = await load(
-          environment('linux'),
-          { allowKeychainPrompt: false },
-          { providers: providers().fake },
-        );
-        expect(result.notes?.[1]).toMatch(
-          /Skipped Chrome profile "Default": cannot read .*permission denied/,
-        );
-        expect(fs.readdirSync(box.tmp)).toEqual([]);
-      } finally {
-        fs.chmodSync(path.join(root, 'Default'), 0o755);
-      }
-    },
-  );
-
-  it('no usable temp directory: skipped with a reason, never a crash', async () => {
-    addChromium(box.home, 'linux', 'chrome', [
+  it('a profile on a path we may not read is skipped (as root, who could read it, the import runs as nobody)', async () => {
+    const root = addChromium(scene.home, 'linux', 'chrome', [
       { profile: 'Default', encrypt: encryptLinuxV10, session: 'x' },
     ]);
-    process.env.TMPDIR = path.join(box.base, 'no-such-tmp');
+    const before = snapshotBrowsers(scene.home);
+    fs.chmodSync(path.join(root, 'Default'), 0o000);
+    unprivileged.handOver(scene.root);
+    try {
+      const result = await unprivileged.check('browserSource', [scene.home, NOW.toISOString()], {
+        // The child's os.tmpdir(), where its private copies would go.
+        env: { TMPDIR: scene.tmp },
+        cwd: scene.root,
+      });
+      expect(result.notes?.[1]).toMatch(/Skipped Chrome profile "Default": cannot read .*permission denied/);
+    } finally {
+      fs.chmodSync(path.join(root, 'Default'), 0o755);
+    }
+    // As after any import: the browser files as they were, and no copy left behind.
+    expect(snapshotBrowsers(scene.home)).toEqual(before);
+    expect(fs.readdirSync(scene.tmp)).toEqual([]);
+  });
+
+  it('no usable temp directory: skipped with a reason, never a crash', async () => {
+    addChromium(scene.home, 'linux', 'chrome', [
+      { profile: 'Default', encrypt: encryptLinuxV10, session: 'x' },
+    ]);
+    process.env.TMPDIR = path.join(scene.root, 'no-such-tmp');
     const result = await load(
       environment('linux'),
       { allowKeychainPrompt: false },
@@ -281,7 +262,7 @@ describe('the browser source finds the cookie and says why it passed over the ot
 
   it('an old profile that keeps the value in plain text, at meta version 23, is read as is', async () => {
     const user = await sessionToken('plain_user');
-    const root = chromiumRoot(box.home, 'linux', 'chromium');
+    const root = chromiumRoot(scene.home, 'linux', 'chromium');
     createChromiumCookies(chromiumProfileDb(root, 'Default', true), 23, [
       {
         name: 'WorkosCursorSessionToken',
@@ -300,7 +281,7 @@ describe('the browser source finds the cookie and says why it passed over the ot
 
 describe('keys are fetched only when a cursor.com cookie needs one', () => {
   it('Linux v11: a locked keyring is "key unavailable", with the hint kept for the final error', async () => {
-    addChromium(box.home, 'linux', 'chrome', [
+    addChromium(scene.home, 'linux', 'chrome', [
       { profile: 'Default', encrypt: (p) => encryptLinuxV11('keyring-pw', p), session: 'x' },
       { profile: 'Profile 1', encrypt: (p) => encryptLinuxV11('keyring-pw', p), session: 'y' },
     ]);
@@ -317,7 +298,7 @@ describe('keys are fetched only when a cursor.com cookie needs one', () => {
 
   it('Linux v11 with the keyring password decrypts; profiles without the cookie never ask', async () => {
     const user = await sessionToken('keyring_user');
-    addChromium(box.home, 'linux', 'brave', [
+    addChromium(scene.home, 'linux', 'brave', [
       { profile: 'Default', encrypt: (p) => encryptLinuxV11('pw', p) },
       { profile: 'Profile 1', encrypt: (p) => encryptLinuxV11('pw', p), session: user.cookieValue },
     ]);
@@ -328,7 +309,7 @@ describe('keys are fetched only when a cursor.com cookie needs one', () => {
   });
 
   it('macOS without consent: the Keychain is not asked and the hint names --allow-keychain-prompt', async () => {
-    addChromium(box.home, 'darwin', 'arc', [
+    addChromium(scene.home, 'darwin', 'arc', [
       { profile: 'Default', encrypt: (p) => encryptMacV10('mac-pw', p), session: 'x' },
     ]);
     const { fake, asked } = providers({ mac: ok('mac-pw') });
@@ -342,7 +323,7 @@ describe('keys are fetched only when a cursor.com cookie needs one', () => {
 
   it('macOS with consent: the Keychain password opens the cookie', async () => {
     const user = await sessionToken('mac_user');
-    addChromium(box.home, 'darwin', 'arc', [
+    addChromium(scene.home, 'darwin', 'arc', [
       { profile: 'Default', encrypt: (p) => encryptMacV10('mac-pw', p), session: user.cookieValue },
     ]);
     const { fake, asked } = providers({ mac: ok('mac-pw') });
@@ -352,7 +333,7 @@ describe('keys are fetched only when a cursor.com cookie needs one', () => {
   });
 
   it('Windows: v20 is app-bound, the missing Local State is named, and neither leaks a value', async () => {
-    const root = chromiumRoot(box.home, 'win32', 'chrome');
+    const root = chromiumRoot(scene.home, 'win32', 'chrome');
     createChromiumCookies(chromiumProfileDb(root, 'Default'), 24, [
       {
         name: 'WorkosCursorSessionToken',

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeAccessToken } from '../../src/auth/jwt.js';
 import type { AuthSourceId } from '../../src/auth/types.js';
 import { accountKey } from '../../src/cache/account-key.js';
 import { writeAccountRecord } from '../../src/cache/snapshot-write.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
 import { authInputs, recordedAccount } from '../../src/statusline/account-record.js';
-import { makeTempHome } from '../helpers/cli.js';
 import {
   makeToken,
   writeAgentToken,
@@ -15,26 +14,24 @@ import {
   writeCachedCookie,
   writeConfig,
 } from '../helpers/home.js';
+import { useScene } from '../helpers/scene.js';
 
 /** docs/behaviour.md §26.7: the fast path's answer to "which account is this?" is the ladder's, or none. */
 
 const NOW = new Date('2026-11-30T15:00:00Z');
 const NOW_S = NOW.getTime() / 1000;
-let home: string;
-let cleanup: () => void;
+const scene = useScene();
 let env: LocalEnvironment;
 let dir: string;
 let clock: Date;
 
 beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
   clock = NOW;
-  env = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => clock };
-  dir = path.join(home, '.cache', 'codexbar', 'usage');
+  env = { platform: 'linux', env: { HOME: scene.home }, homeDir: scene.home, now: () => clock };
+  dir = path.join(scene.home, '.cache', 'codexbar', 'usage');
 });
-afterEach(() => cleanup());
 
-const appDb = () => path.join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+const appDb = () => path.join(scene.home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
 
 /** What a live run does: fingerprint, (the ladder reads), then record the session that won. */
 async function record(winner: AuthSourceId, token?: string, mode: 'auto' | 'web' = 'auto', label?: string) {
@@ -50,18 +47,18 @@ const now = (mode: 'auto' | 'web' = 'auto') => recordedAccount(env, mode, authIn
 describe('a token winner', () => {
   it('is vouched for while its store is unchanged and its token usable; a new login is read again', async () => {
     const one = await makeToken('user_one');
-    writeAppToken(home, one.jwt);
+    writeAppToken(scene.home, one.jwt);
     await record('app', one.jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_one' }));
 
     fs.rmSync(appDb());
-    writeAppToken(home, (await makeToken('user_two')).jwt);
+    writeAppToken(scene.home, (await makeToken('user_two')).jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_two' }));
   });
 
   it('is not vouched for once its token is within 60 s of expiry, whether or not the file changed', async () => {
     const token = await makeToken('user_one', { exp: NOW_S + 120 });
-    writeAppToken(home, token.jwt);
+    writeAppToken(scene.home, token.jwt);
     await record('app', token.jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_one' }));
 
@@ -71,31 +68,31 @@ describe('a token winner', () => {
 
   it('cursor-agent’s account, until the app, which comes first, gets a usable token', async () => {
     const agent = await makeToken('user_agent');
-    writeAgentToken(home, agent.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     await record('agent', agent.jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_agent' }));
 
-    writeAppToken(home, (await makeToken('user_app')).jwt);
+    writeAppToken(scene.home, (await makeToken('user_app')).jwt);
     expect(await now()).toBeUndefined();
   });
 
   it('an app store that changed but still holds no usable token is passed over again', async () => {
-    writeAppToken(home, (await makeToken('user_old', { exp: NOW_S - 10 })).jwt);
+    writeAppToken(scene.home, (await makeToken('user_old', { exp: NOW_S - 10 })).jwt);
     const agent = await makeToken('user_agent');
-    writeAgentToken(home, agent.jwt);
+    writeAgentToken(scene.home, agent.jwt);
     await record('agent', agent.jwt);
 
     fs.rmSync(appDb());
-    writeAppToken(home, (await makeToken('user_older', { exp: NOW_S - 20 })).jwt);
+    writeAppToken(scene.home, (await makeToken('user_older', { exp: NOW_S - 20 })).jwt);
     expect(await now()).toBe(accountKey({ userId: 'user_agent' }));
   });
 
   it('on macOS the app comes first, before any file the record fingerprints', async () => {
     env = { ...env, platform: 'darwin' };
     const token = await makeToken('user_mac');
-    writeAppToken(home, token.jwt);
+    writeAppToken(scene.home, token.jwt);
     const macDb = path.join(
-      home,
+      scene.home,
       'Library',
       'Application Support',
       'Cursor',
@@ -112,39 +109,39 @@ describe('a token winner', () => {
 
 describe('a cookie winner is vouched for by fingerprints', () => {
   it('the cached cookie’s account while the file is unchanged, then nothing', async () => {
-    writeCachedCookie(home, 'WorkosCursorSessionToken=x');
+    writeCachedCookie(scene.home, 'WorkosCursorSessionToken=x');
     await record('cached');
     expect(await now()).toBe(accountKey({ userId: 'user_cookie' }));
 
-    writeCachedCookie(home, 'WorkosCursorSessionToken=y');
+    writeCachedCookie(scene.home, 'WorkosCursorSessionToken=y');
     expect(await now()).toBeUndefined();
   });
 
   it('the config file’s manual header, with its token-account label, until the config changes', async () => {
-    writeConfig(home, { version: 1, providers: [{ id: 'cursor', cookieHeader: 'a=1' }] });
+    writeConfig(scene.home, { version: 1, providers: [{ id: 'cursor', cookieHeader: 'a=1' }] });
     await record('manual', undefined, 'auto', 'Work');
     expect(await now()).toBe(accountKey({ userId: 'user_cookie', label: 'Work' }));
 
-    writeConfig(home, { version: 1, providers: [{ id: 'cursor', cookieHeader: 'a=2' }] });
+    writeConfig(scene.home, { version: 1, providers: [{ id: 'cursor', cookieHeader: 'a=2' }] });
     expect(await now()).toBeUndefined();
   });
 
   it('a token winner is invalidated by a cookie file appearing before it in the order', async () => {
     const one = await makeToken('user_one');
-    writeAppToken(home, one.jwt);
+    writeAppToken(scene.home, one.jwt);
     await record('app', one.jwt);
 
-    writeCachedCookie(home, 'WorkosCursorSessionToken=z');
+    writeCachedCookie(scene.home, 'WorkosCursorSessionToken=z');
     expect(await now()).toBeUndefined();
   });
 
   it('a config appearing at the legacy path counts too', async () => {
     const one = await makeToken('user_one');
-    writeAppToken(home, one.jwt);
+    writeAppToken(scene.home, one.jwt);
     await record('app', one.jwt);
 
-    fs.mkdirSync(path.join(home, '.codexbar'));
-    fs.writeFileSync(path.join(home, '.codexbar', 'config.json'), '{}');
+    fs.mkdirSync(path.join(scene.home, '.codexbar'));
+    fs.writeFileSync(path.join(scene.home, '.codexbar', 'config.json'), '{}');
     expect(await now()).toBeUndefined();
   });
 });
@@ -160,7 +157,7 @@ describe('nothing is vouched for', () => {
 
   it('without a record, with a record of another source mode, or with a damaged one', async () => {
     const one = await makeToken('user_one');
-    writeAppToken(home, one.jwt);
+    writeAppToken(scene.home, one.jwt);
     expect(await now()).toBeUndefined();
 
     await record('app', one.jwt, 'web');

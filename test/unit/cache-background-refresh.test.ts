@@ -1,21 +1,21 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeSnapshot } from '../../src/cache/snapshot-codec.js';
 import { lockPathFor, startBackgroundRefresh } from '../../src/statusline/background-refresh.js';
-import { workedExampleSnapshot } from './render-usage-fixture.js';
+import { useScene } from '../helpers/scene.js';
+import { workedExampleSnapshot } from '../helpers/usage-sample.js';
 
 /** docs/behaviour.md §26.5: who starts the one background refresh, and when nobody needs to. */
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const T0 = new Date('2026-11-30T15:00:00Z');
+const scene = useScene();
 let dir: string;
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-refresh-'));
+  dir = scene.home;
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function saveFetchedAt(fetchedAt: Date): void {
   const file = encodeSnapshot(workedExampleSnapshot(), {

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../../src/cache/private-files.js';
+import { useScene } from '../helpers/scene.js';
 
+const scene = useScene();
 let root: string;
 beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-private-'));
+  root = scene.home;
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const mode = (file: string) => fs.lstatSync(file).mode & 0o777;
 

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   acquireRefreshLock,
   handOverRefreshLock,
@@ -10,9 +9,11 @@ import {
   LOCK_MAX_AGE_MS,
   releaseRefreshLock,
 } from '../../src/statusline/refresh-lock.js';
+import { useScene } from '../helpers/scene.js';
 
 /** docs/behaviour.md §26.5: one refresh per account, and no lock a crashed process holds forever. */
 
+const scene = useScene();
 let dir: string;
 let lock: string;
 const T0 = Date.UTC(2026, 10, 30, 15);
@@ -20,10 +21,9 @@ const alive = () => true;
 const dead = () => false;
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-lock-'));
+  dir = scene.home;
   lock = path.join(dir, 'account.lock');
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const content = () => JSON.parse(fs.readFileSync(lock, 'utf8'));
 

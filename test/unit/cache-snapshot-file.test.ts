@@ -4,7 +4,7 @@ import { isSnapshotFile } from '../../src/cache/snapshot-file.js';
 import { DEFAULT_TEMPLATE, statuslineJson, statuslineText } from '../../src/render/statusline.js';
 import { renderUsageText } from '../../src/render/usage-text.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
-import { legacyRequestSnapshot, workedExampleSnapshot } from './render-usage-fixture.js';
+import { legacyRequestSnapshot, workedExampleSnapshot } from '../helpers/usage-sample.js';
 
 /** docs/behaviour.md §26.2, §26.7: the snapshot file and its one check, which the fast path and the CLI trust. */
 

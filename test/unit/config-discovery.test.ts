@@ -1,22 +1,18 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { findConfigPath } from '../../src/config/config.js';
-import type { LocalEnvironment } from '../../src/local/environment.js';
+import { localEnvironment } from '../helpers/local-sources.js';
+import { useScene } from '../helpers/scene.js';
 
+const scene = useScene();
 let home: string;
 
 beforeEach(() => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-config-discovery-'));
-});
-afterEach(() => {
-  fs.rmSync(home, { recursive: true, force: true });
+  home = scene.home;
 });
 
-function environment(env: Record<string, string>): LocalEnvironment {
-  return { platform: 'linux', env: { HOME: home, ...env }, homeDir: home, now: () => new Date() };
-}
+const environment = (env: Record<string, string>) => localEnvironment(home, { env });
 
 function touch(relative: string): string {
   const file = path.join(home, relative);

@@ -1,21 +1,21 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { ConfigError } from '../../src/errors.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
+import { useScene } from '../helpers/scene.js';
+import { useUnprivileged } from '../helpers/unprivileged.js';
 
 const SECRET = 'WorkosCursorSessionToken=user_test%3A%3Asecret-cookie-value';
+const scene = useScene();
+const unprivileged = useUnprivileged();
 let dir: string;
 let file: string;
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-config-load-'));
+  dir = scene.home;
   file = path.join(dir, 'config.json');
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function environment(): LocalEnvironment {
@@ -202,15 +202,14 @@ describe('loadConfig errors name the file and never echo a cookie (docs/behaviou
     expect(error.message).not.toContain('secret');
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'an unreadable file is a ConfigError naming it (skipped as root, who can read mode 000)',
-    async () => {
-      write({ version: 1, providers: [] });
-      fs.chmodSync(file, 0o000);
-      const error = await loadError();
-      expect(error.message).toBe(`Failed to read CodexBar config at ${file}: permission denied`);
-    },
-  );
+  it('an unreadable file is a ConfigError naming it (as root, who could read mode 000, the read runs as nobody)', async () => {
+    write({ version: 1, providers: [] });
+    fs.chmodSync(file, 0o000);
+    unprivileged.handOver(scene.root);
+    const error = await unprivileged.check('configError', [dir, file], { env: {}, cwd: scene.root });
+    expect(error?.name).toBe('ConfigError');
+    expect(error?.message).toBe(`Failed to read CodexBar config at ${file}: permission denied`);
+  });
 
   it('a directory at the config path is a ConfigError naming it', async () => {
     fs.mkdirSync(file);

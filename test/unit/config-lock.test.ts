@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LockTimeoutError, withFileLock } from '../../src/config/lock.js';
+import { useScene } from '../helpers/scene.js';
 
+const scene = useScene();
 let dir: string;
 let file: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-lock-'));
+  dir = scene.home;
   file = path.join(dir, 'config.json');
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const lockFile = () => `${file}.lock`;
 const noWait = async () => {};

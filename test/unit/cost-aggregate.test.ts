@@ -4,7 +4,7 @@ import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { EventRows } from '../../src/cost/events/rows.js';
 import { createListPricer, type ListPricer } from '../../src/cost/pricing.js';
 import type { CostReport, CostWindow } from '../../src/cost/types.js';
-import { event, tokens } from './cost-helpers.js';
+import { event, tokens } from '../helpers/cost-events.js';
 
 const WINDOW: CostWindow = {
   start: new Date('2026-07-01T00:00:00Z'),

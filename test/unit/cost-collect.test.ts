@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CursorClient } from '../../src/api/client.js';
 import { collectCost } from '../../src/cost/collect.js';
 import type { CostReport, CostWindow } from '../../src/cost/types.js';
 import { resolveCostWindow } from '../../src/cost/window.js';
 import { localTimeZone } from '../../src/lib/time-zone.js';
 import { type EventsScenario, generateEvents } from '../fake-cursor/events.js';
-import {
-  type FakeAccount,
-  type FakeCursor,
-  type RecordedRequest,
-  startFakeCursor,
-} from '../fake-cursor/server.js';
+import type { FakeAccount, FakeCursor, RecordedRequest } from '../fake-cursor/server.js';
+import { useScene } from '../helpers/scene.js';
 
 const COOKIE = 'user_1%3A%3Aheader.payload.sig';
 const COOKIE_HEADER = `WorkosCursorSessionToken=${COOKIE}`;
@@ -26,12 +22,14 @@ const WINDOW: CostWindow = {
 /** Retry waits are skipped, never slept (the waits themselves are pinned in cost-retry.test.ts). */
 const NO_WAIT_RETRY = { sleep: async () => {} };
 
-const servers: FakeCursor[] = [];
-const clients: CursorClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const scene = useScene();
+
+/** A client of the scene's fake, closed with the scene. */
+function clientOf(fake: FakeCursor): CursorClient {
+  const client = new CursorClient({ baseUrl: fake.url });
+  scene.defer(() => client.close());
+  return client;
+}
 
 const generated = (count: number, overrides: Partial<Parameters<typeof generateEvents>[0]> = {}) =>
   generateEvents({ count, start: WINDOW.start, end: NOW, seed: 11, ...overrides });
@@ -47,10 +45,8 @@ async function runOnce(
   concurrency: number,
   options: { cookieHeader?: string; timeoutMs?: number; window?: CostWindow } = {},
 ): Promise<Run> {
-  const fake = await startFakeCursor({ accounts: [{ cookies: [COOKIE], events }] });
-  servers.push(fake);
-  const client = new CursorClient({ baseUrl: fake.url });
-  clients.push(client);
+  const fake = await scene.serve([{ cookies: [COOKIE], events }]);
+  const client = clientOf(fake);
   try {
     const report = await collectCost({
       client,
@@ -264,17 +260,13 @@ describe('collectCost against the fake cursor.com: HTTP failures and retries', (
     const sleep = async (ms: number) => {
       waits.push(ms);
     };
-    const fake = await startFakeCursor({
-      accounts: [
-        {
-          cookies: [COOKIE],
-          events: { events: generated(1500), faults: [{ page: 2, status: 429, retryAfter: '3600' }] },
-        },
-      ],
-    });
-    servers.push(fake);
-    const client = new CursorClient({ baseUrl: fake.url });
-    clients.push(client);
+    const fake = await scene.serve([
+      {
+        cookies: [COOKIE],
+        events: { events: generated(1500), faults: [{ page: 2, status: 429, retryAfter: '3600' }] },
+      },
+    ]);
+    const client = clientOf(fake);
     const run = collectCost({
       client,
       cookieHeader: COOKIE_HEADER,

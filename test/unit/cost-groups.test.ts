@@ -4,7 +4,7 @@ import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { groupReport } from '../../src/cost/groups.js';
 import type { CostReport, CostWindow } from '../../src/cost/types.js';
 import { shortModelLabel } from '../../src/render/model-label.js';
-import { event, tokens } from './cost-helpers.js';
+import { event, tokens } from '../helpers/cost-events.js';
 
 const WINDOW: CostWindow = {
   start: new Date('2026-11-01T00:00:00Z'),

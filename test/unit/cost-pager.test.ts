@@ -10,7 +10,7 @@ import {
   verbosePageLine,
 } from '../../src/cost/pager.js';
 import { ApiError, NotLoggedInError, PaginationError } from '../../src/errors.js';
-import { page, rows } from './cost-helpers.js';
+import { page, rows } from '../helpers/cost-events.js';
 
 type PageAnswer = EventsPage | Error;
 
@@ -26,7 +26,7 @@ async function turns(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-/** Each scripted page as rows, made once per page (the 200-page cases ask for the same pages many times). */
+/** Each scripted page as rows, made once per page (the 200-page cases ask for the same pages twice). */
 const asRows = new WeakMap<EventsPage, EventRowsPage>();
 function rowsPage(page: EventsPage): EventRowsPage {
   let rows = asRows.get(page);
@@ -64,6 +64,7 @@ function pageEvents(
 async function run(
   answer: (n: number) => PageAnswer,
   concurrency: number,
+  pageSize?: number,
 ): Promise<Outcome & { requested: number[] }> {
   const events: (number | undefined)[] = [];
   const requested: number[] = [];
@@ -77,6 +78,7 @@ async function run(
   try {
     const result = await pageEvents({
       concurrency,
+      pageSize,
       onEvent: (e) => events.push(e.timestamp),
       fetchPage: scripted,
     });
@@ -88,8 +90,8 @@ async function run(
 }
 
 /** Every case runs sequentially and with read-ahead; both must end the same way. */
-async function both(answer: (n: number) => PageAnswer): Promise<Outcome> {
-  const runs = [await run(answer, 1), await run(answer, 6)];
+async function both(answer: (n: number) => PageAnswer, pageSize?: number): Promise<Outcome> {
+  const runs = [await run(answer, 1, pageSize), await run(answer, 6, pageSize)];
   const [seq, ...others] = runs.map(({ requested: _, ...outcome }) => outcome);
   for (const other of others) expect(other).toEqual(seq);
   return seq!;
@@ -100,13 +102,16 @@ const pagesOf =
   (raw: Record<string, unknown>[], count: number | null, size = 1000) =>
   (n: number) =>
     page(raw.slice((n - 1) * size, n * size), count);
-let decodedFullPages: EventsPage[] | undefined;
 /**
- * Page n of MAX_PAGES full pages of distinct rows, decoded once for the file (decoding 200,000 rows is
- * most of the cost of a safety-limit case); `count` is the reported total, if any.
+ * The page cap is tested at its real 200 pages, with pages of 5 rows instead of 1000: the cap is reached
+ * after 1,000 events, not 200,000 (the 1000-row page size is pinned by the cases above and below).
  */
+const SMALL_PAGE = 5;
+const AT_CAP = MAX_PAGES * SMALL_PAGE;
+let decodedFullPages: EventsPage[] | undefined;
+/** Page n of MAX_PAGES full small pages of distinct rows; `count` is the reported total, if any. */
 function fullPage(n: number, count?: number): EventsPage {
-  decodedFullPages ??= Array.from({ length: MAX_PAGES }, (_, i) => page(rows(1000, i * 1000)));
+  decodedFullPages ??= Array.from({ length: MAX_PAGES }, (_, i) => page(rows(SMALL_PAGE, i * SMALL_PAGE)));
   const decoded = decodedFullPages[n - 1]!;
   return count === undefined ? decoded : { ...decoded, totalUsageEventsCount: count };
 }
@@ -205,57 +210,49 @@ describe('cost pagination (docs/behaviour.md §18), sequential and concurrent al
   });
 
   it('200 full pages hit the safety limit even when the count matches', async () => {
-    const outcome = await both((n) => fullPage(n, 200_000));
-    expect(outcome.error).toBe(
-      'Cursor cost refresh reached its pagination safety limit after 200000 events.',
-    );
+    const outcome = await both((n) => fullPage(n, AT_CAP), SMALL_PAGE);
+    expect(outcome.error).toBe('Cursor cost refresh reached its pagination safety limit after 1000 events.');
   });
 
   it('200 full pages without any count hit the safety limit too', async () => {
-    const outcome = await both((n) => fullPage(n));
-    expect(outcome.error).toBe(
-      'Cursor cost refresh reached its pagination safety limit after 200000 events.',
-    );
+    const outcome = await both((n) => fullPage(n), SMALL_PAGE);
+    expect(outcome.error).toBe('Cursor cost refresh reached its pagination safety limit after 1000 events.');
   });
 
   // The cap allows 200 pages: a window whose last page is the 200th is complete, not over the limit.
   it.each([
-    ['a short 200th page', 199_500],
-    ['an empty 200th page after exactly 199 000 events', 199_000],
+    ['a short 200th page', AT_CAP - SMALL_PAGE + 2],
+    ['an empty 200th page after exactly 199 full ones', AT_CAP - SMALL_PAGE],
   ])('199 full pages and %s complete with every event counted', async (_name, total) => {
     const all = rows(total);
     // Decoded once, as both runs ask for the same 200 pages.
-    const pages = Array.from({ length: 200 }, (_, i) => pagesOf(all, total)(i + 1));
-    const outcome = await both((n) => pages[n - 1] ?? new Error(`page ${n} is past the cap`));
+    const pages = Array.from({ length: 200 }, (_, i) => pagesOf(all, total, SMALL_PAGE)(i + 1));
+    const outcome = await both((n) => pages[n - 1] ?? new Error(`page ${n} is past the cap`), SMALL_PAGE);
     expect(outcome.error).toBeUndefined();
     expect(outcome.expected).toBe(total);
-    // Element by element: a deep toEqual of 199 500 numbers costs a quarter of a second.
-    const expected = stamps(all);
-    expect(outcome.events).toHaveLength(total);
-    expect(outcome.events.every((stamp, i) => stamp === expected[i])).toBe(true);
+    expect(outcome.events).toEqual(stamps(all));
   });
 
   it('a higher page cap lets 200 full pages end on the empty page 201; a lower one fails at its cap', async () => {
-    const answer = (n: number) => page(rows(n <= 200 ? 1000 : 0, (n - 1) * 1000), 200_000);
+    const answer = (n: number) => page(rows(n <= 200 ? SMALL_PAGE : 0, (n - 1) * SMALL_PAGE), AT_CAP);
     const delivered: DecodedUsageEvent[] = [];
     const result = await pageEvents({
       concurrency: 4,
       maxPages: 1000,
+      pageSize: SMALL_PAGE,
       onEvent: (e) => delivered.push(e),
       fetchPage: async (n) => answer(n),
     });
-    expect(result).toMatchObject({ expected: 200_000, pages: 200 });
-    expect(delivered).toHaveLength(200_000);
+    expect(result).toMatchObject({ expected: AT_CAP, pages: 200 });
+    expect(delivered).toHaveLength(AT_CAP);
     await expect(
-      pageEvents({ maxPages: 3, onEvent: () => {}, fetchPage: async (n) => answer(n) }),
-    ).rejects.toThrow('Cursor cost refresh reached its pagination safety limit after 3000 events.');
+      pageEvents({ maxPages: 3, pageSize: SMALL_PAGE, onEvent: () => {}, fetchPage: async (n) => answer(n) }),
+    ).rejects.toThrow('Cursor cost refresh reached its pagination safety limit after 15 events.');
   });
 
   it('read-ahead never asks for a page past the 200th, even when the count promises more', async () => {
-    const outcome = await run((n) => fullPage(n, 500_000), 6);
-    expect(outcome.error).toBe(
-      'Cursor cost refresh reached its pagination safety limit after 200000 events.',
-    );
+    const outcome = await run((n) => fullPage(n, AT_CAP * 2.5), 6, SMALL_PAGE);
+    expect(outcome.error).toBe('Cursor cost refresh reached its pagination safety limit after 1000 events.');
     expect(Math.max(...outcome.requested)).toBe(MAX_PAGES);
   });
 

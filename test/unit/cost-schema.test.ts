@@ -7,7 +7,7 @@ import {
   REJECTED_ENVELOPES,
   TIMESTAMP_CASES,
   TOTAL_CENTS_CASES,
-} from './events-cases.js';
+} from '../helpers/events-cases.js';
 
 const decodeEvent = (raw: unknown) => usageEventSchema.parse(raw);
 const tokens = (raw: Record<string, unknown>) => decodeEvent({ tokenUsage: raw }).tokenUsage;

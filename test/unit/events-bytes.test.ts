@@ -17,7 +17,7 @@ import {
   REJECTED_ENVELOPES,
   TIMESTAMP_CASES,
   TOTAL_CENTS_CASES,
-} from './events-cases.js';
+} from '../helpers/events-cases.js';
 
 type Outcome = { fast: 'gave up' | unknown; schema: 'rejected' | unknown };
 type Decoder = (bytes: Buffer) => EventRowsPage | undefined;

@@ -1,22 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_SUB, loadDemoAccount } from '../../fixtures/demo/account.js';
 import { type EventsScenario, generateEvents } from '../fake-cursor/events.js';
 import { expandRelativeDates } from '../fake-cursor/scenario-file.js';
-import { type FakeAccount, type FakeCursor, startFakeCursor } from '../fake-cursor/server.js';
+import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
+import { useScene } from '../helpers/scene.js';
 
 const COOKIE = 'user_a%3A%3Aheader.payload.sig';
 const EVENTS_PATH = '/api/dashboard/get-filtered-usage-events';
-let fake: FakeCursor | undefined;
+const scene = useScene();
 
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-async function start(account: Partial<FakeAccount>, latencyMs?: number): Promise<FakeCursor> {
-  fake = await startFakeCursor({ accounts: [{ cookies: [COOKIE], ...account }], latencyMs });
-  return fake;
-}
+const start = (account: Partial<FakeAccount>, latencyMs?: number): Promise<FakeCursor> =>
+  scene.serve([{ cookies: [COOKIE], ...account }], { latencyMs });
 
 interface CallOptions {
   method?: 'GET' | 'POST';
@@ -35,7 +29,7 @@ function call(path: string, options: CallOptions = {}): Promise<Response> {
   if (method === 'POST' && options.origin !== null) headers.origin = options.origin ?? 'https://cursor.com';
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] = 'application/json';
-  return fetch(`${fake!.url}${path}`, { method, headers, body, signal: options.signal });
+  return fetch(`${scene.fake!.url}${path}`, { method, headers, body, signal: options.signal });
 }
 
 const page = (n: number, extra: Record<string, unknown> = {}) => ({ page: n, pageSize: 10, ...extra });
@@ -76,12 +70,10 @@ describe('fake cursor.com: sessions, origin and routes', () => {
   });
 
   it('serves each route from its account handler and picks the account by its session cookie', async () => {
-    fake = await startFakeCursor({
-      accounts: [
-        { cookies: ['first'], me: { json: { sub: 'auth0|first' } } },
-        { cookies: ['second', 'second-alt'], me: { json: { sub: 'auth0|second' } } },
-      ],
-    });
+    const fake = await scene.serve([
+      { cookies: ['first'], me: { json: { sub: 'auth0|first' } } },
+      { cookies: ['second', 'second-alt'], me: { json: { sub: 'auth0|second' } } },
+    ]);
     const me = await call('/api/auth/me', { cookie: 'WorkosCursorSessionToken=second-alt' });
     expect(await me.json()).toEqual({ sub: 'auth0|second' });
     expect(fake.requests[0]?.accountIndex).toBe(1);
@@ -92,7 +84,7 @@ describe('fake cursor.com: sessions, origin and routes', () => {
     await call('/api/usage?user=auth0%7C12345');
     await call('/api/dashboard/teams', { body: {} });
     await call('/api/usage-summary', { cookie: null });
-    const [usage, teams, anonymous] = fake!.requests;
+    const [usage, teams, anonymous] = scene.fake!.requests;
     expect(usage).toMatchObject({ method: 'GET', path: '/api/usage', query: { user: 'auth0|12345' } });
     expect(usage?.accountIndex).toBe(0);
     expect(usage?.headers.cookie).toContain('WorkosCursorSessionToken=');
@@ -104,7 +96,7 @@ describe('fake cursor.com: sessions, origin and routes', () => {
     await start({ usageSummary: { json: {}, delayMs: 60_000 } });
     const controller = new AbortController();
     const pending = call('/api/usage-summary', { signal: controller.signal });
-    await expect.poll(() => fake!.requests.length).toBe(1);
+    await expect.poll(() => scene.fake!.requests.length).toBe(1);
     controller.abort();
     await expect(pending).rejects.toThrow();
   });
@@ -112,9 +104,9 @@ describe('fake cursor.com: sessions, origin and routes', () => {
   it('still answers and records with a server latency, set at start or later', async () => {
     await start({ usageSummary: { json: { membershipType: 'pro' } } }, 15);
     expect(await (await call('/api/usage-summary')).json()).toEqual({ membershipType: 'pro' });
-    fake!.setLatency(5);
+    scene.fake!.setLatency(5);
     expect((await call('/api/usage-summary')).status).toBe(200);
-    expect(fake!.requests).toHaveLength(2);
+    expect(scene.fake!.requests).toHaveLength(2);
   });
 
   it('passes handlers an attempt number per account and endpoint, for retry tests', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { barFor, renderDailyChart } from '../../src/render/chart.js';
-import { sampleCostReport } from './render-cost-fixture.js';
+import { sampleCostReport } from '../helpers/cost-sample.js';
 
 describe('daily spend chart', () => {
   it.each([

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { encodeJson } from '../../src/lib/json.js';
 import { costErrorRow, costRow } from '../../src/render/cost-json.js';
-import { sampleCostReport } from './render-cost-fixture.js';
+import { sampleCostReport } from '../helpers/cost-sample.js';
 
 const roundTrip = (row: Record<string, unknown>) => JSON.parse(encodeJson([row]))[0];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CostReport } from '../../src/cost/types.js';
 import { type CostTextOptions, renderCostText } from '../../src/render/cost-text.js';
-import { sampleCostReport } from './render-cost-fixture.js';
+import { sampleCostReport } from '../helpers/cost-sample.js';
 
 const ESC = '\u001b';
 const WIDE: CostTextOptions = { colour: false, columns: 200, compact: false, breakdown: false, isTTY: false };

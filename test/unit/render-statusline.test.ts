@@ -20,7 +20,7 @@ import {
 } from '../../src/render/statusline.js';
 import { statuslineColour } from '../../src/statusline/output.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
-import { NOW, workedExampleSnapshot } from './render-usage-fixture.js';
+import { NOW, workedExampleSnapshot } from '../helpers/usage-sample.js';
 
 /** docs/behaviour.md §26.4: the statusline's text, tokens, JSON, colours and failure markers. */
 

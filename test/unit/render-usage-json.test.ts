@@ -3,7 +3,7 @@ import { ArgumentError, NoSessionError, TimeoutError } from '../../src/errors.js
 import { encodeJson } from '../../src/lib/json.js';
 import { cliErrorRow, usageErrorRow, usageRow } from '../../src/render/usage-json.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
-import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from './render-usage-fixture.js';
+import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from '../helpers/usage-sample.js';
 
 /**
  * CodexBar's documented `usage --provider cursor --json --pretty` example, verbatim (docs/behaviour.md

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WORKED_MONTHLY_TEXT } from '../../fixtures/worked-example.js';
 import { renderUsageText } from '../../src/render/usage-text.js';
 import type { RateWindow, UsageSnapshot } from '../../src/usage/types.js';
-import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from './render-usage-fixture.js';
+import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from '../helpers/usage-sample.js';
 
 const ESC = '\u001b';
 const plain = (snapshot: UsageSnapshot) => renderUsageText(snapshot, { now: NOW, colour: false });

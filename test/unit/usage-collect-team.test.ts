@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeAccount, RecordedRequest } from '../fake-cursor/server.js';
-import {
-  arrivals,
-  closeFakeCursorAfterEach,
-  ME,
-  plainSession,
-  routes,
-  run,
-} from './usage-collect-harness.js';
-import { WORKED_SAND } from './usage-helpers.js';
+import { useScene } from '../helpers/scene.js';
+import { WORKED_SAND } from '../helpers/usage-builders.js';
+import { arrivals, collect, ME, plainSession, routes } from '../helpers/usage-collect.js';
 
-closeFakeCursorAfterEach();
+const scene = useScene();
 
 describe('collectUsage: team member budgets (docs/behaviour.md §12.11)', () => {
   const TEAM_SUMMARY = {
@@ -69,15 +63,16 @@ describe('collectUsage: team member budgets (docs/behaviour.md §12.11)', () => 
   }
 
   it('a sole team and one matching member drive the primary; pages 2…N are fetched together', async () => {
-    const { snapshot, log, requests } = await run(
+    const { snapshot, log, requests } = await collect(
+      scene,
       teamAccount({
         sand: async () => {
           // The team lookup must not wait for the Grok Bot status.
-          await arrivals('/api/dashboard/teams');
+          await arrivals(scene, '/api/dashboard/teams');
           return { json: WORKED_SAND };
         },
         teamSpend: async (req) => {
-          if (pageOf(req) === 2) await arrivals((r) => r.path === req.path && pageOf(r) === 3);
+          if (pageOf(req) === 2) await arrivals(scene, (r) => r.path === req.path && pageOf(r) === 3);
           return { json: spendPage(pageOf(req)) };
         },
       }),
@@ -100,13 +95,14 @@ describe('collectUsage: team member budgets (docs/behaviour.md §12.11)', () => 
   });
 
   it('the seat count (plus a page of margin) sends every team-spend page in one round trip', async () => {
-    const { snapshot, requests, log } = await run(
+    const { snapshot, requests, log } = await collect(
+      scene,
       teamAccount({
         // 75 seats predict 2 pages; the third page of members is covered by the one-page margin.
         teams: { json: { teams: [{ id: 4211, name: 'Acme', seats: 75 }] } },
         teamSpend: async (req) => {
           // Page 1 is answered only once page 3 has arrived: all three were requested together.
-          if (pageOf(req) === 1) await arrivals((r) => r.path === req.path && pageOf(r) === 3);
+          if (pageOf(req) === 1) await arrivals(scene, (r) => r.path === req.path && pageOf(r) === 3);
           return { json: spendPage(pageOf(req)) };
         },
       }),
@@ -118,7 +114,8 @@ describe('collectUsage: team member budgets (docs/behaviour.md §12.11)', () => 
   });
 
   it('portal-selected-team-id picks one of two teams', async () => {
-    const { snapshot, requests } = await run(
+    const { snapshot, requests } = await collect(
+      scene,
       teamAccount({ teams: { json: { teams: [{ id: 4211 }, { id: 5000 }] } } }),
       { session: plainSession('; team_id=4211; portal-selected-team-id=5000') },
     );
@@ -136,7 +133,9 @@ describe('collectUsage: team member budgets (docs/behaviour.md §12.11)', () => 
     ['two teams and no selection', { teams: { json: { teams: [{ id: 4211 }, { id: 5000 }] } } }, ''],
     ['a selection the account is not in', {}, '; portal-selected-team-id=9999'],
   ])('%s stays on the summary without asking for team spend', async (_name, overrides, cookies) => {
-    const { snapshot, requests } = await run(teamAccount(overrides), { session: plainSession(cookies) });
+    const { snapshot, requests } = await collect(scene, teamAccount(overrides), {
+      session: plainSession(cookies),
+    });
     expect(routes(requests)).not.toContain('/api/dashboard/get-team-spend');
     expect(snapshot.primary?.usedPercent).toBeCloseTo(73.84, 10);
   });
@@ -179,24 +178,28 @@ describe('collectUsage: team member budgets (docs/behaviour.md §12.11)', () => 
       },
     ],
   ])('%s keeps the summary and leaks no other member', async (_name, answer) => {
-    const { snapshot, log } = await run(teamAccount({ teamSpend: (req) => answer(pageOf(req)) }));
+    const { snapshot, log } = await collect(scene, teamAccount({ teamSpend: (req) => answer(pageOf(req)) }));
     expect(snapshot.primary?.usedPercent).toBeCloseTo(73.84, 10);
     expectNoColleagueData(snapshot, log);
   });
 
   it('an empty /auth/me email skips the team lookup', async () => {
-    const { snapshot, requests } = await run(teamAccount({ me: { json: { ...ME, email: '  ' } } }));
+    const { snapshot, requests } = await collect(
+      scene,
+      teamAccount({ me: { json: { ...ME, email: '  ' } } }),
+    );
     expect(routes(requests)).not.toContain('/api/dashboard/teams');
     expect(snapshot.primary?.usedPercent).toBeCloseTo(73.84, 10);
   });
 
   it('a failed /auth/me skips the team lookup', async () => {
-    const { requests } = await run(teamAccount({ me: { status: 500, json: {} } }));
+    const { requests } = await collect(scene, teamAccount({ me: { status: 500, json: {} } }));
     expect(routes(requests)).not.toContain('/api/dashboard/teams');
   });
 
   it('a lookup slower than its shared deadline keeps the summary', async () => {
-    const { snapshot, log } = await run(
+    const { snapshot, log } = await collect(
+      scene,
       teamAccount({
         // Page 3 never answers in time; /teams and pages 1-2 answer at once, well inside the deadline.
         teamSpend: (req) => ({ json: spendPage(pageOf(req)), delayMs: pageOf(req) === 3 ? 60_000 : 0 }),

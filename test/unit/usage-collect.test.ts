@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NotLoggedInError } from '../../src/errors.js';
-import {
-  appSession,
-  arrivals,
-  closeFakeCursorAfterEach,
-  ME,
-  PLAIN_COOKIE,
-  routes,
-  run,
-} from './usage-collect-harness.js';
-import { WORKED_SAND, WORKED_SUMMARY } from './usage-helpers.js';
+import { useScene } from '../helpers/scene.js';
+import { unifiedUsageStatus } from '../helpers/unified.js';
+import { WORKED_SAND, WORKED_SUMMARY } from '../helpers/usage-builders.js';
+import { appSession, arrivals, collect, ME, PLAIN_COOKIE, routes } from '../helpers/usage-collect.js';
 
-closeFakeCursorAfterEach();
+const scene = useScene();
 
 describe('collectUsage: which requests go out (docs/behaviour.md §11.2–11.4)', () => {
   it('a plain cookie with a failed /auth/me makes exactly 3 requests and skips /api/usage', async () => {
-    const { snapshot, requests } = await run({
+    const { snapshot, requests } = await collect(scene, {
       usageSummary: { json: WORKED_SUMMARY },
       me: { status: 500, json: {} },
       sand: { json: WORKED_SAND },
@@ -29,9 +23,9 @@ describe('collectUsage: which requests go out (docs/behaviour.md §11.2–11.4)'
   });
 
   it('summary, auth/me and sand are in flight together; /api/usage follows with the raw auth/me sub', async () => {
-    const { snapshot, requests } = await run({
+    const { snapshot, requests } = await collect(scene, {
       usageSummary: async () => {
-        await arrivals('/api/auth/me', '/api/dashboard/get-sand-usage-status');
+        await arrivals(scene, '/api/auth/me', '/api/dashboard/get-sand-usage-status');
         return { json: WORKED_SUMMARY };
       },
       me: { json: ME },
@@ -56,7 +50,8 @@ describe('collectUsage: which requests go out (docs/behaviour.md §11.2–11.4)'
 
   it('an app token with a failed /auth/me asks /api/usage for the lower-cased JWT subject', async () => {
     const { session, cookie } = await appSession('auth0|User_Test', 'User_Test');
-    const { snapshot, requests } = await run(
+    const { snapshot, requests } = await collect(
+      scene,
       {
         usageSummary: { json: {} },
         me: { status: 401, json: {} },
@@ -77,7 +72,7 @@ describe('collectUsage: which requests go out (docs/behaviour.md §11.2–11.4)'
     [500, ApiError],
   ])('usage-summary %d fails the whole fetch', async (status, errorClass) => {
     await expect(
-      run({ usageSummary: { status, json: {} }, me: { json: ME }, sand: { json: WORKED_SAND } }),
+      collect(scene, { usageSummary: { status, json: {} }, me: { json: ME }, sand: { json: WORKED_SAND } }),
     ).rejects.toBeInstanceOf(errorClass);
   });
 });
@@ -90,7 +85,8 @@ describe('collectUsage: best-effort lookups keep the summary', () => {
     // Never in time: the 100 ms budget gives up on it long before the minute is out.
     ['an answer slower than the sand budget', { json: WORKED_SAND, delayMs: 60_000 }],
   ])('sand with %s leaves the monthly bars and no Grok Bot window', async (_name, sand) => {
-    const { snapshot, log } = await run(
+    const { snapshot, log } = await collect(
+      scene,
       { usageSummary: { json: WORKED_SUMMARY }, me: { json: ME }, sand, legacyUsage: { json: {} } },
       { timeouts: { optionalMs: 100 } },
     );
@@ -104,7 +100,7 @@ describe('collectUsage: best-effort lookups keep the summary', () => {
   });
 
   it('a failed /api/usage is not a legacy plan', async () => {
-    const { snapshot } = await run({
+    const { snapshot } = await collect(scene, {
       usageSummary: { json: WORKED_SUMMARY },
       me: { json: ME },
       sand: { json: WORKED_SAND },
@@ -115,7 +111,7 @@ describe('collectUsage: best-effort lookups keep the summary', () => {
   });
 
   it('no log line carries the session cookie', async () => {
-    const { log } = await run({
+    const { log } = await collect(scene, {
       usageSummary: { json: {} },
       me: { status: 500, json: {} },
       sand: { status: 500 },
@@ -132,21 +128,10 @@ describe('collectUsage: unified personal memberships (docs/behaviour.md §12.10)
     includedLimitZero: false,
     isUnified: true,
   };
-  const STATUS = {
-    scope: 'user',
-    limitType: 'user',
-    monthly: {
-      available: true,
-      usedCents: 1834,
-      limitCents: 5000,
-      creditsUsedCents: 250,
-      periodStart: '2026-07-05T00:00:00.000Z',
-      resetsAt: '2026-08-05T00:00:00.000Z',
-    },
-  };
+  const STATUS = unifiedUsageStatus('2026-07-05T00:00:00.000Z', '2026-08-05T00:00:00.000Z');
 
   it('v2/usage-status replaces /api/usage and supplies the spend; the pool is the Weekly primary', async () => {
-    const { snapshot, requests } = await run({
+    const { snapshot, requests } = await collect(scene, {
       usageSummary: { json: WORKED_SUMMARY },
       me: { json: ME },
       sand: { json: UNIFIED_SAND },
@@ -166,7 +151,8 @@ describe('collectUsage: unified personal memberships (docs/behaviour.md §12.10)
     // Its budget runs out once the request has arrived, and only its own: the sand lookup shares the budget,
     // answers at once and must still make the account unified, which a short budget cannot promise under load.
     const passed = new AbortController();
-    const { snapshot, log } = await run(
+    const { snapshot, log } = await collect(
+      scene,
       {
         usageSummary: { json: WORKED_SUMMARY },
         me: { json: ME },
@@ -186,7 +172,7 @@ describe('collectUsage: unified personal memberships (docs/behaviour.md §12.10)
   });
 
   it('available:false keeps the summary spend', async () => {
-    const { snapshot } = await run({
+    const { snapshot } = await collect(scene, {
       usageSummary: { json: WORKED_SUMMARY },
       me: { json: ME },
       sand: { json: UNIFIED_SAND },
@@ -196,7 +182,7 @@ describe('collectUsage: unified personal memberships (docs/behaviour.md §12.10)
   });
 
   it('a team membership is not a personal one: /api/usage is asked instead', async () => {
-    const { requests } = await run({
+    const { requests } = await collect(scene, {
       usageSummary: { json: { ...WORKED_SUMMARY, limitType: 'team', membershipType: 'pro' } },
       me: { json: ME },
       sand: { json: UNIFIED_SAND },

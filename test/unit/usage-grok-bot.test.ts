@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sandStatusSchema } from '../../src/api/schemas/sand-status.js';
 import { grokAllowance, grokBotWindow } from '../../src/usage/grok-bot.js';
 import { computePace } from '../../src/usage/pace.js';
-import { sandFrom } from './usage-helpers.js';
+import { sandFrom } from '../helpers/usage-builders.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 const RESET = '2026-12-03T07:57:50.647Z';

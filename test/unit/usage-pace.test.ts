@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatCountdown } from '../../src/usage/countdown.js';
 import { computePace, roundHalfAwayFromZero } from '../../src/usage/pace.js';
 import type { RateWindow } from '../../src/usage/types.js';
-import { snapshotFrom, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from './usage-helpers.js';
+import { snapshotFrom, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../helpers/usage-builders.js';
 
 const DAY = 86_400;
 const NOW = new Date('2026-06-01T00:00:00Z');

@@ -3,7 +3,13 @@ import { planName } from '../../src/usage/plan-name.js';
 import { formatResetDate, resetText } from '../../src/usage/reset-text.js';
 import { providerCostFrom, remainingPercent } from '../../src/usage/snapshot.js';
 import { cycleMinutes } from '../../src/usage/summary.js';
-import { figuresFrom, snapshotFrom, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from './usage-helpers.js';
+import {
+  figuresFrom,
+  snapshotFrom,
+  WORKED_NOW,
+  WORKED_SAND,
+  WORKED_SUMMARY,
+} from '../helpers/usage-builders.js';
 
 const NOW = new Date('2026-04-10T12:00:00Z');
 const CYCLE = { billingCycleStart: '2026-04-01T00:00:00.000Z', billingCycleEnd: '2026-05-01T00:00:00.000Z' };

@@ -10,7 +10,7 @@ import {
   memberEmailKey,
 } from '../../src/usage/team-budget.js';
 import { parseTeamSelection } from '../../src/usage/team-selection.js';
-import { figuresFrom, snapshotFrom } from './usage-helpers.js';
+import { figuresFrom, snapshotFrom } from '../helpers/usage-builders.js';
 
 const ME = 'dev@acme.com';
 const KEY = memberEmailKey(ME)!;

@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { usageStatusSchema } from '../../src/api/schemas/usage-status.js';
-import { snapshotFrom } from './usage-helpers.js';
+import { UNIFIED_CYCLE_END, UNIFIED_POOL, unifiedSummary, unifiedUsageStatus } from '../helpers/unified.js';
+import { snapshotFrom } from '../helpers/usage-builders.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
-const CYCLE_END = '2026-12-05T00:00:00.000Z';
-const SUMMARY = {
-  billingCycleStart: '2026-11-05T00:00:00.000Z',
-  billingCycleEnd: CYCLE_END,
-  membershipType: 'pro',
-  limitType: 'user',
-  individualUsage: {
-    plan: { used: 0, limit: 2000, totalPercentUsed: 0, autoPercentUsed: 0, apiPercentUsed: 0 },
-    onDemand: { used: 1200, limit: 4000 },
-  },
-};
-const POOL = {
-  usagePercent: 42,
-  nextResetTimestampUtc: '2026-12-03T07:57:50.647Z',
-  currentPeriodStart: '2026-11-26T07:57:50.647Z',
-  hasAvailableUsage: true,
-  includedLimitZero: false,
-  isUnified: true,
-};
+const CYCLE_END = UNIFIED_CYCLE_END;
+const SUMMARY = unifiedSummary({ used: 0, totalPercentUsed: 0, autoPercentUsed: 0, apiPercentUsed: 0 });
+const POOL = UNIFIED_POOL;
 
 describe('unified Cursor/Grok weekly pool (docs/behaviour.md §12.9)', () => {
   it('a usable pool with a current reset becomes the primary Weekly bar and replaces the monthly bars', () => {
@@ -69,18 +54,7 @@ describe('unified Cursor/Grok weekly pool (docs/behaviour.md §12.9)', () => {
 });
 
 describe('unified additional spend from v2/usage-status (docs/behaviour.md §12.10)', () => {
-  const VALID = {
-    scope: 'user',
-    limitType: 'user',
-    monthly: {
-      available: true,
-      usedCents: 1834,
-      limitCents: 5000,
-      creditsUsedCents: 250,
-      periodStart: '2026-11-05T00:00:00.000Z',
-      resetsAt: '2026-12-05T00:00:00.000Z',
-    },
-  };
+  const VALID = unifiedUsageStatus('2026-11-05T00:00:00.000Z', '2026-12-05T00:00:00.000Z');
   const costWith = (usageStatus: unknown, overrides: { summary?: unknown; sand?: unknown } = {}) =>
     snapshotFrom({
       summary: overrides.summary ?? SUMMARY,

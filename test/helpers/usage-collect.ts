@@ -1,34 +1,16 @@
-import { afterEach } from 'vitest';
 import { makeJwt, sessionCookieValue } from '../../fixtures/builders/jwt.js';
 import { CursorClient, type RequestTimer } from '../../src/api/client.js';
 import type { Session } from '../../src/auth/types.js';
 import { type CollectUsageOptions, collectUsage } from '../../src/usage/collect.js';
-import {
-  type FakeAccount,
-  type FakeCursor,
-  type RecordedRequest,
-  startFakeCursor,
-} from '../fake-cursor/server.js';
-import { WORKED_NOW } from './usage-helpers.js';
+import type { FakeAccount, RecordedRequest } from '../fake-cursor/server.js';
+import type { Scene } from './scene.js';
+import { WORKED_NOW } from './usage-builders.js';
 
-/** collectUsage against the real fake cursor.com, shared by the usage-collect tests. */
+/** collectUsage against the scene's fake cursor.com (test/helpers/scene.ts), shared by the usage-collect tests. */
 
 const NOW = WORKED_NOW;
 export const PLAIN_COOKIE = 'plain-session-cookie-value';
 export const ME = { email: 'dev@acme.com', email_verified: true, name: 'Dev', sub: 'auth0|12345' };
-
-let fake: FakeCursor | undefined;
-let client: CursorClient | undefined;
-
-/** Call once per test file: closes the server and client after each test. */
-export function closeFakeCursorAfterEach(): void {
-  afterEach(async () => {
-    await client?.close();
-    await fake?.close();
-    client = undefined;
-    fake = undefined;
-  });
-}
 
 export const plainSession = (extraCookies = ''): Session => ({
   source: 'manual',
@@ -53,12 +35,15 @@ export async function appSession(
   };
 }
 
-export async function run(
+/** collectUsage for `account` on a fresh fake in the scene; the client is closed with the scene. */
+export async function collect(
+  scene: Scene,
   account: Omit<FakeAccount, 'cookies'>,
   options: Partial<CollectUsageOptions> & { cookies?: string[]; timer?: RequestTimer } = {},
 ) {
-  fake = await startFakeCursor({ accounts: [{ cookies: options.cookies ?? [PLAIN_COOKIE], ...account }] });
-  client = new CursorClient({ baseUrl: fake.url, timer: options.timer });
+  const fake = await scene.serve([{ cookies: options.cookies ?? [PLAIN_COOKIE], ...account }]);
+  const client = new CursorClient({ baseUrl: fake.url, timer: options.timer });
+  scene.defer(() => client.close());
   const log: string[] = [];
   const snapshot = await collectUsage({
     client,
@@ -76,15 +61,16 @@ export const routes = (requests: RecordedRequest[]) => requests.map((r) => r.pat
 type RequestMatch = string | ((request: RecordedRequest) => boolean);
 
 /**
- * Resolves once a request matching each path or predicate has arrived at the fake server: a handler that
+ * Resolves once a request matching each path or predicate has arrived at the scene's fake: a handler that
  * waits on it can only answer if the client had those calls in flight at the same time.
  */
-export function arrivals(...matches: RequestMatch[]): Promise<void> {
+export function arrivals(scene: Scene, ...matches: RequestMatch[]): Promise<void> {
   const test = (match: RequestMatch) => (r: RecordedRequest) =>
     typeof match === 'string' ? r.path === match : match(r);
   return new Promise((resolve) => {
     const check = () => {
-      if (fake && matches.every((match) => fake!.requests.some(test(match)))) resolve();
+      const fake = scene.fake;
+      if (fake && matches.every((match) => fake.requests.some(test(match)))) resolve();
       else setTimeout(check, 5);
     };
     check();
