@@ -341,10 +341,11 @@ describe('codexbar logout (docs/behaviour.md §27.5)', () => {
 });
 
 describe('codexbar login at a terminal: a hidden prompt (docs/behaviour.md §27.5)', () => {
-  const python = ['python3', 'python'].find((name) => {
-    const found = spawnSync(name, ['-c', 'import pty'], { stdio: 'ignore' });
-    return found.status === 0;
-  });
+  // The interpreter itself, found once: a version manager's shim on PATH costs a dozen processes a start.
+  const python = ['python3', 'python']
+    .map((name) => spawnSync(name, ['-c', 'import pty, sys; print(sys.executable)'], { encoding: 'utf8' }))
+    .find((found) => found.status === 0 && found.stdout.trim() !== '')
+    ?.stdout.trim();
 
   /** The BUILT CLI in a real pseudo-terminal, typed into by test/helpers/pty-run.py. */
   function inTerminal(
