@@ -1,8 +1,21 @@
-import { constants } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
-import { close, fsync, lstat, mkdir, open, rename, unlink, writeFile } from '../local/fs-async.js';
 
-/** Owner-only: directories 0700, files 0600 (docs/invariants.md, "Owner-only atomic files"). */
+/**
+ * Owner-only: directories 0700, files 0600 (docs/invariants.md, "Owner-only atomic files"). Synchronous: a
+ * snapshot is a few kilobytes, and `node:fs/promises` would load its FileHandle machinery (and readline) into
+ * every short run that saves one (bench/README.md, Start-up).
+ */
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 
@@ -20,9 +33,9 @@ class CacheWriteError extends Error {
  * (not a symlink) with no group or other access; anything else is refused, so nothing is ever written
  * through a link or into a directory others can read.
  */
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: DIR_MODE });
-  const stat = await lstat(dir);
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const stat = lstatSync(dir);
   if (stat.isSymbolicLink() || !stat.isDirectory()) throw new CacheWriteError(dir, 'not a directory');
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
     throw new CacheWriteError(dir, 'owned by another user');
@@ -38,27 +51,33 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
  * the new one, never a torn one, and concurrent writers never interleave. The directory must exist
  * (ensurePrivateDir).
  */
-export async function writePrivateFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export function writePrivateFileAtomic(target: string, data: string | Uint8Array): void {
   // Unique, not secret: the directory is the user's own and O_EXCL refuses a name that exists, so the pid and
   // a random suffix do, without loading node:crypto into every run (bench/README.md, Start-up).
   const suffix = `${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${suffix}.tmp`);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  const fd = await open(temp, flags, FILE_MODE);
+  const fd = openSync(temp, flags, FILE_MODE);
   try {
-    await writeFile(fd, data);
-    await fsync(fd);
+    writeFileSync(fd, data);
+    fsyncSync(fd);
   } catch (error) {
-    await close(fd);
-    await unlink(temp).catch(() => {});
+    closeSync(fd);
+    removeQuietly(temp);
     throw error;
   }
-  await close(fd);
+  closeSync(fd);
   try {
     // rename replaces the directory entry itself: a symlink at `target` is replaced, never followed.
-    await rename(temp, target);
+    renameSync(temp, target);
   } catch (error) {
-    await unlink(temp).catch(() => {});
+    removeQuietly(temp);
     throw error;
   }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {}
 }

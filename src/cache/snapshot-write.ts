@@ -1,6 +1,6 @@
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../auth/types.js';
-import { lstat, readdir, unlink } from '../local/fs-async.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 import { type AuthInputs, accountRecord } from '../statusline/account-record.js';
 import { isAbandonedTemp, isTempName } from './abandoned-temp.js';
@@ -11,39 +11,43 @@ import { snapshotPath } from './snapshot-read.js';
 /**
  * Writing the usage cache after a live fetch: the account's snapshot and the set-up's account record, 0600 in
  * 0700 directories, each replaced atomically (docs/invariants.md, "Owner-only atomic files"). Only the full
- * CLI writes, so the statusline fast path never loads this module (or `node:fs/promises`).
+ * CLI writes, so the statusline fast path never loads this module.
  */
 
 /** Creates the directories owner-only when needed and replaces the account's snapshot atomically. */
-export async function writeSnapshot(dir: string, file: SnapshotFile): Promise<void> {
-  await ensurePrivateDir(path.dirname(dir));
-  await ensurePrivateDir(dir);
-  await writePrivateFileAtomic(snapshotPath(dir, file.account), `${JSON.stringify(file)}\n`);
-  await sweepTempFiles(dir, Date.now());
+export function writeSnapshot(dir: string, file: SnapshotFile): void {
+  ensurePrivateDir(path.dirname(dir));
+  ensurePrivateDir(dir);
+  writePrivateFileAtomic(snapshotPath(dir, file.account), `${JSON.stringify(file)}\n`);
+  sweepTempFiles(dir, Date.now());
 }
 
 /**
  * Which source won and the fingerprints it was read with (account-record.ts says how they are used). It
  * rarely changes, so an identical record is left as it is rather than written again.
  */
-export async function writeAccountRecord(
+export function writeAccountRecord(
   inputs: AuthInputs,
   session: Pick<Session, 'source' | 'jwt'>,
   account: string | undefined,
-): Promise<void> {
+): void {
   const text = `${JSON.stringify(accountRecord(inputs, session.source, account, session.jwt?.expiresAt))}\n`;
   const current = readTextFileSync(inputs.recordPath, text.length + 1);
   if (current.kind === 'ok' && current.text === text) return;
-  await ensurePrivateDir(path.dirname(inputs.recordPath));
-  await writePrivateFileAtomic(inputs.recordPath, text);
+  ensurePrivateDir(path.dirname(inputs.recordPath));
+  writePrivateFileAtomic(inputs.recordPath, text);
 }
 
 /** Removes the temporary files killed writers left in the usage directory (src/cache/abandoned-temp.ts). Best effort. */
-async function sweepTempFiles(dir: string, nowMs: number): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+function sweepTempFiles(dir: string, nowMs: number): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {}
   for (const name of names.filter(isTempName)) {
-    const file = path.join(dir, name);
-    const info = await lstat(file).catch(() => undefined);
-    if (info && isAbandonedTemp(info, nowMs)) await unlink(file).catch(() => {});
+    try {
+      const file = path.join(dir, name);
+      if (isAbandonedTemp(lstatSync(file), nowMs)) unlinkSync(file);
+    } catch {}
   }
 }

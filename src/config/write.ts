@@ -44,7 +44,7 @@ export async function updateConfigFile<R>(
     return await withFileLock(target, async () => {
       const current = await readForUpdate(target, shown);
       const { config, result } = change(current === undefined ? undefined : structuredClone(current));
-      await writePrivateFileAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
+      writePrivateFileAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
       return { path: configPath, result };
     });
   } catch (error) {

@@ -42,7 +42,7 @@ export async function withEventStore<T>(
   const { key, owner, tag } = target;
   let use: CostStoreUse;
   try {
-    const file = costStorePath(await ensureStoreDir(env), key);
+    const file = costStorePath(ensureStoreDir(env), key);
     const shown = displayPath(file, env);
     const store = await openEventStore({ file, key, owner, tag, note: log, shown });
     log(`${tag} Event store: ${shown}${choice.refresh ? ' (--refresh: fetching everything)' : ''}`);

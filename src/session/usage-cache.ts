@@ -70,7 +70,7 @@ export async function obtainUsage(
   else if (account === undefined) log('[cache] Not cached: the session names no cursor.com user id');
   else {
     const file = encodeSnapshot(snapshot, { account, fetchedAt, baseUrl: setup.baseUrl, timeZone });
-    await saveSnapshot(setup, cacheDir, inputs, file, session, log, target.offLadder !== true);
+    saveSnapshot(setup, cacheDir, inputs, file, session, log, target.offLadder !== true);
   }
   return { snapshot, fetchedAt, fromCache: false, stale: false, account, cacheDir };
 }
@@ -157,7 +157,7 @@ async function liveUsage(
 }
 
 /** Best effort: a cache that cannot be written never fails the run; `--verbose` says why. */
-async function saveSnapshot(
+function saveSnapshot(
   setup: CursorSessionSetup,
   cacheDir: string,
   inputs: AuthInputs,
@@ -165,16 +165,14 @@ async function saveSnapshot(
   session: Parameters<typeof writeAccountRecord>[1],
   log: (line: string) => void,
   ladderAccount: boolean,
-): Promise<void> {
+): void {
   try {
     // A header from --cookie or the environment is not a file the fast path can vouch for; an account named
     // by a flag is not the one a plain run resolves to.
     const fromArgvOrEnv =
       setup.manualOrigin === '--cookie' || setup.manualOrigin === 'CODEXBAR_CURSOR_COOKIE';
-    await Promise.all([
-      writeSnapshot(cacheDir, file),
-      fromArgvOrEnv || !ladderAccount ? undefined : writeAccountRecord(inputs, session, file.account),
-    ]);
+    writeSnapshot(cacheDir, file);
+    if (!fromArgvOrEnv && ladderAccount) writeAccountRecord(inputs, session, file.account);
     log(`[cache] Saved the snapshot in ${displayPath(cacheDir, setup.authEnv)}`);
   } catch (error) {
     log(`[cache] Not cached: ${error instanceof Error ? error.message : String(error)}`);

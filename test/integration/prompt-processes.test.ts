@@ -86,6 +86,14 @@ describe('processes sharing one snapshot', () => {
     expect(new Set(scene.fake!.requests.slice(-4).map((request) => request.path)).size).toBeGreaterThan(1);
   });
 
+  it('8 usage runs at once each save the snapshot: one whole, valid file is left, and no temp file', async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, () => finished(start(['usage', '--json']))));
+    for (const result of results) expect(result.code).toBe(0);
+    expect(summaryRequests(scene)).toBe(8);
+    expect(isSnapshotFile(JSON.parse(fs.readFileSync(snapshotFile(), 'utf8')))).toBe(true);
+    expect(usageFiles(scene).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('never reads stdin: Claude Code pipes JSON in and keeps the pipe open', async () => {
     // The first run has no snapshot (the full CLI fetches live), the second answers from the fast path.
     for (let run = 0; run < 2; run++) {

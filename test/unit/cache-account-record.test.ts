@@ -39,7 +39,7 @@ async function record(winner: AuthSourceId, token?: string, mode: 'auto' | 'web'
   const decoded = token === undefined ? undefined : decodeAccessToken(token);
   const jwt = decoded?.kind === 'ok' ? decoded.identity : undefined;
   const account = accountKey({ userId: jwt?.userId ?? 'user_cookie', label });
-  await writeAccountRecord(inputs, { source: winner, jwt }, account);
+  writeAccountRecord(inputs, { source: winner, jwt }, account);
 }
 
 const now = (mode: 'auto' | 'web' = 'auto') => recordedAccount(env, mode, authInputs(env, mode, dir));

@@ -27,10 +27,10 @@ export function costStorePath(dir: string, key: string): string {
 }
 
 /** Makes `<cache dir>/codexbar` and its `cost` directory, owner-only (refused when they are not ours). */
-export async function ensureStoreDir(env: LocalEnvironment): Promise<string> {
-  await ensurePrivateDir(codexbarCacheDir(env));
+export function ensureStoreDir(env: LocalEnvironment): string {
+  ensurePrivateDir(codexbarCacheDir(env));
   const dir = costStoreDir(env);
-  await ensurePrivateDir(dir);
+  ensurePrivateDir(dir);
   return dir;
 }
 
