@@ -1,7 +1,8 @@
 /**
- * The dashboard's stale and error states and its token prompt (docs/behaviour.md §29.13), with
- * `serve` in-process so the test steps the server's clock, and Playwright's clock stepping the page's:
- * the page's own refresh timer drives every reload, and nothing waits for the refresh interval.
+ * The dashboard's stale and error states and its token prompt
+ * (docs/invariants.md, "Servers safe by default"), with `serve` in-process so the test steps the server's
+ * clock, and Playwright's clock stepping the page's: the page's own refresh timer drives every reload, and
+ * nothing waits for the refresh interval.
  */
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The dashboard page in headless Chromium against the BUILT `codexbar serve` and the fake cursor.com with
- * the bundled sample account (docs/behaviour.md §29.13): the figures on the page are the ones /usage
- * and /cost return, the console is clean, every request goes to the server, and axe finds nothing
+ * The dashboard page in headless Chromium against the BUILT `codexbar serve` and the fake cursor.com with the
+ * bundled sample account (docs/invariants.md, "Servers safe by default"): the figures on the page are the
+ * ones /usage and /cost return, the console is clean, every request goes to the server, and axe finds nothing
  * serious. Screenshots land in test-results/.
  */
 import path from 'node:path';

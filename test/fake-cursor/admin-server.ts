@@ -1,5 +1,5 @@
 /**
- * A loopback Cursor Admin API for tests and the team benchmark (docs/behaviour.md §30): Basic auth with
+ * A loopback Cursor Admin API for tests and the team benchmark: Basic auth with
  * the key as the user name and an empty password, the documented shapes and pagination, 30-day windows,
  * and rate limits per endpoint family that answer 429 with Retry-After once exceeded. It counts what it
  * accepts per window, so a test can prove the client never went over.

@@ -25,7 +25,7 @@ export function isEventsScenario(value: unknown): value is EventsScenario {
 const isPositiveInteger = (value: unknown): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= 1;
 
-/** docs/behaviour.md §17.8: bounds are decimal ms strings; protobuf JSON would also take a number. */
+/** Bounds are decimal ms strings; protobuf JSON would also take a number. */
 function parseBound(value: unknown): number | undefined | 'invalid' {
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value)) return value;

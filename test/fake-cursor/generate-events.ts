@@ -40,7 +40,7 @@ const DEFAULT_MODEL_WEIGHTS: Record<string, number> = {
   'claude-4.5-opus-high-thinking': 7,
 };
 
-/** USD per 1M tokens: input, cache write, cache read, output (docs/behaviour.md §20.4). */
+/** USD per 1M tokens: input, cache write, cache read, output. */
 const LIST_PRICES: Record<string, readonly [number, number, number, number]> = {
   default: [1.25, 1.25, 0.25, 6],
   'claude-4.5-sonnet-thinking': [3, 3.75, 0.3, 15],
@@ -52,7 +52,7 @@ const LIST_PRICES: Record<string, readonly [number, number, number, number]> = {
 };
 const FALLBACK_PRICE = [1.25, 1.25, 0.125, 10] as const;
 
-/** docs/behaviour.md §19.9: the Cursor Token Rate, $0.25 per 1M tokens, on non-Auto requests. */
+/** The Cursor Token Rate, $0.25 per 1M tokens, on non-Auto requests. */
 const TOKEN_FEE_CENTS_PER_TOKEN = 0.25 / 10_000;
 
 const HOUR_MS = 3_600_000;
@@ -102,7 +102,7 @@ function timestamps(count: number, start: number, end: number, random: () => num
 }
 
 /**
- * Deterministic, realistic usage events (docs/behaviour.md §18.2): ms-string timestamps, zero token counters
+ * Deterministic, realistic usage events: ms-string timestamps, zero token counters
  * omitted as protobuf JSON does, fractional cents, a token fee on non-Auto models.
  */
 export function generateEvents(options: GenerateEventsOptions): UsageEventJson[] {

@@ -25,7 +25,7 @@ export type {
 
 type AccountEndpoint = Exclude<keyof FakeAccount, 'cookies'>;
 
-/** docs/behaviour.md §11: every route the CLI may call. */
+/** Every route the CLI may call. */
 const ROUTES: Record<string, { method: 'GET' | 'POST'; endpoint: AccountEndpoint }> = {
   '/api/usage-summary': { method: 'GET', endpoint: 'usageSummary' },
   '/api/auth/me': { method: 'GET', endpoint: 'me' },
@@ -208,7 +208,8 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
     const route = ROUTES[recorded.path];
     if (!route) return { status: 404, json: { error: 'not_found' } };
     if (req.method !== route.method) return { status: 405, json: { error: 'method_not_allowed' } };
-    // docs/behaviour.md §10.2: POSTs need the Origin header (CSRF), checked before the session.
+    // docs/invariants.md, "Credentials only to their own server, over HTTPS": POSTs need the Origin header
+    // (CSRF), checked before the session.
     if (route.method === 'POST' && recorded.headers.origin !== CURSOR_ORIGIN) {
       return { status: 403, json: { error: 'Invalid origin for state-changing request' } };
     }

@@ -36,7 +36,7 @@ export type HandlerFunction = (req: RecordedRequest, attempt: number) => FakeRes
 
 export type Handler = FakeResponse | HandlerFunction;
 
-/** One usage event as the dashboard sends it (docs/behaviour.md §18.2). */
+/** One usage event as the dashboard sends it. */
 export interface UsageEventJson {
   timestamp?: string | number;
   model?: string;
@@ -94,7 +94,7 @@ export interface EventsScenario {
   overlap?: { afterPage: number; rows: number };
   /**
    * How a page past the end is answered. Default: omit the array but keep the count, or `{}` when the
-   * window holds no events at all (docs/behaviour.md §18.2).
+   * window holds no events at all.
    */
   emptyShape?: EmptyPageShape;
   faults?: EventsFault[];

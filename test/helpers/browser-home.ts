@@ -22,8 +22,8 @@ import { makeToken, snapshotTree, type TestToken } from './home.js';
 
 /**
  * Every browser data directory under HOME with its bytes (see home.ts snapshotTree). codexbar's own cache
- * directory (docs/behaviour.md §25.1), which lives under `Library/Caches` on macOS and `AppData/Local` on
- * Windows, is not a browser's and is left out.
+ * directory (docs/invariants.md, "Nothing written outside the cache dir"), which lives under
+ * `Library/Caches` on macOS and `AppData/Local` on Windows, is not a browser's and is left out.
  */
 export function snapshotBrowsers(home: string): Map<string, string> {
   const all = new Map<string, string>();

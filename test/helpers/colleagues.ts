@@ -4,7 +4,8 @@ import type { CliResult } from './cli.js';
 /**
  * Other members of the signed-in user's teams, with names and emails no real output could contain by
  * accident, so "nothing about a colleague leaks" can be checked by plain substring search
- * (docs/behaviour.md §12.11: other members' data is not retained or printed, not even in debug output).
+ * (docs/invariants.md, "Other members' data stays out": other members' data is not retained or printed,
+ * not even in debug output).
  */
 
 export interface TeamMemberRow {

@@ -1,15 +1,15 @@
 /**
- * Edge cases of the events page schema (docs/behaviour.md §18.2), shared by the schema tests and by the test
+ * Edge cases of the events page schema, shared by the schema tests and by the test
  * that holds the byte decoder to the schema (test/unit/events-bytes.test.ts).
  */
 
-/** Integer token fields (docs/behaviour.md §18.2): label, raw value, decoded value. */
+/** Integer token fields: label, raw value, decoded value. */
 export const INTEGER_FIELD_CASES: readonly [string, unknown, number][] = [
   ['a JSON integer', 1532, 1532],
   ['an integral double', 12.0, 12],
   ['a numeric string', '1532', 1532],
   ['a string holding an integral double', '1e3', 1000],
-  ['a negative integer (decodes; docs/behaviour.md §19.1 drops the event later)', -5, -5],
+  ['a negative integer (decodes; aggregation drops the event later)', -5, -5],
   ['a fractional double', 12.5, 0],
   ['a fractional string', '12.5', 0],
   ['text', 'many', 0],
@@ -35,7 +35,10 @@ export const DOUBLE_FIELD_CASES: readonly [string, unknown, number | undefined][
   ['null', null, undefined],
 ];
 
-/** totalCents: label, raw tokenUsage fields, decoded cents, the invalid mark (docs/behaviour.md §20.1). */
+/**
+ * totalCents: label, raw tokenUsage fields, decoded cents, the invalid mark
+ * (docs/invariants.md, "No unknown price as zero").
+ */
 export const TOTAL_CENTS_CASES: readonly [string, Record<string, unknown>, number | undefined, boolean][] = [
   ['missing', {}, undefined, false],
   ['null', { totalCents: null }, undefined, false],

@@ -1,5 +1,5 @@
 /**
- * The scene of the usage cache, statusline and guard tests (docs/behaviour.md §26): its HOME holds account A's
+ * The scene of the usage cache, statusline and guard tests: its HOME holds account A's
  * Cursor app token, and its fake cursor.com knows accounts A and B (B is reached with a manual cookie). The clock
  * is pinned: each run says when it happens.
  */

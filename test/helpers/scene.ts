@@ -56,7 +56,7 @@ export interface OpenScene extends Scene {
 
 /**
  * A scene its caller closes. Removing it retries: a detached refresh a spawned statusline started may still be
- * exiting, and it writes its compile cache into this HOME as it does (docs/behaviour.md §26.10), which makes a
+ * exiting, and it writes its compile cache into this HOME as it does, which makes a
  * single pass fail with ENOTEMPTY.
  */
 export function openScene(options: SceneOptions = {}): OpenScene {

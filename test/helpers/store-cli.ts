@@ -1,6 +1,7 @@
 /**
  * Repeated `codexbar cost` runs against ONE fake cursor.com and ONE home, so a run can find what the run
- * before it stored (docs/behaviour.md §28). The clock is frozen unless a run passes its own.
+ * before it stored (docs/invariants.md, "When a stored range may be trusted"). The clock is frozen unless a
+ * run passes its own.
  */
 import fs from 'node:fs';
 import path from 'node:path';

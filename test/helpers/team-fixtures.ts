@@ -2,10 +2,9 @@ import type { FakeAccount, FakeResponse, Handler, RecordedRequest } from '../fak
 import { colleague, type TeamMemberRow } from './colleagues.js';
 
 /**
- * Two teams of the signed-in member dev@acme.com, shaped as /teams and get-team-spend answer
- * (docs/behaviour.md §11.5). Team 4211 has 120 members on 3 pages of 50 with the member on page 3; team 5000
- * has 60 members on 2 pages with the member on page 2 and a different budget, so the output shows which team
- * was read.
+ * Two teams of the signed-in member dev@acme.com, shaped as /teams and get-team-spend answer. Team 4211
+ * has 120 members on 3 pages of 50 with the member on page 3; team 5000 has 60 members on 2 pages with the
+ * member on page 2 and a different budget, so the output shows which team was read.
  */
 
 export const MEMBER_EMAIL = 'dev@acme.com';
@@ -99,7 +98,7 @@ export function colleagueTeamEndpoints(
   return { teams: { json: { teams } }, teamSpend: teamSpendHandler() };
 }
 
-/** An Enterprise member mid-cycle whose on-demand figures are the team pool (docs/behaviour.md §12.7). */
+/** An Enterprise member mid-cycle whose on-demand figures are the team pool. */
 const TEAM_SUMMARY = {
   billingCycleStart: '2026-07-05T00:00:00.000Z',
   billingCycleEnd: '2026-08-05T00:00:00.000Z',

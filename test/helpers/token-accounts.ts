@@ -23,7 +23,7 @@ export async function makeTokenAccounts(labels: readonly string[]): Promise<Test
   );
 }
 
-/** The config file entry CodexBar writes for these accounts (docs/behaviour.md §6.2). */
+/** The config file entry CodexBar writes for these accounts. */
 function tokenAccountsEntry(accounts: readonly TestTokenAccount[], activeIndex = 0): unknown {
   return {
     version: 1,
@@ -38,7 +38,7 @@ function tokenAccountsEntry(accounts: readonly TestTokenAccount[], activeIndex =
   };
 }
 
-/** The config file holding the accounts in its Cursor entry (docs/behaviour.md §6.2). */
+/** The config file holding the accounts in its Cursor entry. */
 export function tokenAccountsConfig(
   accounts: readonly TestTokenAccount[],
   options: { activeIndex?: number; cursor?: Record<string, unknown> } = {},
@@ -66,7 +66,7 @@ export function fakeFor(account: TestTokenAccount, overrides: Partial<FakeAccoun
 }
 
 /**
- * docs/behaviour.md §26.11–26.12, §27.3: three token accounts in config order, `work` (45 % used),
+ * Three token accounts in config order, `work` (45 % used),
  * `broken` (cursor.com rejects it: 401) and `personal` (92 % used), `work` active. Returns them.
  */
 export async function serveWorkBrokenPersonal(scene: Scene): Promise<TestTokenAccount[]> {
@@ -80,7 +80,10 @@ export async function serveWorkBrokenPersonal(scene: Scene): Promise<TestTokenAc
   return accounts;
 }
 
-/** The cache key of a test token account's snapshot (docs/behaviour.md §25.2). */
+/**
+ * The cache key of a test token account's snapshot
+ * (docs/invariants.md, "Keyed by account, never by credential").
+ */
 export function tokenAccountKey(account: TestTokenAccount): string {
   return accountKey({ userId: account.token.userId, label: account.label });
 }
@@ -88,7 +91,7 @@ export function tokenAccountKey(account: TestTokenAccount): string {
 const CONFLICT = '--all-accounts cannot be combined with --account or --account-index.';
 const BAD_INDEX = '--account-index must be a positive integer.';
 
-/** docs/behaviour.md §27.2: the account flags' argument errors, with the sentence each gives. */
+/** The account flags' argument errors, with the sentence each gives. */
 export const ACCOUNT_FLAG_ERRORS: Array<[string[], string]> = [
   [['--all-accounts', '--account', 'work'], CONFLICT],
   [['--account-index', '2', '--all-accounts'], CONFLICT],
@@ -98,7 +101,7 @@ export const ACCOUNT_FLAG_ERRORS: Array<[string[], string]> = [
 ];
 
 /**
- * docs/behaviour.md §27.2: the selections that fail once the config is read, with how many accounts the
+ * The selections that fail once the config is read, with how many accounts the
  * config holds (0, or serveWorkBrokenPersonal's 3) and the sentence.
  */
 export const ACCOUNT_SELECTION_ERRORS: Array<[string[], number, string]> = [

@@ -1,5 +1,5 @@
 /**
- * A unified personal membership (docs/behaviour.md §12.9–12.10): a Pro cycle Nov 5 → Dec 5 2026 whose monthly
+ * A unified personal membership: a Pro cycle Nov 5 → Dec 5 2026 whose monthly
  * figures went stale at unification, the shared weekly pool at 42 %, and the v2/usage-status answer of an
  * affected account. Shared by the mapping tests and the CLI tests, each choosing the figures it reads.
  */

@@ -81,7 +81,7 @@ export interface JsonPace {
   summary: string;
 }
 
-/** The parts of the usage row (docs/behaviour.md §16) these tests read. */
+/** The parts of the usage row these tests read. */
 export interface UsageJsonRow {
   provider: string;
   usage: {

@@ -1,4 +1,4 @@
-/** The docs/behaviour.md §23 scenario as a hand-built snapshot (TZ=UTC, now 2026-07-20T15:00:00Z). */
+/** The worked example as a hand-built snapshot (TZ=UTC, now 2026-07-20T15:00:00Z). */
 
 import { DEFAULT_LABELS, type RateWindow, type UsageSnapshot } from '../../src/usage/types.js';
 
@@ -16,7 +16,7 @@ function cycleWindow(usedPercent: number): RateWindow {
 }
 
 /**
- * docs/behaviour.md §23: Total 42 %, Cursor 35 %, Third Party 61 %, Grok Bot 20 % weekly; Pro plan,
+ * The worked example: Total 42 %, Cursor 35 %, Third Party 61 %, Grok Bot 20 % weekly; Pro plan,
  * dev@example.com.
  */
 export function workedExampleSnapshot(options: { grokShowsPace?: boolean } = {}): UsageSnapshot {
@@ -50,7 +50,7 @@ export function workedExampleSnapshot(options: { grokShowsPace?: boolean } = {})
   };
 }
 
-/** docs/behaviour.md §23.1's legacy request plan: 120/500 requests with the cycle known, Enterprise. */
+/** The worked example's legacy request plan: 120/500 requests with the cycle known, Enterprise. */
 export function legacyRequestSnapshot(): UsageSnapshot {
   return {
     primary: { ...cycleWindow(24), resetDescription: '120 / 500 requests' },

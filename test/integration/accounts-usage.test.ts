@@ -41,7 +41,7 @@ async function threeAccounts(): Promise<TestTokenAccount[]> {
   return accounts;
 }
 
-describe('--all-accounts: one row per token account, one failing among three (docs/behaviour.md §27.3)', () => {
+describe('--all-accounts: one row per token account, one failing among three', () => {
   it('JSON: three rows in config order, each with its account; the failing one is an error row; exit 1', async () => {
     await threeAccounts();
     const result = await cli(['usage', '--all-accounts', '--json']);
@@ -62,7 +62,7 @@ describe('--all-accounts: one row per token account, one failing among three (do
         kind: 'provider',
       },
     });
-    // docs/behaviour.md §27.3: a token account's identity has no cursor.com user id.
+    // A token account's identity has no cursor.com user id.
     expect(rows[0]!.usage?.identity).not.toHaveProperty('accountID');
     expect(result.stderr).toBe('');
   });
@@ -141,7 +141,7 @@ describe('--all-accounts: one row per token account, one failing among three (do
   });
 });
 
-describe('choosing one token account (docs/behaviour.md §27.2)', () => {
+describe('choosing one token account', () => {
   async function twoAccounts(activeIndex = 0): Promise<TestTokenAccount[]> {
     const accounts = await makeTokenAccounts(['work', 'personal']);
     writeTokenAccountsConfig(scene.home, accounts, { activeIndex });
@@ -218,7 +218,7 @@ describe('choosing one token account (docs/behaviour.md §27.2)', () => {
   });
 });
 
-describe('account selection errors, exactly as CodexBar words them (docs/behaviour.md §27.2)', () => {
+describe('account selection errors, exactly as CodexBar words them', () => {
   const cases: Array<{ name: string; args: string[]; accounts: number; message: string; kind: string }> = [
     {
       name: '--all-accounts with --account',
@@ -323,7 +323,7 @@ describe('account selection errors, exactly as CodexBar words them (docs/behavio
   });
 });
 
-describe('cost --all-accounts and --account (docs/behaviour.md §27.3)', () => {
+describe('cost --all-accounts and --account', () => {
   const NOW = new Date('2026-07-20T15:00:00Z');
   const oneEvent = (cents: number) => ({
     events: [

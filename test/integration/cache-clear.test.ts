@@ -8,7 +8,7 @@ import { promptScene, usageFiles } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 import { storeHarness } from '../helpers/store-cli.js';
 
-/** docs/behaviour.md §26.9: `codexbar cache clear`, CodexBar's command with our usage snapshots added. */
+/** `codexbar cache clear`, CodexBar's command with our usage snapshots added. */
 
 const scene = useScene(promptScene());
 const cookieFile = (home: string) => path.join(home, '.local', 'share', 'CodexBar', 'cursor-cookie.json');

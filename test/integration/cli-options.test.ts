@@ -1,5 +1,5 @@
 /**
- * The command line as commander parses it (docs/behaviour.md §1): which command runs, which values each
+ * The command line as commander parses it: which command runs, which values each
  * flag accepts, and the form of an argument error, through the real `run(argv, io)` against the fake
  * cursor.com. An argument error never sends a request.
  */

@@ -63,7 +63,7 @@ const CASES: Array<{ line: string[]; offers: string[]; not?: string[] }> = [
   { line: ['codexbar', 'completion', ''], offers: ['bash', 'zsh', 'fish', 'powershell'] },
 ];
 
-describe('codexbar completion (docs/behaviour.md §27.8)', () => {
+describe('codexbar completion', () => {
   it('bash: the script parses (bash -n), registers with complete -p, and completes from the real flags', async () => {
     const file = await script('bash');
     expect((await shell('bash', ['-n', file])).code).toBe(0);

@@ -61,7 +61,7 @@ function expectNoSecret(...texts: string[]): void {
   for (const text of texts) for (const secret of Object.values(PLANTED)) expect(text).not.toContain(secret);
 }
 
-describe('config validate (docs/behaviour.md §27.4)', () => {
+describe('config validate', () => {
   it('no config file: the defaults are fine', async () => {
     expect(await cli(['config'])).toEqual({ code: 0, stdout: 'Config: OK\n', stderr: '' });
     expect(await cli(['config', 'validate', '--json'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
@@ -176,7 +176,7 @@ describe('config validate (docs/behaviour.md §27.4)', () => {
   });
 });
 
-describe('config dump (docs/behaviour.md §27.4)', () => {
+describe('config dump', () => {
   it('redacts every credential, keeps everything else; the planted secrets appear nowhere', async () => {
     writeConfig(scene.home, SHARED_CONFIG);
     for (const args of [
@@ -226,7 +226,7 @@ describe('config dump (docs/behaviour.md §27.4)', () => {
   });
 });
 
-describe('config providers, enable, disable (docs/behaviour.md §27.4)', () => {
+describe('config providers, enable, disable', () => {
   it("lists the file's providers and Cursor, with CodexBar's default marker", async () => {
     writeConfig(scene.home, SHARED_CONFIG);
     const text = await cli(['config', 'providers']);
@@ -318,7 +318,7 @@ describe('config providers, enable, disable (docs/behaviour.md §27.4)', () => {
   });
 });
 
-describe('config writes never lose or corrupt anything (docs/behaviour.md §27.1)', () => {
+describe('config writes never lose or corrupt anything', () => {
   const broken: Array<[string, string]> = [
     ['not JSON', '{"version": 1, "providers": ['],
     ['wrong types', '{"version": 1, "providers": {"id": "cursor"}}'],

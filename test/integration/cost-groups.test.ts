@@ -1,5 +1,5 @@
 /**
- * Report shapes end to end (docs/behaviour.md §28.4–28.5): `--by` groups in JSON and CSV, and weeks and months
+ * Report shapes end to end: `--by` groups in JSON and CSV, and weeks and months
  * that add up to the window in every time zone, including those 30 and 45 minutes off the hour.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ function expectGroupsMakeTheWindow(
   }
 }
 
-describe('--by week and --by month add up to the window (docs/behaviour.md §28.4)', () => {
+describe('--by week and --by month add up to the window', () => {
   it.each(['Asia/Kathmandu', 'Australia/Adelaide', 'America/St_Johns', 'Pacific/Chatham'])(
     'TZ %s, through the CLI',
     async (zone) => {
@@ -171,7 +171,7 @@ const FIGURES = [
 const asCsvNumber = (value: number | undefined) =>
   value === undefined ? '' : Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(15)));
 
-describe('--format csv (docs/behaviour.md §28.5)', () => {
+describe('--format csv', () => {
   it.each(['day', 'week', 'month', 'kind'] as const)(
     '--by %s: one row per group and model, the JSON’s numbers',
     async (by) => {

@@ -1,6 +1,6 @@
 /**
  * Every `cost --json` row validates against the documented shape (test/helpers/json-rows/cost.ts, which
- * docs/json.md is generated from): CodexBar's CostPayload (docs/behaviour.md §21.8) plus the additive fields,
+ * docs/json.md is generated from): CodexBar's CostPayload plus the additive fields,
  * all strict, so an undocumented field fails.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §21.3: the cost table is linear in its rows and columns, and a model name is cut to 60
+ * The cost table is linear in its rows and columns, and a model name is cut to 60
  * columns in text (JSON keeps it whole). 10,000 distinct models, one of them 3,000 characters long, complete
  * and print every model in every layout. How fast is `npm run bench:render`'s job; this test asserts only
  * that the run completes and the output is right.
@@ -24,7 +24,7 @@ const account = (): FakeAccount[] => [{ cookies: [MANUAL_COOKIE_VALUE], events: 
 /** The distinct `model-NNNNN` names printed. */
 const shortNamesIn = (text: string) => new Set(text.match(/model-\d{5}/g));
 
-describe('10,000 distinct models (docs/behaviour.md §21.3)', () => {
+describe('10,000 distinct models', () => {
   it('JSON: every model, the long name whole', async () => {
     const run = await runCost(account(), ['--json', '--days', '7'], { now: NOW });
     expect(run.code, run.stdout.slice(0, 500)).toBe(0);

@@ -1,9 +1,10 @@
 /**
- * docs/behaviour.md §18 pagination, end to end: the CLI (in-process) pages the fake cursor.com at
- * --concurrency 1 and 6, and a user must see the same stdout and exit code from both, a complete total or an
- * error and never a partial total. Each paging rule (page counts, overlap, counts, the 200-page cap) is
- * pinned in test/unit/cost-pager.test.ts and, over HTTP, test/unit/cost-collect.test.ts; this file keeps
- * what only the whole command shows: exit codes, stdout and stderr, JSON rows and the credential used.
+ * Pagination end to end (docs/invariants.md, "No partial total"): the CLI (in-process) pages the fake
+ * cursor.com at --concurrency 1 and 6, and a user must see the same stdout and exit code from both, a
+ * complete total or an error and never a partial total. Each paging rule (page counts, overlap, counts, the
+ * 200-page cap) is pinned in test/unit/cost-pager.test.ts and, over HTTP, test/unit/cost-collect.test.ts;
+ * this file keeps what only the whole command shows: exit codes, stdout and stderr, JSON rows and the
+ * credential used.
  */
 import { describe, expect, it } from 'vitest';
 import { createEventsHandler, generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
@@ -83,7 +84,7 @@ function expectComplete(runs: BothRuns, events: number, inputTokens?: number): R
   return row;
 }
 
-/** The JSON error row of docs/behaviour.md §3.9 (no `kind`), exit 1, and in text no partial total at all. */
+/** The JSON error row (no `kind`), exit 1, and in text no partial total at all. */
 function expectFailure(runs: BothRuns, message: string | RegExp): void {
   expect(runs.json.code).toBe(1);
   const row = onlyRow(runs.json);

@@ -1,5 +1,5 @@
 /**
- * API-rate pricing as a `cost --json` user sees it (docs/behaviour.md §19.5, §20):
+ * API-rate pricing as a `cost --json` user sees it (docs/invariants.md, "No unknown price as zero"):
  * Cursor's totalCents when sent, list price when missing, unknown models unpriced, a reported zero kept,
  * and an invalid (negative) value failing only its own model's cost.
  */
@@ -19,7 +19,7 @@ const event = (minute: number, model: string, tokenUsage: UsageEventJson['tokenU
   chargedCents: 1,
 });
 
-// gpt-5 lists at $1.25 input / $10 output per 1M tokens (src/cost/price-table.ts, docs/behaviour.md §20.4):
+// gpt-5 lists at $1.25 input / $10 output per 1M tokens (src/cost/price-table.ts):
 // 100,000 × 1.25 + 10,000 × 10 = $0.225.
 const GPT5_ESTIMATE_USD = 0.225;
 

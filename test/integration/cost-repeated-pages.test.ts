@@ -1,8 +1,8 @@
 /**
- * docs/behaviour.md §18.11: a page whose events equal an earlier page's, or that overlaps the previous page
- * by more than a boundary shift can explain (500 rows), is asked for once more; a repeat that persists fails
- * as incomplete pagination with no total, at any --concurrency. Each scenario has a count that matches the
- * rows served, which is exactly the case that used to publish a double-counted total with exit 0.
+ * docs/invariants.md, "No partial total": a page whose events equal an earlier page's, or that overlaps the
+ * previous page by more than a boundary shift can explain (500 rows), is asked for once more; a repeat that
+ * persists fails as incomplete pagination with no total, at any --concurrency. Each scenario has a count that
+ * matches the rows served, which is exactly the case that used to publish a double-counted total with exit 0.
  */
 import { describe, expect, it } from 'vitest';
 import { createEventsHandler, type UsageEventJson } from '../fake-cursor/events.js';
@@ -74,7 +74,7 @@ function expectRepeatFailure(runs: CostRun[], page: number, earlier: number): vo
   }
 }
 
-describe('a repeated page fails closed at --concurrency 1 and 6 (docs/behaviour.md §18.11)', () => {
+describe('a repeated page fails closed at --concurrency 1 and 6', () => {
   it("page 2 returns page 1's events", async () => {
     const events = generated(2500);
     const runs = await atBothConcurrencies(() => repeating(events, 2, pageRows(events, 1)));
@@ -94,7 +94,7 @@ describe('a repeated page fails closed at --concurrency 1 and 6 (docs/behaviour.
   });
 });
 
-describe('a repeat that clears on the second try (docs/behaviour.md §18.11)', () => {
+describe('a repeat that clears on the second try', () => {
   it('gives the right total, the same as a clean run, at --concurrency 1 and 6', async () => {
     const events = generated(2500);
     const clean = await runCost([{ cookies: [MANUAL_COOKIE_VALUE], events: { events } }], ['--json'], {
@@ -120,7 +120,7 @@ describe('a repeat that clears on the second try (docs/behaviour.md §18.11)', (
       { cookies: [MANUAL_COOKIE_VALUE], events: { events, overlap: { afterPage: 1, rows: 3 } } },
     ]);
     for (const run of runs) expect(run.code, run.stdout + run.stderr).toBe(0);
-    // The three repeated rows are the proven surplus (docs/behaviour.md §18.6): removed, not refetched.
+    // The three repeated rows are the proven surplus: removed, not refetched.
     expect((onlyRow(runs[0]!).totals as { inputTokens: number }).inputTokens).toBe(inputTokensOf(events));
     expect(attemptsAt(runs[0]!.requests, 2)).toBe(1);
   });

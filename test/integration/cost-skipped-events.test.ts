@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §19.1, §21.4, §21.8: an event whose timestamp is no time (out of Date's range, not a
+ * An event whose timestamp is no time (out of Date's range, not a
  * number, ≤ 0) or whose token counts are negative or overflow is skipped from every figure, its reported cost
  * included, and counted: a text note and `requestCounts.skipped` in JSON. A total that silently excludes
  * events is not honest, and one bad timestamp must not end the run.

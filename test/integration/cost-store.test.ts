@@ -1,6 +1,7 @@
 /**
- * The event store end to end (docs/behaviour.md §28): repeated `codexbar cost` runs against one fake
- * cursor.com, counting the requests in its log, with the store's SQLite files real.
+ * The event store end to end (docs/invariants.md, "When a stored range may be trusted"): repeated
+ * `codexbar cost` runs against one fake cursor.com, counting the requests in its log, with the store's
+ * SQLite files real.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

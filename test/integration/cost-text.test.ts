@@ -1,5 +1,5 @@
 /**
- * Text goldens for `codexbar cost` (docs/behaviour.md §21.1 lines, then the table and totals of §21.3–21.4)
+ * Text goldens for `codexbar cost` (CodexBar's lines, then the table and totals)
  * on a small hand-written account: five events over three days, TZ=UTC, now pinned, stdout a pipe (no colour,
  * no chart). The figures were worked out by hand from the events below before the output was compared.
  */
@@ -81,7 +81,7 @@ Last 30 days: $5.50 · 246K tokens
 Cursor-metered: $5.75 (last 30 days)
 From Cursor's usage dashboard at vendor token rates; may differ from your invoice.`;
 
-/** At 80 columns the hint line breaks between words (docs/behaviour.md §28.7). */
+/** At 80 columns the hint line breaks between words. */
 const SUMMARY_80 = SUMMARY.replace('may differ from your invoice.', 'may differ from your\ninvoice.');
 
 const TOTALS = `By kind:
@@ -92,7 +92,7 @@ Requests: 5 reported`;
 
 const COMPACT_NOTE = 'Compact view: widen the terminal for the input, output and cache columns.';
 
-// docs/behaviour.md §28.7: one line per day, its most expensive model and how many more; full names when the
+// One line per day, its most expensive model and how many more; full names when the
 // full columns fit, short labels in the compact columns.
 const FULL_TABLE = `┌────────────┬───────────────────────────┬────────┬────────┬─────────────┬────────────┬──────────────┬────────────┬───────────┐
 │ Date       │ Models                    │  Input │ Output │ Cache write │ Cache read │ Total tokens │ API-rate $ │ Metered $ │

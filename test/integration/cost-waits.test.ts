@@ -1,7 +1,7 @@
 /**
- * No unbounded waits in `cost`: a Retry-After is waited 10 s at most (docs/behaviour.md §18.9), and the whole
- * run has a deadline, `--timeout` (default 120 s): past it the run ends with exit 4, names the pages fetched
- * so far and prints no total (docs/behaviour.md §18.12). Waits go through the injected sleep and the deadline
+ * No unbounded waits in `cost`: a Retry-After is waited 10 s at most, and the whole run has a deadline,
+ * `--timeout` (default 120 s): past it the run ends with exit 4, names the pages fetched so far and prints no
+ * total (docs/invariants.md, "No partial total"). Waits go through the injected sleep and the deadline
  * through the injected deadline signal, so nothing here waits in real time.
  */
 import { describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ function recordingSleep(): { slept: number[]; sleep: Timing['sleep'] } {
   };
 }
 
-describe('a Retry-After above the cap is waited 10 s (docs/behaviour.md §18.9)', () => {
+describe('a Retry-After above the cap is waited 10 s', () => {
   it('Retry-After: 20 once: one 10 s wait, then the right total', async () => {
     const { slept, sleep } = recordingSleep();
     const account: FakeAccount = {
@@ -78,7 +78,7 @@ describe('a Retry-After above the cap is waited 10 s (docs/behaviour.md §18.9)'
   });
 });
 
-describe('the --timeout deadline (docs/behaviour.md §18.12)', () => {
+describe('the --timeout deadline', () => {
   /** A deadline the test passes by hand, and the budgets the CLI asked for. */
   function manualDeadline(): { asked: number[]; pass: () => void; deadline: Timing['deadline'] } {
     const asked: number[] = [];

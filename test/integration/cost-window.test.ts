@@ -1,5 +1,5 @@
 /**
- * The cost window as cursor.com sees it (docs/behaviour.md §17, §18.1): the POST body's
+ * The cost window as cursor.com sees it: the POST body's
  * startDate is the zone's local midnight, DST changes included, and the events are bucketed by that zone's
  * days. Bad window values fail before any request.
  */

@@ -1,8 +1,8 @@
 /**
- * docs/behaviour.md §7.13: a token with surrounding whitespace is the same token, and a Cookie header that is
- * not printable ASCII or is longer than 8 KiB is never sent. From a local source it makes that source
- * malformed (skipped with a --verbose reason, the ladder goes on); as a manual header it is an argument error
- * naming the rule, before any request.
+ * docs/invariants.md, "Credentials only to their own server, over HTTPS": a token with surrounding whitespace
+ * is the same token, and a Cookie header that is not printable ASCII or is longer than 8 KiB is never sent.
+ * From a local source it makes that source malformed (skipped with a --verbose reason, the ladder goes on);
+ * as a manual header it is an argument error naming the rule, before any request.
  */
 import { describe, expect, it } from 'vitest';
 import { emailOf, proAccount, summaryCookies, tokenAccounts } from '../helpers/accounts.js';
@@ -28,7 +28,7 @@ const serve = (tokens: TestToken[]) => scene.serve(tokenAccounts(tokens));
 const usage = (args: string[] = ['--json', '--verbose'], env: Record<string, string | undefined> = {}) =>
   scene.run(['usage', ...args], { env });
 
-describe('a token with a trailing newline is the same token (docs/behaviour.md §7.13)', () => {
+describe('a token with a trailing newline is the same token', () => {
   it('the Cursor app token', async () => {
     const app = await makeToken('app_user');
     writeAppToken(scene.home, `${app.jwt}\n`);
@@ -59,7 +59,7 @@ describe('a token with a trailing newline is the same token (docs/behaviour.md �
   });
 });
 
-describe('a cookie that cannot be sent makes its source malformed; the next source is used (docs/behaviour.md §7.13)', () => {
+describe('a cookie that cannot be sent makes its source malformed; the next source is used', () => {
   const unsendable: Array<[string, (value: string) => string, RegExp]> = [
     [
       'a CRLF inside',
@@ -105,7 +105,7 @@ describe('a cookie that cannot be sent makes its source malformed; the next sour
   });
 });
 
-describe('a manual header that cannot be sent is an argument error naming the rule (docs/behaviour.md §7.13)', () => {
+describe('a manual header that cannot be sent is an argument error naming the rule', () => {
   const cases: Array<[string, string, string]> = [
     [
       'a CRLF',
@@ -160,7 +160,7 @@ describe('a manual header that cannot be sent is an argument error naming the ru
   });
 });
 
-describe('a browser cookie that cannot be sent is skipped; the next profile is used (docs/behaviour.md §7.13)', () => {
+describe('a browser cookie that cannot be sent is skipped; the next profile is used', () => {
   it.each([
     [
       'a CRLF',

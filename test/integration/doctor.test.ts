@@ -23,7 +23,7 @@ const PROXY_PASSWORD = 'planted-proxy-password-7';
 
 const doctor = (args: string[], env: Record<string, string | undefined> = {}) => scene.run(args, { env });
 
-/** docs/behaviour.md §1.2: nothing secret in any output. */
+/** docs/invariants.md, "Never a credential shown": nothing secret in any output. */
 function expectNoSecrets(result: CliResult, secrets: string[]): void {
   for (const secret of secrets) {
     expect(result.stdout).not.toContain(secret);
@@ -61,7 +61,7 @@ const proxyEnv = {
   NO_PROXY: '127.0.0.1,localhost',
 };
 
-describe('codexbar doctor (docs/behaviour.md §27.7)', () => {
+describe('codexbar doctor', () => {
   it('text: every source found, skipped or used and why; token accounts; each problem with its fix; no secret', async () => {
     const { secrets } = await busyMachine();
     const result = await doctor(['doctor', '--no-color'], proxyEnv);

@@ -9,7 +9,7 @@ import {
 } from '../helpers/token-accounts.js';
 
 /**
- * docs/behaviour.md §26.12: `guard --account`, `--account-index` and `--all-accounts`. The accounts: work
+ * `guard --account`, `--account-index` and `--all-accounts`. The accounts: work
  * (55 % left), broken (cursor.com rejects it) and personal (8 % left).
  */
 

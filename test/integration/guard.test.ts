@@ -5,7 +5,7 @@ import { proAccount, summaryWithPercent } from '../helpers/accounts.js';
 import { later, promptScene, runPastDeadline, summaryRequests } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 
-/** docs/behaviour.md §26.8: `codexbar guard`, CodexBar's quota gate: exits 0, 1, 64, 69. */
+/** `codexbar guard`, CodexBar's quota gate: exits 0, 1, 64, 69. */
 
 // Account A: Total (primary, "session") 45 % used, Cursor (secondary, "weekly") 30 % used.
 const scene = useScene(

@@ -1,9 +1,9 @@
 /**
- * docs/behaviour.md §1.1: every local file goes through one reader that opens without blocking, reads only a
- * regular file, stops at 1 MiB and drops a byte-order mark; state.vscdb and its -wal are opened the same way
- * by the page reader. A named pipe, a device or a huge file in any of the six places is "unreadable" at once,
- * and the ladder goes on where it may (docs/behaviour.md §7.3). Real FIFOs, a real sparse file, a real
- * symlink to /dev/zero, in a temporary HOME.
+ * docs/invariants.md, "Regular files only, never a blocking read": every local file goes through one reader
+ * that opens without blocking, reads only a regular file, stops at 1 MiB and drops a byte-order mark;
+ * state.vscdb and its -wal are opened the same way by the page reader. A named pipe, a device or a huge file
+ * in any of the six places is "unreadable" at once, and the ladder goes on where it may. Real FIFOs, a real
+ * sparse file, a real symlink to /dev/zero, in a temporary HOME.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,7 +50,7 @@ const serve = (tokens: TestToken[]) => scene.serve(tokenAccounts(tokens));
 const usage = (args: string[] = ['--json', '--verbose'], env: Record<string, string | undefined> = {}) =>
   scene.run(['usage', ...args], { env });
 
-describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md §1.1)', () => {
+describe('a FIFO in any of the six places never hangs the run', () => {
   it('the config file: exit 1 naming the file, before any request', async () => {
     const rescued = fifos(places.config());
     await serve([]);
@@ -142,7 +142,7 @@ describe('a FIFO in any of the six places never hangs the run (docs/behaviour.md
   });
 });
 
-describe('a huge or endless config file fails at once naming the file (docs/behaviour.md §1.1)', () => {
+describe('a huge or endless config file fails at once naming the file', () => {
   it('a 200 MB (sparse) config is refused by its size, unread', async () => {
     const file = places.config();
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -179,7 +179,7 @@ describe('a huge or endless config file fails at once naming the file (docs/beha
   });
 });
 
-describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour.md §1.1)', () => {
+describe('a UTF-8 byte-order mark is accepted in every JSON file', () => {
   const BOM = '\uFEFF';
   const prefixBom = (file: string) => fs.writeFileSync(file, BOM + fs.readFileSync(file, 'utf8'));
 
@@ -233,7 +233,7 @@ describe('a UTF-8 byte-order mark is accepted in every JSON file (docs/behaviour
   });
 });
 
-describe('CODEXBAR_CONFIG naming a missing file (docs/behaviour.md §6.1)', () => {
+describe('CODEXBAR_CONFIG naming a missing file', () => {
   it('--verbose says so and the defaults are used', async () => {
     const agent = await makeToken('agent_user');
     writeAgentToken(scene.home, agent.jwt);

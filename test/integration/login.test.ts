@@ -24,7 +24,10 @@ const login = (stdin: string | undefined, args: string[] = [], env: Record<strin
     stdin,
   });
 
-/** docs/behaviour.md §1.2: the session must appear in no output, whatever the outcome. */
+/**
+ * docs/invariants.md, "Never a credential shown": the session must appear in no output, whatever the
+ * outcome.
+ */
 function expectNotPrinted(result: CliResult, ...secrets: string[]): void {
   for (const secret of secrets) {
     expect(result.stdout).not.toContain(secret);
@@ -32,7 +35,7 @@ function expectNotPrinted(result: CliResult, ...secrets: string[]): void {
   }
 }
 
-describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
+describe('codexbar login --stdin', () => {
   it('verifies the pasted header live, stores it as the active token account, and says who signed in', async () => {
     const token = await makeToken('user_login', { email: 'dev@example.com' });
     const server = await serve([proAccount([token.cookieValue])]);
@@ -242,7 +245,7 @@ describe('codexbar login --stdin (docs/behaviour.md §27.5)', () => {
   });
 });
 
-describe('concurrent logins never lose an account (docs/behaviour.md §27.1)', () => {
+describe('concurrent logins never lose an account', () => {
   it('eight logins at once in one process: all eight accounts are stored', async () => {
     const accounts = await makeTokenAccounts(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
     await serve(accounts.map((account) => fakeFor(account)));
@@ -282,7 +285,7 @@ describe('concurrent logins never lose an account (docs/behaviour.md §27.1)', (
   });
 });
 
-describe('codexbar logout (docs/behaviour.md §27.5)', () => {
+describe('codexbar logout', () => {
   async function three(activeIndex: number) {
     const accounts = await makeTokenAccounts(['work', 'personal', 'ci']);
     writeTokenAccountsConfig(scene.home, accounts, { activeIndex });
@@ -340,7 +343,7 @@ describe('codexbar logout (docs/behaviour.md §27.5)', () => {
   });
 });
 
-describe('codexbar login at a terminal: a hidden prompt (docs/behaviour.md §27.5)', () => {
+describe('codexbar login at a terminal: a hidden prompt', () => {
   // The interpreter itself, found once: a version manager's shim on PATH costs a dozen processes a start.
   const python = ['python3', 'python']
     .map((name) => spawnSync(name, ['-c', 'import pty, sys; print(sys.executable)'], { encoding: 'utf8' }))

@@ -1,9 +1,9 @@
 /**
  * What only the built CLI's own process can show:
  * - a 50 MB answer fails at the 2 MiB cap while the process's peak RSS stays under 100 MB, and an endless
- *   events page fails at its 64 MiB cap under 300 MB (docs/behaviour.md §10.5);
+ *   events page fails at its 64 MiB cap under 300 MB (docs/invariants.md, "Every read is bounded");
  * - a write error on stdout other than EPIPE (`> /dev/full`) is one line, `Error: cannot write output:
- *   <code>`, and exit 1, never a stack trace (docs/behaviour.md §3.1).
+ *   <code>`, and exit 1, never a stack trace.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,7 +65,7 @@ const cursorEnv = () => ({
   CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}`,
 });
 
-describe('a huge answer costs at most its cap in memory (docs/behaviour.md §10.5)', () => {
+describe('a huge answer costs at most its cap in memory', () => {
   it('a 50 MB usage-summary fails at the 2 MiB cap with a peak RSS under 100 MB', async () => {
     await scene.serve([
       proAccount([VALUE], 'dev@example.com', {
@@ -90,7 +90,7 @@ describe('a huge answer costs at most its cap in memory (docs/behaviour.md §10.
   });
 });
 
-describe('a write error on the output is one line and exit 1 (docs/behaviour.md §3.1)', () => {
+describe('a write error on the output is one line and exit 1', () => {
   it('--help > /dev/full', async () => {
     const run = await runBin(['--help'], { stdoutFile: '/dev/full' });
     expect(run.code).toBe(1);

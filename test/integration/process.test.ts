@@ -139,7 +139,7 @@ describe('a signal during a request parked at cursor.com ends the process', () =
   });
 });
 
-describe('the compile cache in the cache dir (docs/behaviour.md §26.10)', () => {
+describe('the compile cache in the cache dir', () => {
   const cacheDir = () => path.join(scene.home, '.cache', 'codexbar', 'compile-cache');
   /** The V8 code cache of the CLI bundle. */
   const bundleCache = () => fs.readdirSync(cacheDir()).filter((name) => /^cli\.cjs-.*\.v8$/.test(name));

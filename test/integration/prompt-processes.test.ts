@@ -10,8 +10,9 @@ import { promptScene, summaryRequests, usageDir, usageFiles } from '../helpers/p
 import { useScene } from '../helpers/scene.js';
 
 /**
- * docs/behaviour.md §26.5–26.7 with real processes: the built bin/codexbar.js, because what is under test
- * is how separate processes share the cache and its lock, start detached refreshes, and survive SIGKILL.
+ * Stale-while-revalidate and the fast path with real processes: the built bin/codexbar.js, because what is
+ * under test is how separate processes share the cache and its lock, start detached refreshes, and survive
+ * SIGKILL.
  */
 
 const scene = useScene(promptScene());

@@ -1,5 +1,5 @@
 /**
- * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (docs/behaviour.md §10.4): every cursor.com request goes through a
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY: every cursor.com request goes through a
  * real CONNECT proxy on loopback, for an http:// and an https:// base URL, and NO_PROXY bypasses it.
  */
 import fs from 'node:fs';

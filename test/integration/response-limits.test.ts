@@ -1,9 +1,9 @@
 /**
- * docs/behaviour.md §10.5: a response body is read while it streams and abandoned at its cap, 2 MiB for the
- * small JSON endpoints and 64 MiB for one events page, so a huge or endless answer costs at most the cap in
- * memory. The error names the endpoint and the limit; an optional lookup over its cap is dropped like any
- * failed optional lookup (docs/behaviour.md §11.1). The process's peak memory is measured in
- * test/integration/process-limits.test.ts.
+ * docs/invariants.md, "Every read is bounded": a response body is read while it streams and abandoned at its
+ * cap, 2 MiB for the small JSON endpoints and 64 MiB for one events page, so a huge or endless answer costs
+ * at most the cap in memory. The error names the endpoint and the limit; an optional lookup over its cap is
+ * dropped like any failed optional lookup (docs/invariants.md, "Best-effort lookups never fail a run"). The
+ * process's peak memory is measured in test/integration/process-limits.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { generateEvents } from '../fake-cursor/events.js';
@@ -25,7 +25,7 @@ const declared: FakeResponse = { text: `"${'x'.repeat(3 * MiB)}"` };
 /** 3 MiB in chunks, no Content-Length: only counting while it streams can stop it. */
 const chunked: FakeResponse = { stream: { chunk: 'x'.repeat(64 * 1024), bytes: 3 * MiB } };
 
-describe('the 2 MiB cap of the small endpoints (docs/behaviour.md §10.5)', () => {
+describe('the 2 MiB cap of the small endpoints', () => {
   it.each([
     ['an endless chunked body', endless],
     ['a 3 MiB body with Content-Length', declared],
@@ -76,7 +76,7 @@ describe('the 2 MiB cap of the small endpoints (docs/behaviour.md §10.5)', () =
   });
 });
 
-describe('the 64 MiB cap of an events page (docs/behaviour.md §10.5)', () => {
+describe('the 64 MiB cap of an events page', () => {
   it('an endless events page fails at the cap, is not retried, and no total is printed', async () => {
     const events = generateEvents({ count: 10, start: new Date('2026-11-10T00:00:00Z'), end: NOW, seed: 3 });
     const account: FakeAccount = {

@@ -1,11 +1,12 @@
 /**
  * What reaches the user's terminal from cursor.com or a local file:
  * - control characters (C0, DEL, C1) in server- or file-derived text print as visible escapes in text, and
- *   JSON keeps them, escaped by the encoder (docs/behaviour.md §15.7);
+ *   JSON keeps them, escaped by the encoder
+ *   (docs/invariants.md, "Control characters never reach a terminal");
  * - a credential echoed back by a server never reaches stdout or stderr, in text or JSON
- *   (docs/behaviour.md §1.2);
+ *   (docs/invariants.md, "Never a credential shown");
  * - figures no account can have print as unknown in text with a --verbose note, and JSON keeps cursor.com's
- *   numbers (docs/behaviour.md §15.8).
+ *   numbers.
  */
 import { describe, expect, it } from 'vitest';
 import type { FakeAccount, HandlerFunction } from '../fake-cursor/server.js';
@@ -33,7 +34,7 @@ async function usage(
 /** No raw control character other than the line feeds that end lines. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
-describe('control characters from cursor.com print as visible escapes in text (docs/behaviour.md §15.7)', () => {
+describe('control characters from cursor.com print as visible escapes in text', () => {
   const VALUE = 'user_safe%3A%3Amanual';
   const cookie = { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}` };
   const hostileEmail = `dev@example.com${ESC}]0;pwned${BEL}\nPlan: Cursor Ultra${ESC}[2J\u009b31m`;
@@ -51,7 +52,7 @@ describe('control characters from cursor.com print as visible escapes in text (d
     expect(lines).toContain(
       'Account: dev@example.com\\x1b]0;pwned\\x07\\x0aPlan: Cursor Ultra\\x1b[2J\\x9b31m',
     );
-    // Each word's first letter is raised (docs/behaviour.md §15.1), the one after the escaped newline too.
+    // Each word's first letter is raised, the one after the escaped newline too.
     expect(lines).toContain('Plan: Cursor Pro\\x1b[31m\\x0aRed');
     // The forged line is not a line of its own.
     expect(lines.filter((line) => line.startsWith('Plan: '))).toHaveLength(1);
@@ -111,7 +112,7 @@ describe('control characters from cursor.com print as visible escapes in text (d
   });
 });
 
-describe('a response that echoes the credential is printed with it redacted (docs/behaviour.md §1.2)', () => {
+describe('a response that echoes the credential is printed with it redacted', () => {
   /** Everything of the session that must never be printed, in pieces a partial echo could show. */
   async function appSession() {
     const token = await makeToken('user_01JECHOEDBACK', { email: 'echo@example.com' });
@@ -186,7 +187,7 @@ describe('a response that echoes the credential is printed with it redacted (doc
   });
 });
 
-describe('impossible figures print as unknown in text, and JSON keeps them (docs/behaviour.md §15.8)', () => {
+describe('impossible figures print as unknown in text, and JSON keeps them', () => {
   const VALUE = 'user_odd%3A%3Amanual';
   const cookie = { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${VALUE}` };
   const odd = (summary: Record<string, unknown>, legacy: Record<string, unknown> = {}): FakeAccount =>

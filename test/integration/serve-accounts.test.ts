@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §29.5, §29.8, §29.10: `/usage?account=…`, `?accountIndex=…`, `?allAccounts=1`,
+ * `/usage?account=…`, `?accountIndex=…`, `?allAccounts=1`,
  * with `usage`'s selection rules and sentences, one cache entry per selection and last-good rows per account.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,7 +80,7 @@ describe('the selection, answered exactly as `usage --json` answers it', () => {
   });
 });
 
-describe('a bad selection is 400 with `usage`’s sentence (docs/behaviour.md §27.2)', () => {
+describe('a bad selection is 400 with `usage`’s sentence', () => {
   const conflict = '--all-accounts cannot be combined with --account or --account-index.';
   const badIndex = '--account-index must be a positive integer.';
   it.each([
@@ -113,7 +113,7 @@ describe('a bad selection is 400 with `usage`’s sentence (docs/behaviour.md §
   });
 });
 
-describe('cached per selected account (docs/behaviour.md §29.8)', () => {
+describe('cached per selected account', () => {
   it('one entry per selection: a label and an index naming the same account share it, others do not', async () => {
     const { harness } = await threeAccounts();
     const state = async (query: string) => (await harness.get(`/usage${query}`)).headers['x-codexbar-cache'];

@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §29.8–11 over real sockets, against the fake cursor.com: coalescing counted in the
+ * The response cache over real sockets, against the fake cursor.com: coalescing counted in the
  * fake's request log, stale-while-revalidate, the per-request budget and 504, last-good replacement and
  * the cost cooldown. The clock is the test's; nothing waits for the refresh interval.
  */
@@ -42,7 +42,7 @@ type UsageBody = Array<{
   error?: { message: string; code: number; kind?: string };
 }>;
 
-describe('coalescing (docs/behaviour.md §29.8)', () => {
+describe('coalescing', () => {
   it('10 concurrent /usage misses are one upstream wave; all 10 wait for it', async () => {
     const summary = gatedSummary();
     serve = await startServeHarness({
@@ -65,7 +65,7 @@ describe('coalescing (docs/behaviour.md §29.8)', () => {
   });
 });
 
-describe('stale-while-revalidate (docs/behaviour.md §29.8)', () => {
+describe('stale-while-revalidate', () => {
   it('after the interval the old answer comes back at once while one refresh runs; then the new one', async () => {
     const summary = gatedSummary();
     summary.open();
@@ -115,7 +115,7 @@ describe('stale-while-revalidate (docs/behaviour.md §29.8)', () => {
   });
 });
 
-describe('deadlines (docs/behaviour.md §29.9)', () => {
+describe('deadlines', () => {
   it('a fetch past 0.8 × the request timeout is a timeout row; it keeps running, is not stacked, and is cached', async () => {
     const summary = gatedSummary();
     const events = gated(createEventsHandler(scenario()));
@@ -186,7 +186,7 @@ describe('deadlines (docs/behaviour.md §29.9)', () => {
   });
 });
 
-describe('last-good replacement (docs/behaviour.md §29.10)', () => {
+describe('last-good replacement', () => {
   const summaryThenFailure = (): HandlerFunction => {
     const summary = serveAccount().usageSummary as FakeResponse;
     return (_request, attempt) => (attempt === 0 ? summary : { status: 500, json: { error: 'down' } });
@@ -248,7 +248,7 @@ describe('last-good replacement (docs/behaviour.md §29.10)', () => {
   });
 });
 
-describe('cost cooldown after a 403 on the events endpoint (docs/behaviour.md §29.11)', () => {
+describe('cost cooldown after a 403 on the events endpoint', () => {
   it('background refreshes pause; a request with nothing to serve still tries, then falls back', async () => {
     const events = createEventsHandler(scenario());
     let forbidden = false;

@@ -1,6 +1,7 @@
 /**
- * docs/behaviour.md §29.3: idle and slow clients never lock anyone out, and every socket that does not
- * deliver its head in time is closed. The head deadline is injected, so no test waits 10 s.
+ * docs/invariants.md, "Servers safe by default": idle and slow clients never lock anyone out, and every
+ * socket that does not deliver its head in time is closed. The head deadline is injected, so no test waits
+ * 10 s.
  */
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -37,7 +38,7 @@ async function openIdle(port: number, partial?: string): Promise<Idle> {
   return { socket, received: () => received, closed };
 }
 
-describe('idle sockets do not lock anyone out (docs/behaviour.md §29.3)', () => {
+describe('idle sockets do not lock anyone out', () => {
   it('with 200 sockets that never finish their head, GET /health from another client is answered', async () => {
     serve = await startServeHarness({ deps: { headDeadlineMs: 60_000 } });
     const harness = serve;

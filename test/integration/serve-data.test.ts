@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §29.5 and §29.7: /usage and /cost are exactly the CLI's JSON, and the config
+ * /usage and /cost are exactly the CLI's JSON, and the config
  * file is reloaded for every request (reads shared only by requests that arrived before they began) with
  * its hash in the cache key.
  */
@@ -32,7 +32,7 @@ const cursorEntry = (fields: Record<string, unknown>) => ({
   providers: [{ id: 'cursor', ...fields }],
 });
 
-describe('/usage and /cost are the CLI’s JSON (docs/behaviour.md §29.5)', () => {
+describe('/usage and /cost are the CLI’s JSON', () => {
   it('GET /usage is byte for byte `codexbar usage --json`, and GET /cost is `codexbar cost --json`', async () => {
     serve = await startServeHarness();
     const usage = await serve.get('/usage');
@@ -67,7 +67,7 @@ describe('/usage and /cost are the CLI’s JSON (docs/behaviour.md §29.5)', () 
   });
 });
 
-describe('config reloaded per request (docs/behaviour.md §29.7)', () => {
+describe('config reloaded per request', () => {
   const alice = 'user_alice%3A%3Aalice';
   const bob = 'user_bob%3A%3Abob';
   const header = (value: string) => `WorkosCursorSessionToken=${value}`;

@@ -1,6 +1,6 @@
 /**
- * docs/behaviour.md §29.3–6 over real sockets: every status, body and header a client can see, and
- * that no malformed request takes the server down.
+ * The server over real sockets (docs/invariants.md, "Servers safe by default"): every status, body and
+ * header a client can see, and that no malformed request takes the server down.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,7 +28,7 @@ function expectError(
   });
 }
 
-describe('loopback bind: head checks, methods, routes (docs/behaviour.md §29.4–5)', () => {
+describe('loopback bind: head checks, methods, routes', () => {
   let serve: ServeHarness;
   const raw = (text: string) => rawRequest('127.0.0.1', serve.server.port, text);
 
@@ -234,7 +234,7 @@ describe('loopback bind: head checks, methods, routes (docs/behaviour.md §29.4�
   });
 });
 
-describe('non-loopback bind (docs/behaviour.md §29.2, §29.4–6)', () => {
+describe('non-loopback bind', () => {
   let serve: ServeHarness;
 
   beforeAll(async () => {

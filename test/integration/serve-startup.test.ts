@@ -1,6 +1,7 @@
 /**
- * docs/behaviour.md §29.1–2 through `run(['serve', …], io)` in-process: flag errors and the start-up
- * matrix as JSON rows before anything is bound, the banner, the token sources, request logging.
+ * `serve` through `run(['serve', …], io)` in-process: flag errors and the start-up matrix
+ * (docs/invariants.md, "Servers safe by default") as JSON rows before anything is bound, the banner, the
+ * token sources, request logging.
  */
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -46,7 +47,7 @@ function errorRow(stdout: string) {
   return rows[0]!.error;
 }
 
-describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/behaviour.md §29.1–2)', () => {
+describe('start-up errors are JSON rows on stdout, exit 1, before binding', () => {
   it.each([
     [['--port', 'abc'], '--port must be between 1 and 65535.'],
     [['--port', '65536'], '--port must be between 1 and 65535.'],
@@ -114,7 +115,7 @@ describe('start-up errors are JSON rows on stdout, exit 1, before binding (docs/
   });
 });
 
-describe('a server that starts (docs/behaviour.md §29.2)', () => {
+describe('a server that starts', () => {
   it('loopback: the banner on stderr, nothing on stdout, exit 0 when stopped', async () => {
     const port = await freePort();
     const result = await runServing(['--port', String(port), '--host', 'localhost'], {}, async (server) => {
@@ -203,7 +204,7 @@ describe('a server that starts (docs/behaviour.md §29.2)', () => {
   });
 });
 
-describe('serve --help and defaults (docs/behaviour.md §29.1)', () => {
+describe('serve --help and defaults', () => {
   it('documents the host, token, plain-http, timeout flags, the snapshot route, the env var and cleartext', async () => {
     const result = await serve(['--help']);
     expect(result.code).toBe(0);

@@ -15,7 +15,7 @@ import {
   writeTokenAccountsConfig,
 } from '../helpers/token-accounts.js';
 
-/** docs/behaviour.md §26.11: `statusline --account`, `--account-index` and `--all-accounts`. */
+/** `statusline --account`, `--account-index` and `--all-accounts`. */
 
 const scene = useScene({ now: PROMPT_NOW, frozen: true });
 
@@ -223,7 +223,7 @@ describe('a refresh whose label no longer selects an account', () => {
   });
 });
 
-describe('every account error of `usage`, worded the same (docs/behaviour.md §27.2)', () => {
+describe('every account error of `usage`, worded the same', () => {
   it.each(ACCOUNT_FLAG_ERRORS)('%j: an argument error, exit 1, text and JSON', async (args, message) => {
     await serveWorkBrokenPersonal(scene);
     const text = await run(args);
@@ -262,7 +262,7 @@ describe('every account error of `usage`, worded the same (docs/behaviour.md §2
   );
 });
 
-describe('the fast path and the account flags (docs/behaviour.md §26.7)', () => {
+describe('the fast path and the account flags', () => {
   async function fast(args: string[], now: Date) {
     let stdout = '';
     const code = await fastStatusline(['statusline', ...args], {

@@ -17,7 +17,10 @@ import {
 } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 
-/** docs/behaviour.md §26.4–26.7: `codexbar statusline`, stale-while-revalidate, and the fast path. */
+/**
+ * `codexbar statusline`, stale-while-revalidate, and the fast path
+ * (docs/invariants.md, "When a snapshot may be trusted").
+ */
 
 const scene = useScene(promptScene());
 const keyA = accountKey({ userId: 'user_prompt_a' });

@@ -1,6 +1,7 @@
 /**
- * `team cost` through the team's event store (docs/behaviour.md §30, §28): repeated runs in one home
- * against the fake Admin API, counting the requests each run makes, with the store's SQLite files real.
+ * `team cost` through the team's event store (docs/invariants.md, "When a stored range may be trusted"):
+ * repeated runs in one home against the fake Admin API, counting the requests each run makes, with the
+ * store's SQLite files real.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -243,7 +243,7 @@ describe('the Admin API key', () => {
       /^Error: No Cursor Admin API key\.\nHint: .*CURSOR_ADMIN_API_KEY.*--api-key-stdin.*"apiKey"/,
     );
     const json = await spend(['--json'], { envKey: null });
-    // A missing key is a configuration error: a command-level row, as for any other (docs/behaviour.md §3.9).
+    // A missing key is a configuration error: a command-level row, as for any other.
     expect(jsonRow(json)).toEqual({
       provider: 'cli',
       source: 'cli',

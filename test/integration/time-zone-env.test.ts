@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §17.6: the local zone comes from the run's own TZ. An empty TZ means unset (the system
+ * The local zone comes from the run's own TZ. An empty TZ means unset (the system
  * zone); a TZ no one can use (`Factory`, a typo) is UTC with a --verbose note. Neither ever ends a run with
  * "Invalid time zone" after requests went out, in `usage` or in `cost`. `--timezone` with a bad value stays
  * an argument error before any request.
@@ -52,7 +52,7 @@ const cost = (tz: string | undefined, args: string[] = []) =>
 const dayKeys = (row: Record<string, unknown>) =>
   (row.daily as Array<{ date: string }>).map((day) => day.date);
 
-describe('usage with TZ= and TZ=Factory (docs/behaviour.md §17.6)', () => {
+describe('usage with TZ= and TZ=Factory', () => {
   it('TZ= (empty): the system zone, no note, no crash', async () => {
     const result = await usage('', ['--json']);
     expect(result.code, result.stderr).toBe(0);
@@ -83,7 +83,7 @@ describe('usage with TZ= and TZ=Factory (docs/behaviour.md §17.6)', () => {
   });
 });
 
-describe('cost with TZ= and TZ=Factory (docs/behaviour.md §17.6)', () => {
+describe('cost with TZ= and TZ=Factory', () => {
   it('TZ= (empty): the system zone for the window and the day keys, no note', async () => {
     const run = await cost('');
     expect(run.code, run.stderr).toBe(0);
@@ -118,7 +118,7 @@ describe('cost with TZ= and TZ=Factory (docs/behaviour.md §17.6)', () => {
   });
 });
 
-describe('--since before the Unix epoch is refused before any request (docs/behaviour.md §17.3)', () => {
+describe('--since before the Unix epoch is refused before any request', () => {
   it('1970-01-01 starts before the epoch in Tokyo, not in New York', async () => {
     const tokyo = await cost(undefined, ['--since', '1970-01-01', '--timezone', 'Asia/Tokyo']);
     expect(tokyo.code).toBe(1);

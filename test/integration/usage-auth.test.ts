@@ -25,7 +25,7 @@ function summaryCookies(server: FakeCursor): string[] {
   return server.requests.filter((r) => r.path === '/api/usage-summary').map((r) => r.headers.cookie ?? '');
 }
 
-describe('Linux auth order: manual → cached → stored → app → agent (docs/behaviour.md §7.2)', () => {
+describe('Linux auth order: manual → cached → stored → app → agent', () => {
   it('an expired app token is not sent; the cursor-agent token is used', async () => {
     const app = await makeToken('app_user', { exp: Math.floor(Date.now() / 1000) + 30 });
     const agent = await makeToken('agent_user');

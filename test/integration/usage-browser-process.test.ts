@@ -23,7 +23,7 @@ const cliEnv = () => ({ PATH: '/nonexistent', TMPDIR: scene.tmp, CODEXBAR_CURSOR
 
 const DAY = 86_400_000;
 
-describe('browser import in the built CLI (docs/behaviour.md §24)', () => {
+describe('browser import in the built CLI', () => {
   it('reads a running Firefox (its rows only in the -wal), leaving every browser file and TMPDIR as they were', async () => {
     const user = await sessionToken('firefox_user');
     await scene.serve([proAccount([user.cookieValue], 'firefox@example.com')]);

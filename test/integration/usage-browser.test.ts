@@ -74,7 +74,7 @@ function writeFile(file: string, content: string): void {
   fs.writeFileSync(file, content, { mode: 0o600 });
 }
 
-describe('Linux: browser import comes after the cursor-agent token (docs/behaviour.md §24)', () => {
+describe('Linux: browser import comes after the cursor-agent token', () => {
   it('a cursor-agent login wins; when cursor.com rejects it, the Firefox cookie is used', async () => {
     const agent = await token('agent_user');
     const browser = await token('firefox_user');

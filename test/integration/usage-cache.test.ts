@@ -15,7 +15,10 @@ import {
 import { useScene } from '../helpers/scene.js';
 import { usageJson } from '../helpers/usage-cli.js';
 
-/** docs/behaviour.md §26.2–26.3: the usage snapshot cache and `usage --max-age`. */
+/**
+ * The usage snapshot cache (docs/invariants.md, "When a snapshot may be trusted") and `usage --max-age`
+ * (docs/invariants.md, "No cached figure as fresh").
+ */
 
 const scene = useScene(promptScene());
 const keyA = accountKey({ userId: 'user_prompt_a' });

@@ -12,12 +12,12 @@ import { colleagueTeamEndpoints } from '../helpers/team-fixtures.js';
 import { expectSuccess, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 /**
- * The Grok Bot allowance of get-sand-usage-status (docs/behaviour.md §12.8) end to end: the built CLI against
+ * The Grok Bot allowance of get-sand-usage-status end to end: the built CLI against
  * the fake cursor.com, text and JSON, --verbose on, and no colleague of the account's team in the output
  * (checked by every run).
  */
 
-/** docs/behaviour.md §23's worked example: TZ=UTC, now 2026-07-20T15:00:00Z. */
+/** The worked example: TZ=UTC, now 2026-07-20T15:00:00Z. */
 const NOW = WORKED_NOW;
 const SESSION = 'grok-session-cookie';
 const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}` } });

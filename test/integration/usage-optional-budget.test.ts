@@ -1,7 +1,8 @@
 /**
- * docs/behaviour.md §11.1: auth/me and /api/usage are best-effort lookups with the optional budget (5 s, not
- * the summary's 15 s), so a slow one cannot hold the run. The budgets are injected: the optional one is made
- * tiny and the request one large, so the test shows which budget each lookup gets without waiting for either.
+ * docs/invariants.md, "Best-effort lookups never fail a run": auth/me and /api/usage are best-effort lookups
+ * with the optional budget (5 s, not the summary's 15 s), so a slow one cannot hold the run. The budgets are
+ * injected: the optional one is made tiny and the request one large, so the test shows which budget each
+ * lookup gets without waiting for either.
  */
 import { expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';

@@ -10,7 +10,7 @@ import type { FakeAccount } from '../fake-cursor/server.js';
 import { usageErrorRowSchema, usageOutputSchema, usageRowSchema } from '../helpers/json-rows/usage.js';
 import { useScene } from '../helpers/scene.js';
 
-/** docs/behaviour.md §23: TZ=UTC, now 2026-07-20T15:00:00Z. */
+/** The worked example: TZ=UTC, now 2026-07-20T15:00:00Z. */
 const NOW = WORKED_NOW;
 const COOKIE = 'WorkosCursorSessionToken=user_01J0EXAMPLE%3A%3Amanual';
 
@@ -33,7 +33,7 @@ async function run(args: string[], account = workedExampleAccount()) {
 }
 
 describe('codexbar usage output', () => {
-  it('text matches the worked example (docs/behaviour.md §23.1), with the paid-weekly Grok Bot pace line', async () => {
+  it('text matches the worked example, with the paid-weekly Grok Bot pace line', async () => {
     const result = await run(['--no-color']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');

@@ -40,7 +40,7 @@ const MINOR: Handler = {
 const statusRequests = (server: FakeCursor) =>
   server.requests.filter((r) => r.path === '/api/v2/status.json');
 
-describe('usage --status: the Statuspage indicator (docs/behaviour.md §27.6)', () => {
+describe('usage --status: the Statuspage indicator', () => {
   it('text: `Status: <label> – <description>` ends the section', async () => {
     const result = await usage(MINOR, ['--no-color']);
     expect(result.code).toBe(0);

@@ -16,7 +16,7 @@ import { roundTripDepths } from '../helpers/timeline-proxy.js';
 import { expectSuccess, requestedPaths, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 /**
- * Enterprise and Business member budgets (docs/behaviour.md §12.11), end to end: the
+ * Enterprise and Business member budgets, end to end: the
  * built CLI against the fake cursor.com, text and JSON, always with --verbose, and never a colleague in
  * the output (checked by every run).
  */

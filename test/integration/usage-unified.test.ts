@@ -6,7 +6,7 @@ import { UNIFIED_POOL, unifiedSummary, unifiedUsageStatus } from '../helpers/uni
 import { expectSuccess, requestedPaths, runUsage, usageJson } from '../helpers/usage-cli.js';
 
 /**
- * The unified Cursor/Grok account end to end (docs/behaviour.md §12.9–12.10): the weekly pool as the primary
+ * The unified Cursor/Grok account end to end: the weekly pool as the primary
  * bar, and monthly additional spend from GET /api/dashboard/v2/usage-status?scope=user. The CLI (in-process) against
  * the fake cursor.com, text and JSON, --verbose on, and no colleague in the output (checked by every run).
  */
@@ -19,7 +19,7 @@ const scene = useScene({ now: NOW, env: { CODEXBAR_CURSOR_COOKIE: `WorkosCursorS
 const SUMMARY = unifiedSummary({ used: 200, totalPercentUsed: 10, autoPercentUsed: 5, apiPercentUsed: 15 });
 /** The shared weekly pool: 42 % used, resetting Dec 3 07:57:50 UTC. */
 const POOL = { ...UNIFIED_POOL, hasNonZeroIncludedLimit: true, sandTrialExpiresAt: null };
-/** The affected-account answer (docs/behaviour.md §11.5); its period (Nov 1 → Dec 1) is not the summary's. */
+/** The affected-account answer; its period (Nov 1 → Dec 1) is not the summary's. */
 const VALID_STATUS = unifiedUsageStatus('2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z');
 const MONTHLY_STATUS = VALID_STATUS.monthly;
 
@@ -48,7 +48,7 @@ async function runBoth(account: FakeAccount) {
 const STATUS_SPEND = 'On-demand: $18.34 / $50.00\n';
 const SUMMARY_SPEND = 'On-demand: $12.00 / $40.00\n';
 
-describe('usage: the unified weekly pool (docs/behaviour.md §12.9)', () => {
+describe('usage: the unified weekly pool', () => {
   it('isUnified with a current reset: one Weekly bar replaces Total, Cursor and Third Party', async () => {
     const { text, row, fake } = await runBoth(unifiedAccount());
     expect(text).toBe(
@@ -105,7 +105,7 @@ describe('usage: the unified weekly pool (docs/behaviour.md §12.9)', () => {
   });
 });
 
-describe('usage: unified additional spend from v2/usage-status (docs/behaviour.md §12.10)', () => {
+describe('usage: unified additional spend from v2/usage-status', () => {
   it('a valid answer supplies the spend: usedCents/limitCents, creditsUsedCents not added', async () => {
     const { text, row, fake } = await runBoth(unifiedAccount());
     expect(text).toContain(STATUS_SPEND);

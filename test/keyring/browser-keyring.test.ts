@@ -12,7 +12,7 @@ import { addChromium, sessionToken, snapshotBrowsers } from '../helpers/browser-
 import { type OpenScene, openScene } from '../helpers/scene.js';
 
 /**
- * Linux `v11` against a REAL GNOME Keyring (docs/behaviour.md §24): the password is stored with
+ * Linux `v11` against a REAL GNOME Keyring: the password is stored with
  * `secret-tool store`, then read back by codexbar's own code and by the built CLI. Run it with
  * `npm run test:keyring`, inside a private D-Bus session (`dbus-run-session -- npm run test:keyring`, as .ci/run
  * does). Its keyring daemon keeps its files in a temporary directory, never in the user's keyring.

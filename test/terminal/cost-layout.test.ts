@@ -1,5 +1,5 @@
 /**
- * The cost table in a real terminal (docs/behaviour.md §28.7): the BUILT CLI runs inside tmux panes 80 and 120
+ * The cost table in a real terminal: the BUILT CLI runs inside tmux panes 80 and 120
  * columns wide, and the captured screens are pinned. This is where "readable at 80 columns" is checked as a
  * user sees it: the width comes from the terminal itself (no COLUMNS), colours and the chart are on, the
  * progress line has been drawn and erased on the same screen.

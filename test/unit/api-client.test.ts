@@ -11,7 +11,7 @@ import { ApiError, ConfigError, NotLoggedInError, ParseError, TimeoutError } fro
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { useScene } from '../helpers/scene.js';
 
-describe('CODEXBAR_CURSOR_BASE_URL (docs/behaviour.md §10.1)', () => {
+describe('CODEXBAR_CURSOR_BASE_URL', () => {
   it.each([
     [undefined, CURSOR_ORIGIN],
     ['', CURSOR_ORIGIN],
@@ -114,7 +114,8 @@ describe('CursorClient against the fake cursor.com', () => {
     expect(error.message).toContain('membershipType');
   });
 
-  // docs/behaviour.md §10.5 at a small cap (the endpoints' own, 2 and 64 MiB, are in integration/response-limits).
+  // docs/invariants.md, "Every read is bounded", at a small cap (the endpoints' own, 2 and 64 MiB, are in
+  // integration/response-limits).
   describe('a body is read up to its cap, and not a byte further', () => {
     const CAP = 1024 * 1024;
     const capped = (c: CursorClient) =>

@@ -78,7 +78,7 @@ const decodingCases: [string, StoredToken | undefined, TokenStorage, AppTokenRea
   ['a BLOB with a lone UTF-16 surrogate is malformed', Buffer.from([0x00, 0xd8]), 'blob', 'malformed'],
 ];
 
-describe('readAppAccessToken decodes the stored value (docs/behaviour.md §9.6)', () => {
+describe('readAppAccessToken decodes the stored value', () => {
   it.each(decodingCases)('idle database (file reader): %s', async (_name, stored, storage, expected) => {
     createStateVscdb(dbPath, { ...(stored === undefined ? {} : { token: stored }), storage, extraItems: 50 });
     expectDecoded(await readAppAccessToken(dbPath), expected);

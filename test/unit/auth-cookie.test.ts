@@ -11,7 +11,7 @@ import { inspectAccessToken } from '../../src/auth/jwt.js';
 
 const NOW = new Date('2026-07-20T15:00:00Z');
 
-describe('cookieForToken (docs/behaviour.md §8.5)', () => {
+describe('cookieForToken', () => {
   it('sends WorkosCursorSessionToken=<userId>%3A%3A<jwt> for sub auth0|user_test', async () => {
     const jwt = await makeJwt({ sub: 'auth0|user_test', now: NOW });
     const inspection = inspectAccessToken(jwt, NOW);
@@ -29,7 +29,7 @@ describe('cookieForToken (docs/behaviour.md §8.5)', () => {
   });
 });
 
-describe('normalizeCookieHeader: pasted forms (docs/behaviour.md §7.5)', () => {
+describe('normalizeCookieHeader: pasted forms', () => {
   const cases: Array<{ form: string; raw: string; expected: string | undefined }> = [
     {
       form: 'a bare header value',
@@ -95,7 +95,7 @@ describe('normalizeCookieHeader: pasted forms (docs/behaviour.md §7.5)', () => 
   });
 });
 
-describe('session cookie parsing (docs/behaviour.md §7.12, §8.4)', () => {
+describe('session cookie parsing', () => {
   it('splits pairs on `;` and then on the first `=`', () => {
     expect(parseCookiePairs('a=1; b=x=y ;c')).toEqual([
       { name: 'a', value: '1' },

@@ -19,7 +19,7 @@ function accounts(activeIndex: number, tokens: string[]): CursorConfig['tokenAcc
   };
 }
 
-describe('Cursor credential precedence (docs/behaviour.md §6.4–6.5)', () => {
+describe('Cursor credential precedence', () => {
   const cases: Array<{
     rule: string;
     cursor: CursorConfig;

@@ -17,7 +17,7 @@ function withPayloadSegment(token: string, segment: string): string {
   return `${header}.${segment}.${signature}`;
 }
 
-describe('inspectAccessToken: user ID rules (docs/behaviour.md §8.2)', () => {
+describe('inspectAccessToken: user ID rules', () => {
   const cases: Array<{ rule: string; sub: string; userId: string }> = [
     { rule: 'the last `|` segment is the user ID', sub: 'auth0|user_test', userId: 'user_test' },
     { rule: 'a trailing empty segment is dropped (`auth0|` gives `auth0`)', sub: 'auth0|', userId: 'auth0' },
@@ -65,7 +65,7 @@ describe('inspectAccessToken: user ID rules (docs/behaviour.md §8.2)', () => {
   });
 });
 
-describe('inspectAccessToken: expiry rules (docs/behaviour.md §8.3)', () => {
+describe('inspectAccessToken: expiry rules', () => {
   const cases: Array<{ rule: string; exp: number; kind: 'usable' | 'expired' }> = [
     { rule: 'a day away is usable', exp: NOW_S + 86_400, kind: 'usable' },
     { rule: '61 s away is usable', exp: NOW_S + 61, kind: 'usable' },
@@ -101,7 +101,7 @@ describe('inspectAccessToken: expiry rules (docs/behaviour.md §8.3)', () => {
   });
 });
 
-describe('inspectAccessToken: token shape (docs/behaviour.md §8.1)', () => {
+describe('inspectAccessToken: token shape', () => {
   it('a token with fewer than two `.`-parts is not a JWT', () => {
     expect(inspectAccessToken('opaque-session-token', NOW)).toEqual({
       kind: 'malformed',

@@ -13,7 +13,7 @@ function environment(
 
 const STATE = 'Cursor/User/globalStorage/state.vscdb';
 
-describe('authPaths on Linux (docs/behaviour.md §7.10)', () => {
+describe('authPaths on Linux', () => {
   const cases: Array<{
     rule: string;
     env: Record<string, string>;
@@ -96,7 +96,7 @@ describe('authPaths on Linux (docs/behaviour.md §7.10)', () => {
   });
 });
 
-describe('authPaths on macOS (docs/behaviour.md §7.10)', () => {
+describe('authPaths on macOS', () => {
   it('uses ~/Library/Application Support for the app and our data, ~/.config/cursor for cursor-agent', () => {
     const paths = authPaths(environment('darwin', { HOME: '/Users/me' }, '/Users/me'));
     expect(paths).toEqual({
@@ -117,7 +117,7 @@ describe('authPaths on macOS (docs/behaviour.md §7.10)', () => {
   });
 });
 
-describe('authPaths on Windows (docs/behaviour.md §7.10)', () => {
+describe('authPaths on Windows', () => {
   it('uses %APPDATA%\\Cursor for the app and cursor-agent', () => {
     const env = { APPDATA: 'D:\\Roaming', LOCALAPPDATA: 'D:\\Local', XDG_CONFIG_HOME: '/ignored' };
     expect(authPaths(environment('win32', env, 'C:\\Users\\me'))).toEqual({
@@ -136,7 +136,7 @@ describe('authPaths on Windows (docs/behaviour.md §7.10)', () => {
   });
 });
 
-describe('displayPath (docs/behaviour.md §7.11: --verbose names files without the home prefix)', () => {
+describe('displayPath (--verbose names files without the home prefix)', () => {
   const linux = environment('linux', { HOME: '/home/me' }, '/home/me');
   it.each([
     { path: `/home/me/.config/${STATE}`, shown: `~/.config/${STATE}` },

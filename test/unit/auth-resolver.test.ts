@@ -4,7 +4,7 @@ import type { AuthSourceId, Session, SourceResult } from '../../src/auth/types.j
 import { ApiError, NoSessionError, NotLoggedInError, TimeoutError } from '../../src/errors.js';
 import type { Platform } from '../../src/local/environment.js';
 
-describe('sourceOrder (docs/behaviour.md §7.2)', () => {
+describe('sourceOrder', () => {
   it.each<[Platform, 'auto' | 'web', AuthSourceId[]]>([
     ['linux', 'auto', ['manual', 'cached', 'stored', 'app', 'agent', 'browser']],
     ['win32', 'auto', ['manual', 'cached', 'stored', 'app', 'agent', 'browser']],
@@ -48,7 +48,7 @@ function ladder(script: Array<[AuthSourceId, Outcome, { final?: boolean }?]>) {
   return { loaders, perform, tried };
 }
 
-describe('withSession: only "not logged in" moves on (docs/behaviour.md §7.4)', () => {
+describe('withSession: only "not logged in" moves on', () => {
   it('uses the first source that works and logs the skipped ones', async () => {
     const { loaders, perform, tried } = ladder([
       ['cached', 'skip'],

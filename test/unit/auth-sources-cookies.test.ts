@@ -33,7 +33,7 @@ async function sessionCookie(sub = 'auth0|user_test'): Promise<string> {
   return `WorkosCursorSessionToken=${sessionCookieValue(sub.split('|').at(-1)!, jwt)}`;
 }
 
-describe('manual source (docs/behaviour.md §6.5, §7.5)', () => {
+describe('manual source', () => {
   it('sends the resolved header verbatim and is final (no fallback after a rejection)', async () => {
     const header = await sessionCookie();
     const result = await manual.load({ cookieSource: 'manual', manualHeader: header, origin: '--cookie' });
@@ -86,7 +86,7 @@ describe('manual source (docs/behaviour.md §6.5, §7.5)', () => {
   });
 });
 
-describe('cached source: <data>/CodexBar/cursor-cookie.json (docs/behaviour.md §7.6)', () => {
+describe('cached source: <data>/CodexBar/cursor-cookie.json', () => {
   const entry = (fields: Record<string, unknown>) => ({
     cookieHeader: 'a=1',
     storedAt: '2026-07-19T10:00:00Z',
@@ -164,7 +164,7 @@ describe('cached source: <data>/CodexBar/cursor-cookie.json (docs/behaviour.md �
   });
 });
 
-describe('stored source: <data>/CodexBar/cursor-session.json (docs/behaviour.md §7.7)', () => {
+describe('stored source: <data>/CodexBar/cursor-session.json', () => {
   const cookie = (name: string, value: string, extra: Record<string, unknown> = {}) => ({
     Name: name,
     Value: value,

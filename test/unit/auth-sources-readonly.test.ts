@@ -48,7 +48,7 @@ function write(relative: string, content: unknown, mode: number): void {
   fs.chmodSync(file, mode);
 }
 
-describe('credential sources never create, modify or chmod a file (docs/behaviour.md §1.1)', () => {
+describe('credential sources never create, modify or chmod a file', () => {
   it('reading every source leaves the whole home tree identical, including loose modes and expired entries', async () => {
     const env: LocalEnvironment = { platform: 'linux', env: { HOME: home }, homeDir: home, now: () => NOW };
     const expired = await makeJwt({ sub: 'auth0|u', exp: NOW.getTime() / 1000 - 60, now: NOW });

@@ -35,7 +35,7 @@ function writeAgentAuth(content: unknown, configHome = path.join(home, '.config'
   return file;
 }
 
-describe('Cursor app token source (docs/behaviour.md §7.8, §8)', () => {
+describe('Cursor app token source', () => {
   it('a usable token becomes the WorkosCursorSessionToken cookie with the database in the description', async () => {
     const token = await makeJwt({ sub: 'auth0|user_test', email: 'me@example.com', now: NOW });
     createStateVscdb(appDbPath(), { token });
@@ -111,7 +111,7 @@ describe('Cursor app token source (docs/behaviour.md §7.8, §8)', () => {
   });
 });
 
-describe('cursor-agent token source (docs/behaviour.md §7.9)', () => {
+describe('cursor-agent token source', () => {
   it('a usable accessToken becomes the session cookie', async () => {
     const token = await makeJwt({ sub: 'github|Agent_User', now: NOW });
     writeAgentAuth({ accessToken: token, refreshToken: 'refresh-secret' });

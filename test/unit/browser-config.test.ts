@@ -9,7 +9,7 @@ import { useScene } from '../helpers/scene.js';
 
 const loaded = (cursor: CursorConfig): LoadedConfig => ({ path: '/x/config.json', exists: true, cursor });
 
-describe('browser import settings: flags beat the config (docs/behaviour.md §24)', () => {
+describe('browser import settings: flags beat the config', () => {
   it.each<[string, CursorConfig, Omit<BrowserImportInputs, 'config'>, object]>([
     ['nothing set: every browser, no Keychain prompt', {}, {}, { allowKeychainPrompt: false }],
     ['config browser', { browser: 'brave' }, {}, { browser: 'brave', allowKeychainPrompt: false }],

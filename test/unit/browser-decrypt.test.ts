@@ -52,7 +52,7 @@ const decrypt = (
   hostKey = HOST,
 ) => decryptChromiumValue(platform, { blob, hostKey, metaVersion }, installKeys, 'Chrome');
 
-describe('Chromium values decrypt by each platform scheme (docs/behaviour.md §24)', () => {
+describe('Chromium values decrypt by each platform scheme', () => {
   it.each([23, 24])(
     'Linux v10 (fixed key "peanuts") at meta version %i, without asking the keyring',
     async (meta) => {

@@ -19,7 +19,7 @@ const environment = (
 });
 const show = (p: string) => p;
 
-describe('which browsers are searched, in which order (docs/behaviour.md §24)', () => {
+describe('which browsers are searched, in which order', () => {
   it.each<[Platform, string[]]>([
     ['linux', ['firefox', 'chrome', 'chromium', 'brave', 'edge', 'vivaldi']],
     ['win32', ['firefox', 'chrome', 'chromium', 'brave', 'edge', 'vivaldi']],

@@ -32,7 +32,7 @@ async function sessionValue(userId: string, exp: number): Promise<string> {
 
 const inADay = Math.floor(NOW.getTime() / 1000) + 86_400;
 
-describe('pickSessionHeader: the newest unexpired session cookie wins (docs/behaviour.md §24)', () => {
+describe('pickSessionHeader: the newest unexpired session cookie wins', () => {
   it('picks by creation time, not by order or name', async () => {
     const older = await sessionValue('old_user', inADay);
     const newer = await sessionValue('new_user', inADay);

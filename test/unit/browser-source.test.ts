@@ -80,7 +80,7 @@ function session(result: SourceResult) {
   return result;
 }
 
-describe('the browser source finds the cookie and says why it passed over the others (docs/behaviour.md §24)', () => {
+describe('the browser source finds the cookie and says why it passed over the others', () => {
   it('Linux: Firefox profiles first (default first), then Chrome; notes name each profile passed over', async () => {
     const firefoxUser = await sessionToken('firefox_user');
     const chromeUser = await sessionToken('chrome_user');

@@ -16,7 +16,10 @@ import {
 } from '../helpers/home.js';
 import { useScene } from '../helpers/scene.js';
 
-/** docs/behaviour.md §26.7: the fast path's answer to "which account is this?" is the ladder's, or none. */
+/**
+ * docs/invariants.md, "When a snapshot may be trusted": the fast path's answer to "which account is this?"
+ * is the ladder's, or none.
+ */
 
 const NOW = new Date('2026-11-30T15:00:00Z');
 const NOW_S = NOW.getTime() / 1000;

@@ -6,7 +6,7 @@ import { lockPathFor, startBackgroundRefresh } from '../../src/statusline/backgr
 import { useScene } from '../helpers/scene.js';
 import { workedExampleSnapshot } from '../helpers/usage-sample.js';
 
-/** docs/behaviour.md §26.5: who starts the one background refresh, and when nobody needs to. */
+/** Who starts the one background refresh, and when nobody needs to. */
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const T0 = new Date('2026-11-30T15:00:00Z');

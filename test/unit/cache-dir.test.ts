@@ -10,7 +10,7 @@ const environment = (platform: Platform, env: Record<string, string>, homeDir: s
   now: () => new Date('2026-11-20T15:00:00Z'),
 });
 
-describe('the cache directory (docs/behaviour.md §25.1)', () => {
+describe('the cache directory', () => {
   it.each<[string, Platform, Record<string, string>, string, string]>([
     ['Linux default: ~/.cache', 'linux', { HOME: '/home/me' }, '/home/other', '/home/me/.cache/codexbar'],
     [
@@ -67,7 +67,7 @@ describe('the cache directory (docs/behaviour.md §25.1)', () => {
   });
 });
 
-describe('account keys (docs/behaviour.md §25.2)', () => {
+describe('account keys', () => {
   it('depend on the user id and the label, never on anything else', () => {
     const base = accountKey({ userId: 'user_01ABC' });
     expect(base).toMatch(/^[0-9a-f]{32}$/);

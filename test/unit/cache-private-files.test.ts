@@ -12,7 +12,7 @@ beforeEach(() => {
 
 const mode = (file: string) => fs.lstatSync(file).mode & 0o777;
 
-describe('ensurePrivateDir: owner-only directories, never through a link (docs/behaviour.md §25.1)', () => {
+describe('ensurePrivateDir: owner-only directories, never through a link', () => {
   it('creates missing directories with mode 0700', async () => {
     const dir = path.join(root, 'a', 'codexbar');
     ensurePrivateDir(dir);
@@ -35,7 +35,7 @@ describe('ensurePrivateDir: owner-only directories, never through a link (docs/b
   });
 });
 
-describe('writePrivateFileAtomic (docs/behaviour.md §25.1)', () => {
+describe('writePrivateFileAtomic', () => {
   it('writes mode 0600 and leaves no temporary file', async () => {
     const file = path.join(root, 'snapshot.json');
     writePrivateFileAtomic(file, '{"a":1}');

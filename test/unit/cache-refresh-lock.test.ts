@@ -11,7 +11,7 @@ import {
 } from '../../src/statusline/refresh-lock.js';
 import { useScene } from '../helpers/scene.js';
 
-/** docs/behaviour.md §26.5: one refresh per account, and no lock a crashed process holds forever. */
+/** One refresh per account, and no lock a crashed process holds forever. */
 
 const scene = useScene();
 let dir: string;

@@ -5,7 +5,7 @@ import { sha256Hex } from '../../src/lib/hash.js';
 /** Characters from every UTF-8 length: ASCII, two- and three-byte BMP, and astral (a surrogate pair). */
 const ALPHABET = ['a', 'Z', '0', '\0', 'é', 'ß', '中', '€', '😀'];
 
-describe('sha256Hex: the account key’s hash without node:crypto (docs/behaviour.md §25.2)', () => {
+describe('sha256Hex: the account key’s hash without node:crypto', () => {
   it('matches the FIPS 180-4 examples', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');

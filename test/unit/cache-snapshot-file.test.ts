@@ -6,7 +6,10 @@ import { renderUsageText } from '../../src/render/usage-text.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
 import { legacyRequestSnapshot, workedExampleSnapshot } from '../helpers/usage-sample.js';
 
-/** docs/behaviour.md §26.2, §26.7: the snapshot file and its one check, which the fast path and the CLI trust. */
+/**
+ * docs/invariants.md, "When a snapshot may be trusted": the snapshot file and its one check, which the fast
+ * path and the CLI trust.
+ */
 
 /** Every optional field present somewhere, so every part of the shape is exercised. */
 function richSnapshot(): UsageSnapshot {

@@ -19,7 +19,7 @@ const cursor = (labels: string[], activeIndex = 0): CursorConfig => ({
 const labels = (config: CursorConfig, flags: Parameters<typeof selectAccounts>[1], manualOverride = false) =>
   selectAccounts(config, flags, { manualOverride }).map((account) => account.label);
 
-describe('selectAccounts (docs/behaviour.md §27.2)', () => {
+describe('selectAccounts', () => {
   it('no accounts and no flags: nothing selected, the ordinary ladder runs', () => {
     expect(labels({}, {})).toEqual([]);
   });

@@ -24,7 +24,7 @@ function touch(relative: string): string {
 const STANDARD = '.config/codexbar/config.json';
 const LEGACY = '.codexbar/config.json';
 
-describe('config discovery (docs/behaviour.md §6.1)', () => {
+describe('config discovery', () => {
   it('1. CODEXBAR_CONFIG wins, trimmed, even when the file is missing', async () => {
     touch(STANDARD);
     const custom = path.join(home, 'elsewhere', 'custom.json');

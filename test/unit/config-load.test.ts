@@ -47,7 +47,7 @@ async function loadError(): Promise<ConfigError> {
   return error as ConfigError;
 }
 
-describe('loadConfig (docs/behaviour.md §6)', () => {
+describe('loadConfig', () => {
   it('a missing file gives the defaults, not an error', async () => {
     expect(await loadConfig(environment())).toEqual({ path: file, exists: false, cursor: {} });
   });
@@ -136,7 +136,7 @@ describe('loadConfig (docs/behaviour.md §6)', () => {
   });
 });
 
-describe('loadConfig errors name the file and never echo a cookie (docs/behaviour.md §6.2)', () => {
+describe('loadConfig errors name the file and never echo a cookie', () => {
   it('malformed JSON names the file', async () => {
     write(`{"version": 1, "providers": [{"id": "cursor", "cookieHeader": ${SECRET}}]}`);
     const error = await loadError();

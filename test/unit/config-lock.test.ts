@@ -22,7 +22,7 @@ function writeLock(holder: Record<string, unknown>, ageSeconds = 0): void {
   fs.utimesSync(lockFile(), when, when);
 }
 
-describe('withFileLock (docs/behaviour.md §27.1)', () => {
+describe('withFileLock', () => {
   it('holds an O_EXCL lock file (0600) while the work runs and removes it afterwards, even on failure', async () => {
     await withFileLock(file, async () => {
       expect(fs.statSync(lockFile()).mode & 0o777).toBe(0o600);

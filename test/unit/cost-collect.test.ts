@@ -291,7 +291,7 @@ describe('collectCost: the report from realistic events', () => {
     expect(run.report?.provenance).toBe('listPriceEstimate');
   });
 
-  // The rows of a page grow past cursor.com's 1,000 events (docs/behaviour.md §28.6).
+  // The rows of a page grow past cursor.com's 1,000 events.
   it('a page of 5,000 events, more than cursor.com sends, is read whole and counted as paged ones are', async () => {
     const all = generated(5000);
     const oversized = JSON.stringify({ totalUsageEventsCount: 5000, usageEventsDisplay: all });

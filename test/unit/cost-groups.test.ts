@@ -1,4 +1,4 @@
-/** Report shapes (docs/behaviour.md §28.4) and the one short-label rule (§28.7), as pure functions. */
+/** Report shapes and the one short-label rule, as pure functions. */
 import { describe, expect, it } from 'vitest';
 import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { groupReport } from '../../src/cost/groups.js';
@@ -59,7 +59,7 @@ const SAMPLE = report([
 const keysAndCosts = (by: Parameters<typeof groupReport>[1]) =>
   groupReport(SAMPLE, by).map((group) => [group.key, group.costUSD, group.totalTokens]);
 
-describe('--by (docs/behaviour.md §28.4)', () => {
+describe('--by', () => {
   it('weeks start on Monday, or on Sunday with --week-start sunday; a first week may start before the window', () => {
     expect(keysAndCosts({ by: 'week', weekStart: 'monday' })).toEqual([
       ['2026-10-26', 0.5, 100],
@@ -80,7 +80,7 @@ describe('--by (docs/behaviour.md §28.4)', () => {
     expect(week.models.map((model) => [model.modelName, model.costUSD, model.invalidReportedCost])).toEqual([
       ['claude-4.5-sonnet', null, true],
     ]);
-    // docs/behaviour.md §19.7: as for the window, a week's cost is the sum of its days' known costs.
+    // As for the window, a week's cost is the sum of its days' known costs.
     expect(week.costUSD).toBe(2);
   });
 
@@ -108,7 +108,7 @@ describe('--by (docs/behaviour.md §28.4)', () => {
   });
 });
 
-describe('short model labels: one rule (docs/behaviour.md §28.7)', () => {
+describe('short model labels: one rule', () => {
   it.each([
     ['claude-4.5-opus-high-thinking', 'opus-4.5 high thinking'],
     ['claude-4.5-opus-thinking', 'opus-4.5 thinking'],

@@ -117,7 +117,7 @@ function fullPage(n: number, count?: number): EventsPage {
 }
 const serverError = (n: number) => new ApiError('POST /x', `HTTP 500 (page ${n})`, { status: 500 });
 
-describe('cost pagination (docs/behaviour.md §18), sequential and concurrent alike', () => {
+describe('cost pagination, sequential and concurrent alike', () => {
   it('a clean multi-page window ends on its short last page', async () => {
     const all = rows(2500);
     const outcome = await both(pagesOf(all, 2500));

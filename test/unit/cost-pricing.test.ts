@@ -11,7 +11,7 @@ const million = (input: number, output = 0, cacheWrite = 0, cacheRead = 0) => ({
   cacheReadTokens: cacheRead,
 });
 
-describe('model-name mapping (docs/behaviour.md §20.3)', () => {
+describe('model-name mapping', () => {
   it.each([
     ['claude-4-sonnet', 'claude-sonnet-4'],
     ['claude-4-sonnet-thinking', 'claude-sonnet-4'],
@@ -59,7 +59,7 @@ describe('model-name mapping (docs/behaviour.md §20.3)', () => {
   });
 });
 
-describe('list-price estimate: Cursor counters do not overlap (docs/behaviour.md §20.4)', () => {
+describe('list-price estimate: Cursor counters do not overlap', () => {
   it.each([
     [
       'claude-4.5-sonnet-thinking',

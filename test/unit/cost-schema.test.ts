@@ -12,7 +12,7 @@ import {
 const decodeEvent = (raw: unknown) => usageEventSchema.parse(raw);
 const tokens = (raw: Record<string, unknown>) => decodeEvent({ tokenUsage: raw }).tokenUsage;
 
-describe('events page schema: integer token fields (docs/behaviour.md §18.2)', () => {
+describe('events page schema: integer token fields', () => {
   it.each(INTEGER_FIELD_CASES)('inputTokens given %s decodes as %s', (_label, value, expected) => {
     expect(tokens({ inputTokens: value })?.inputTokens).toBe(expected);
   });
@@ -41,7 +41,7 @@ describe('events page schema: double fields are a finite number or numeric strin
   );
 });
 
-describe('events page schema: totalCents keeps "invalid" apart from "absent" (docs/behaviour.md §18.2, §20.1)', () => {
+describe('events page schema: totalCents keeps "invalid" apart from "absent"', () => {
   it.each(TOTAL_CENTS_CASES)('totalCents %s → totalCents %s, invalid %s', (_label, raw, cents, invalid) => {
     const usage = tokens({ inputTokens: 1, ...raw });
     expect(usage?.totalCents).toBe(cents);

@@ -1,6 +1,6 @@
 /**
- * The event store's pieces (docs/behaviour.md §28): the plan, the chunk format, and the SQLite store with real
- * files in a temp directory.
+ * The event store's pieces (docs/invariants.md, "When a stored range may be trusted"): the plan, the chunk
+ * format, and the SQLite store with real files in a temp directory.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -80,7 +80,7 @@ const EDGE_EVENTS = decoded([
     model: 'gpt-5',
     kind: 'USAGE_EVENT_KIND_USAGE_BASED',
     owningUser: 184467,
-    // The store keeps a token fee (a team's events need it, docs/behaviour.md §30)...
+    // The store keeps a token fee (a team's events need it)...
     cursorTokenFee: 0.5,
     // ...and drops the fields aggregation does not read.
     owningTeam: 9,
@@ -212,7 +212,7 @@ describe('the chunk format keeps every field aggregation reads, exactly', () => 
   });
 });
 
-describe('planning a window (docs/behaviour.md §28.3)', () => {
+describe('planning a window', () => {
   const settledBefore = 1000;
   it('with nothing stored: one fetch of the whole window, as without a store', () => {
     expect(planWindow({ window: { start: 0, end: 1200 }, stored: [], settledBefore })).toEqual([

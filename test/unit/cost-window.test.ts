@@ -10,7 +10,7 @@ const day = (text: string) => {
   return date;
 };
 
-describe('cost window: --days N (docs/behaviour.md §7.1)', () => {
+describe('cost window: --days N', () => {
   it('defaults to 30 days from the local zone midnight (TZ=America/New_York), across spring-forward', () => {
     const now = new Date('2026-03-20T15:00:00Z');
     const w = resolveCostWindow({ now, timeZone: localTimeZone({ TZ: 'America/New_York' }) });
@@ -66,7 +66,7 @@ describe('cost window: --days N (docs/behaviour.md §7.1)', () => {
   });
 });
 
-describe('the local zone (docs/behaviour.md §7.2)', () => {
+describe('the local zone', () => {
   it.each([
     [{ TZ: 'America/New_York' }, 'America/New_York'],
     [{ TZ: ':Europe/Berlin' }, 'Europe/Berlin'],

@@ -3,7 +3,7 @@
  * then eventsPageSchema): on every page it either gives exactly the schema's result or gives up, and it does
  * not give up on the pages cursor.com actually sends. It hands its events on as rows (src/api/schemas/
  * event-rows.ts), so every accepted page is also read back from its rows and must be the schema's events,
- * field for field. docs/behaviour.md §28.6.
+ * field for field.
  */
 import { describe, expect, it } from 'vitest';
 import { type EventsPage, eventsPageSchema } from '../../src/api/schemas/events.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeJwt } from '../../fixtures/builders/jwt.js';
 import { redact, registerSecret } from '../../src/lib/redact.js';
 
-describe('redact (docs/behaviour.md §1.2)', () => {
+describe('redact', () => {
   it('hides every piece of a registered Cookie header: raw, decoded, the user id and each JWT part', async () => {
     const jwt = await makeJwt({ sub: 'auth0|user_01REDACTUNIT', exp: 4_102_444_800 });
     registerSecret(`other=plain-secret-value; WorkosCursorSessionToken=user_01REDACTUNIT%3A%3A${jwt}`);

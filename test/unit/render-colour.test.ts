@@ -3,7 +3,7 @@ import { type ColourContext, shouldUseColour } from '../../src/render/colour.js'
 
 const base: ColourContext = { format: 'text', noColorFlag: false, env: {}, isTTY: true };
 
-describe('shouldUseColour (docs/behaviour.md §2.8)', () => {
+describe('shouldUseColour', () => {
   it.each<[string, Partial<ColourContext>, boolean]>([
     ['text on a TTY', {}, true],
     ['text to a pipe', { isTTY: false }, false],
@@ -11,11 +11,7 @@ describe('shouldUseColour (docs/behaviour.md §2.8)', () => {
     ['--no-color', { noColorFlag: true }, false],
     ['NO_COLOR=1', { env: { NO_COLOR: '1' } }, false],
     ['NO_COLOR=0 (any non-empty value)', { env: { NO_COLOR: '0' } }, false],
-    [
-      'NO_COLOR set but empty still turns colour off (docs/behaviour.md §2.8: any value)',
-      { env: { NO_COLOR: '' } },
-      false,
-    ],
+    ['NO_COLOR set but empty still turns colour off (any value)', { env: { NO_COLOR: '' } }, false],
     ['TERM=dumb', { env: { TERM: 'dumb' } }, false],
     ['TERM=DUMB (case-insensitive)', { env: { TERM: 'DUMB' } }, false],
     ['TERM=xterm-256color', { env: { TERM: 'xterm-256color' } }, true],

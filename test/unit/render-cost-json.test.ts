@@ -6,7 +6,7 @@ import { sampleCostReport } from '../helpers/cost-sample.js';
 
 const roundTrip = (row: Record<string, unknown>) => JSON.parse(encodeJson([row]))[0];
 
-describe('cost --json row (docs/behaviour.md §21.8, §3.10)', () => {
+describe('cost --json row', () => {
   it("writes CodexBar's fields in order, then our additive ones", () => {
     expect(Object.keys(roundTrip(costRow(sampleCostReport())))).toEqual([
       'provider',
@@ -130,14 +130,14 @@ describe('cost --json row (docs/behaviour.md §21.8, §3.10)', () => {
     });
   });
 
-  it('pretty-prints empty projects as "[" blank line "]" (docs/behaviour.md §3.4)', () => {
+  it('pretty-prints empty projects as "[" blank line "]"', () => {
     expect(encodeJson([costRow(sampleCostReport())], { pretty: true })).toContain(
       '    "projects" : [\n\n    ],\n',
     );
   });
 });
 
-describe('cost --json error row (docs/behaviour.md §3.9)', () => {
+describe('cost --json error row', () => {
   it('matches the spec example: updatedAt, empty daily and projects, error without kind', () => {
     const error = new ConfigError(
       'Cursor cost is unavailable because the Cursor cookie source is set to Off.',

@@ -8,7 +8,7 @@ const WIDE: CostTextOptions = { colour: false, columns: 200, compact: false, bre
 const render = (report: CostReport, options: Partial<CostTextOptions> = {}) =>
   renderCostText(report, { ...WIDE, ...options });
 
-/** docs/behaviour.md §21.1's lines for the sample report. */
+/** The CodexBar lines for the sample report. */
 const SUMMARY = [
   'Cursor Cost (API-rate estimate)',
   'Today: $10.50 · 2.5M tokens',
@@ -64,11 +64,11 @@ const COMPACT_TABLE = [
 const page = (...blocks: string[][]) => blocks.map((block) => block.join('\n')).join('\n\n');
 
 describe('cost text: CodexBar lines, table and totals', () => {
-  it('prints the docs/behaviour.md §21.1 lines, the full per-day table with a Total row, then by-kind and request totals', () => {
+  it('prints the CodexBar lines, the full per-day table with a Total row, then by-kind and request totals', () => {
     expect(render(sampleCostReport())).toBe(page(SUMMARY, FULL_TABLE, TOTALS));
   });
 
-  it('--breakdown adds "└─ model" rows under each day (docs/behaviour.md §28.7: one line per day and model)', () => {
+  it('--breakdown adds "└─ model" rows under each day (one line per day and model)', () => {
     expect(render(sampleCostReport(), { breakdown: true })).toBe(page(SUMMARY, BREAKDOWN_TABLE, TOTALS));
   });
 
@@ -104,7 +104,7 @@ describe('cost text: CodexBar lines, table and totals', () => {
   });
 });
 
-describe('cost text: unknown values (docs/behaviour.md §21.1–21.2)', () => {
+describe('cost text: unknown values', () => {
   it('shows an unknown cost as an em dash, never $0.00', () => {
     const report = sampleCostReport();
     report.today = { tokens: 2_500_000, costUSD: null };

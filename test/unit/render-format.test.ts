@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatFixed, formatTokens, formatUSD } from '../../src/render/format.js';
 
-describe("formatFixed is C's %.Nf (docs/behaviour.md §15.2, §21.2)", () => {
+describe("formatFixed is C's %.Nf", () => {
   it.each([
     [42.5, 0, '42'],
     [43.5, 0, '44'],
@@ -18,7 +18,7 @@ describe("formatFixed is C's %.Nf (docs/behaviour.md §15.2, §21.2)", () => {
   });
 });
 
-describe('formatTokens abbreviations (docs/behaviour.md §21.2)', () => {
+describe('formatTokens abbreviations', () => {
   it.each([
     [0, '0'],
     [999, '999'],

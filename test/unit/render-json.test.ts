@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isoSeconds } from '../../src/lib/iso-date.js';
 import { encodeJson } from '../../src/lib/json.js';
 
-describe('encodeJson compact (docs/behaviour.md §3.3–3.8)', () => {
+describe('encodeJson compact', () => {
   it('keeps insertion order, omits undefined members and keeps an explicit null', () => {
     expect(encodeJson({ z: 1, a: undefined, m: null, b: [] })).toBe('{"z":1,"m":null,"b":[]}');
   });
@@ -45,7 +45,7 @@ describe('encodeJson compact (docs/behaviour.md §3.3–3.8)', () => {
   });
 });
 
-describe('encodeJson --pretty (docs/behaviour.md §3.4)', () => {
+describe('encodeJson --pretty', () => {
   it('indents by two spaces and writes "key" : value with a space either side of the colon', () => {
     expect(encodeJson({ b: 1, a: { c: 'x' } }, { pretty: true })).toBe(
       ['{', '  "a" : {', '    "c" : "x"', '  },', '  "b" : 1', '}'].join('\n'),

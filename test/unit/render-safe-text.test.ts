@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayName, safeText } from '../../src/render/safe-text.js';
 
-describe('safe text (docs/behaviour.md §15.7)', () => {
+describe('safe text', () => {
   it('shows C0, DEL and C1 controls as \\xNN and leaves other text alone', () => {
     expect(safeText('a\u001b[31mb\u0007\nc\u007f\u009bé…')).toBe('a\\x1b[31mb\\x07\\x0ac\\x7f\\x9bé…');
   });

@@ -22,7 +22,7 @@ import { statuslineColour } from '../../src/statusline/output.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
 import { NOW, workedExampleSnapshot } from '../helpers/usage-sample.js';
 
-/** docs/behaviour.md §26.4: the statusline's text, tokens, JSON, colours and failure markers. */
+/** The statusline's text, tokens, JSON, colours and failure markers. */
 
 function view(overrides: Partial<UsageSnapshot> = {}, stale = false, ageSeconds = 42): StatuslineView {
   return {

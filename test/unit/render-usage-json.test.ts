@@ -6,8 +6,7 @@ import type { UsageSnapshot } from '../../src/usage/types.js';
 import { legacyRequestSnapshot, NOW, workedExampleSnapshot } from '../helpers/usage-sample.js';
 
 /**
- * CodexBar's documented `usage --provider cursor --json --pretty` example, verbatim (docs/behaviour.md
- * §23.2).
+ * CodexBar's documented `usage --provider cursor --json --pretty` example, verbatim.
  */
 const SPEC_PRETTY_EXAMPLE = `[
   {
@@ -105,8 +104,8 @@ function specScenario(): UsageSnapshot {
 const compact = (snapshot: UsageSnapshot) => encodeJson([usageRow(snapshot, NOW)]);
 const parsed = (snapshot: UsageSnapshot) => JSON.parse(compact(snapshot))[0];
 
-describe('usage --json row (docs/behaviour.md §16)', () => {
-  it('matches the pretty example of docs/behaviour.md §23.2 byte for byte', () => {
+describe('usage --json row', () => {
+  it('matches the pretty example byte for byte', () => {
     expect(encodeJson([usageRow(specScenario(), NOW)], { pretty: true })).toBe(SPEC_PRETTY_EXAMPLE);
   });
 
@@ -206,7 +205,7 @@ describe('usage --json row (docs/behaviour.md §16)', () => {
   });
 });
 
-describe('usage --json error rows (docs/behaviour.md §3.9)', () => {
+describe('usage --json error rows', () => {
   it('writes a provider error with code, message and kind', () => {
     const row = usageErrorRow(new NoSessionError('No Cursor session found.'), 'auto');
     expect(encodeJson([row])).toBe(

@@ -21,8 +21,8 @@ function primaryLines(window: RateWindow): string[] {
   return plain(withPrimary(window)).split('\n').slice(1, -2);
 }
 
-describe('usage text: the worked example (docs/behaviour.md §23.1)', () => {
-  it('prints the docs/behaviour.md §23.1 section byte for byte (Grok Bot without pace, as upstream)', () => {
+describe('usage text: the worked example', () => {
+  it('prints the worked example byte for byte (Grok Bot without pace, as upstream)', () => {
     expect(plain(workedExampleSnapshot())).toBe(
       [
         ...WORKED_MONTHLY_TEXT,
@@ -65,7 +65,7 @@ describe('usage text: the worked example (docs/behaviour.md §23.1)', () => {
   });
 });
 
-describe('usage text: percent and bar (docs/behaviour.md §15.2)', () => {
+describe('usage text: percent and bar', () => {
   it.each([
     [57.5, 'Total: 42% left [=====-------]'], // 42.5 left: %.0f ties to even
     [56.5, 'Total: 44% left [=====-------]'], // 43.5 left
@@ -80,7 +80,7 @@ describe('usage text: percent and bar (docs/behaviour.md §15.2)', () => {
   });
 });
 
-describe('usage text: reset lines (docs/behaviour.md §15.4)', () => {
+describe('usage text: reset lines', () => {
   it('prints "Resets now" once the reset time has passed', () => {
     expect(primaryLines({ usedPercent: 10, resetsAt: new Date('2026-07-20T14:00:00Z') })).toEqual([
       'Total: 90% left [==========--]',
@@ -149,7 +149,7 @@ describe('usage text: detail rows and on-demand lines', () => {
   });
 });
 
-describe('usage text: colours (docs/behaviour.md §15.6)', () => {
+describe('usage text: colours', () => {
   const coloured = (snapshot: UsageSnapshot) => renderUsageText(snapshot, { now: NOW, colour: true });
 
   it('emits no escape codes when colour is off', () => {

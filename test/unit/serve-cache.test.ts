@@ -63,7 +63,7 @@ function setup(intervalSeconds = 60, staleWindowSeconds = 600) {
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('fresh answers and stale-while-revalidate (docs/behaviour.md §29.8)', () => {
+describe('fresh answers and stale-while-revalidate', () => {
   it('a miss fetches; within the interval the same rows are served without a fetch', async () => {
     const { clock, cache, upstream } = setup();
     const first = cache.serve(upstream.job());
@@ -147,7 +147,7 @@ describe('fresh answers and stale-while-revalidate (docs/behaviour.md §29.8)', 
   });
 });
 
-describe('coalescing and budgets (docs/behaviour.md §29.8–9)', () => {
+describe('coalescing and budgets', () => {
   it('concurrent misses for one key share one fetch', async () => {
     const { cache, upstream } = setup();
     const waiters = Array.from({ length: 10 }, () => cache.serve(upstream.job()));
@@ -193,7 +193,7 @@ describe('coalescing and budgets (docs/behaviour.md §29.8–9)', () => {
   });
 });
 
-describe('last-good replacement (docs/behaviour.md §29.10)', () => {
+describe('last-good replacement', () => {
   async function primed(fallbackKey: string | undefined) {
     const s = setup();
     const first = s.cache.serve(s.upstream.job('k', fallbackKey));
@@ -266,7 +266,7 @@ describe('last-good replacement (docs/behaviour.md §29.10)', () => {
   });
 });
 
-describe('cooldown (docs/behaviour.md §29.11)', () => {
+describe('cooldown', () => {
   it('after a cooldown outcome, background refreshes pause but a request with nothing to serve still fetches', async () => {
     const { cache, upstream, clock } = setup(60, 600);
     const first = cache.serve(upstream.job());

@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §29.15: the young generation may grow to 8 MB and no further, and may grow back
+ * The young generation may grow to 8 MB and no further, and may grow back
  * after V8 shrank it; the old generation is collected at 1.2 × live.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md §29.7: config reads shared by the requests waiting for them, and never a read that
+ * Config reads shared by the requests waiting for them, and never a read that
  * began before the request arrived.
  */
 import { describe, expect, it } from 'vitest';

@@ -20,7 +20,7 @@ const expectInvalid = (parse: () => unknown, message: string) => {
   expect(parse).toThrow(message);
 };
 
-describe('serve flag parsers (docs/behaviour.md §29.1)', () => {
+describe('serve flag parsers', () => {
   it.each([
     ['1', 1],
     ['8080', 8080],
@@ -96,7 +96,7 @@ describe('serve flag parsers (docs/behaviour.md §29.1)', () => {
   });
 });
 
-describe('dashboard token sources (docs/behaviour.md §29.1)', () => {
+describe('dashboard token sources', () => {
   it('the environment variable wins over the flag, and values are trimmed', () => {
     expect(resolveDashboardToken(' flag ', { CODEXBAR_DASHBOARD_TOKEN: ' env ' })).toBe('env');
     expect(resolveDashboardToken(' flag ', {})).toBe('flag');
@@ -111,7 +111,7 @@ describe('dashboard token sources (docs/behaviour.md §29.1)', () => {
   });
 });
 
-describe('start-up matrix (docs/behaviour.md §29.2)', () => {
+describe('start-up matrix', () => {
   const flags = (extra: Partial<ServeFlags>): ServeFlags => ({
     host: '127.0.0.1',
     port: 8080,
@@ -162,7 +162,7 @@ describe('start-up matrix (docs/behaviour.md §29.2)', () => {
   });
 });
 
-describe('stale window (docs/behaviour.md §29.8)', () => {
+describe('stale window', () => {
   it.each([
     [0, 0],
     [1, 300],

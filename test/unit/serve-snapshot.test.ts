@@ -33,7 +33,7 @@ const identity = {
   accountID: 'u1',
 };
 
-describe('dashboard-v1 snapshot (docs/behaviour.md §29.12)', () => {
+describe('dashboard-v1 snapshot', () => {
   it('the envelope, and a config-only row for detail=shell', () => {
     expect(buildSnapshot(inputs({}))).toEqual({
       schemaVersion: 1,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MAX_SPAN_MS, DAY_MS, splitWindow } from '../../src/team/chunks.js';
 
-describe('30-day pieces (docs/behaviour.md §30)', () => {
+describe('30-day pieces', () => {
   it('a 95-day window is four requests that meet without overlap or gap', () => {
     const start = new Date('2026-04-17T00:00:00Z');
     const end = new Date('2026-07-20T15:00:00Z');

@@ -6,7 +6,7 @@ import { checkAdminKeyShape, readFirstLine, resolveAdminKey } from '../../src/ap
 const KEY = 'key_0123456789abcdef0123456789abcdef';
 const NEW_KEY = 'crsr_0123456789abcdefABCDEF-_xyz';
 
-describe('Admin API key sources and shape (docs/behaviour.md §30)', () => {
+describe('Admin API key sources and shape', () => {
   it('--api-key-stdin beats CURSOR_ADMIN_API_KEY, which beats the config file', () => {
     const env = { CURSOR_ADMIN_API_KEY: NEW_KEY };
     expect(resolveAdminKey({ stdinLine: ` ${KEY} `, env, configKey: NEW_KEY })).toEqual({

@@ -12,7 +12,7 @@ function peak(starts: number[], windowMs: number): number {
   return most;
 }
 
-describe('Admin API rate limiter (docs/behaviour.md §30)', () => {
+describe('Admin API rate limiter', () => {
   it('shares one sliding window between concurrent callers and serves them in order', async () => {
     const clock = new VirtualClock(T0);
     const limiter = new RateLimiter('usageEvents', { requests: 5, windowMs: 1000 }, clock, undefined, 100);

@@ -23,7 +23,7 @@ const EVENT = {
   userEmail: 'developer@company.com',
 };
 
-describe('Admin API usage events (docs/behaviour.md §30)', () => {
+describe('Admin API usage events', () => {
   it('decodes the documented page into the pager shape, with the member and the kind as an enum name', () => {
     const page = adminEventsPageSchema.parse({
       totalUsageEventsCount: 113,

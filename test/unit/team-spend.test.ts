@@ -5,7 +5,7 @@ import { isOver, type MemberSpend, memberSpend, selectSpend } from '../../src/te
 const row = (fields: Record<string, unknown>) =>
   spendPageSchema.parse({ teamMemberSpend: [fields], totalMembers: 1, totalPages: 1 }).teamMemberSpend[0]!;
 
-describe('member spend (docs/behaviour.md §30)', () => {
+describe('member spend', () => {
   it('spend is on-demand; total falls back to included + on-demand; the limit is the first positive one', () => {
     expect(
       memberSpend(

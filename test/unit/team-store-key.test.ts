@@ -1,4 +1,4 @@
-/** The keys of team cost's event stores (docs/behaviour.md §30): one-way, stable, never the key. */
+/** The keys of team cost's event stores: one-way, stable, never the key. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';

@@ -26,7 +26,7 @@ function row(day: string, email: string, fields: Record<string, unknown> = {}): 
 const aggregate = (data: unknown[], member?: string) =>
   aggregateDailyUsage(rows(data), { window: WINDOW, generatedAt: NOW, member, requests: 1 });
 
-describe('daily usage per day and per member (docs/behaviour.md §30)', () => {
+describe('daily usage per day and per member', () => {
   it('sums per day and per member; requests are included + usage-based + API key', () => {
     const report = aggregate([
       row('2026-07-18', 'a@x.test', { mostUsedModel: 'gpt-5' }),

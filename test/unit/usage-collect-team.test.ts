@@ -6,7 +6,7 @@ import { arrivals, collect, ME, plainSession, routes } from '../helpers/usage-co
 
 const scene = useScene();
 
-describe('collectUsage: team member budgets (docs/behaviour.md §12.11)', () => {
+describe('collectUsage: team member budgets', () => {
   const TEAM_SUMMARY = {
     billingCycleStart: '2026-07-05T00:00:00.000Z',
     billingCycleEnd: '2026-08-05T00:00:00.000Z',

@@ -7,7 +7,7 @@ import { appSession, arrivals, collect, ME, PLAIN_COOKIE, routes } from '../help
 
 const scene = useScene();
 
-describe('collectUsage: which requests go out (docs/behaviour.md §11.2–11.4)', () => {
+describe('collectUsage: which requests go out', () => {
   it('a plain cookie with a failed /auth/me makes exactly 3 requests and skips /api/usage', async () => {
     const { snapshot, requests } = await collect(scene, {
       usageSummary: { json: WORKED_SUMMARY },
@@ -121,7 +121,7 @@ describe('collectUsage: best-effort lookups keep the summary', () => {
   });
 });
 
-describe('collectUsage: unified personal memberships (docs/behaviour.md §12.10)', () => {
+describe('collectUsage: unified personal memberships', () => {
   const UNIFIED_SAND = {
     usagePercent: 42,
     nextResetTimestampUtc: '2026-07-24T00:00:00.000Z',

@@ -22,7 +22,7 @@ const paidWeek = (usedPercent: number) => ({
   },
 });
 
-describe('Grok Bot allowance (docs/behaviour.md §12.8)', () => {
+describe('Grok Bot allowance', () => {
   it.each([
     [
       'includedLimitZero:false beats hasNonZeroIncludedLimit:false',
@@ -134,7 +134,7 @@ describe('Grok Bot window', () => {
   });
 });
 
-describe('get-sand-usage-status decoding is lenient (docs/behaviour.md §11.5)', () => {
+describe('get-sand-usage-status decoding is lenient', () => {
   it('reads numeric strings as numbers and ignores unknown fields', () => {
     expect(sandStatusSchema.parse({ usagePercent: '42.5', somethingNew: 1 })).toMatchObject({
       usagePercent: 42.5,

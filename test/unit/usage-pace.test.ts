@@ -16,7 +16,7 @@ function windowOf(usedPercent: number, days: number, daysLeft: number): RateWind
   };
 }
 
-describe('reset countdown (docs/behaviour.md §14.2)', () => {
+describe('reset countdown', () => {
   it.each([
     [0.4, 'now'],
     [1, 'in 1m'],
@@ -40,7 +40,7 @@ describe('reset countdown (docs/behaviour.md §14.2)', () => {
   });
 });
 
-describe('pace (docs/behaviour.md §13)', () => {
+describe('pace', () => {
   it('90 % used with 6 of 30 days left is 10 % in deficit and runs out in 2d 16h', () => {
     const pace = computePace(windowOf(90, 30, 6), NOW);
     expect(pace).toEqual({
@@ -53,7 +53,7 @@ describe('pace (docs/behaviour.md §13)', () => {
     });
   });
 
-  it('reproduces the three pace lines of the worked example (docs/behaviour.md §23)', () => {
+  it('reproduces the three pace lines of the worked example', () => {
     const snapshot = snapshotFrom({ summary: WORKED_SUMMARY, sand: WORKED_SAND, now: WORKED_NOW });
     const paces = [snapshot.primary, snapshot.secondary, snapshot.tertiary].map((w) =>
       computePace(w!, WORKED_NOW),

@@ -39,7 +39,7 @@ const me = (fields: Partial<Member> = {}): Member => ({
 const page = (rows: Member[], totalPages: number, totalMembers: number) =>
   digestTeamSpendPage(teamSpendSchema.parse({ teamMemberSpend: rows, totalPages, totalMembers }), KEY);
 
-describe('team choice (docs/behaviour.md §12.11)', () => {
+describe('team choice', () => {
   it.each([
     ['a sole team is used when no selection cookie is present', teams(4211), '', 4211],
     ['two teams without a selection stay on the summary', teams(4211, 5000), '', undefined],

@@ -8,7 +8,7 @@ const CYCLE_END = UNIFIED_CYCLE_END;
 const SUMMARY = unifiedSummary({ used: 0, totalPercentUsed: 0, autoPercentUsed: 0, apiPercentUsed: 0 });
 const POOL = UNIFIED_POOL;
 
-describe('unified Cursor/Grok weekly pool (docs/behaviour.md §12.9)', () => {
+describe('unified Cursor/Grok weekly pool', () => {
   it('a usable pool with a current reset becomes the primary Weekly bar and replaces the monthly bars', () => {
     const snapshot = snapshotFrom({ summary: SUMMARY, sand: POOL, now: NOW });
     expect(snapshot.labels.primary).toBe('Weekly');
@@ -53,7 +53,7 @@ describe('unified Cursor/Grok weekly pool (docs/behaviour.md §12.9)', () => {
   });
 });
 
-describe('unified additional spend from v2/usage-status (docs/behaviour.md §12.10)', () => {
+describe('unified additional spend from v2/usage-status', () => {
   const VALID = unifiedUsageStatus('2026-11-05T00:00:00.000Z', '2026-12-05T00:00:00.000Z');
   const costWith = (usageStatus: unknown, overrides: { summary?: unknown; sand?: unknown } = {}) =>
     snapshotFrom({

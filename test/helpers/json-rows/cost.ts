@@ -1,5 +1,5 @@
 /**
- * `codexbar cost --json` (docs/behaviour.md §21.8, §28.4, §3.9): CodexBar's CostPayload plus the README's
+ * `codexbar cost --json`: CodexBar's CostPayload plus the README's
  * additive fields (`account`, `window`, `apiRateCostUSD`, `byModel`, `byKind`, `requestCounts`, and with `--by`
  * `groupBy`, `weekStart`, `groups`), the cost error row (no `kind`), and the `cli` row.
  */

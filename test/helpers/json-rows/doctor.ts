@@ -1,5 +1,5 @@
 /**
- * `codexbar doctor --json` (alias `diagnose --format json`, docs/behaviour.md §27.7): CodexBar's redacted
+ * `codexbar doctor --json` (alias `diagnose --format json`): CodexBar's redacted
  * `diagnose` export for one provider, plus codexbar's own findings. Keys are sorted at every level.
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
- * The commands that look after local files: `cache clear --json` (docs/behaviour.md §26.9), `config
- * validate|providers|enable|disable --json` (§27.4), `login --json` and `logout --json` (§27.5).
+ * The commands that look after local files: `cache clear --json`, `config
+ * validate|providers|enable|disable --json`, `login --json` and `logout --json`.
  */
 import { z } from 'zod';
 import { cliErrorOutputSchema, cliErrorRowSchema, count } from './shared.js';

@@ -1,5 +1,5 @@
 /**
- * `codexbar statusline --json` (docs/behaviour.md §26.4, §26.11) and `codexbar guard --json` (§26.8, §26.12):
+ * `codexbar statusline --json` and `codexbar guard --json`:
  * one object, or with `--all-accounts` an array of them; an argument error is a `cli` row in an array.
  */
 import { z } from 'zod';

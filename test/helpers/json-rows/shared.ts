@@ -1,5 +1,5 @@
 /**
- * What every JSON output shares (docs/behaviour.md §3): the date forms, counts, the `error` object and the
+ * What every JSON output shares: the date forms, counts, the `error` object and the
  * command-level `cli` error row. Every object is strict, so a field the schemas do not name fails validation.
  *
  * `.meta({ title })` names a shape: docs/json.md gives each named shape a table of its own and links to it;
@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 
-/** docs/behaviour.md §3.7: ISO-8601 in UTC, whole seconds, `Z`. */
+/** ISO-8601 in UTC, whole seconds, `Z`. */
 export const isoDate = z.iso.datetime({ precision: 0 });
 /** A local day, `YYYY-MM-DD`. */
 export const dayKey = z.iso.date();
@@ -29,7 +29,7 @@ export const tokenFields = {
 
 const ERROR_KINDS = ['args', 'config', 'provider', 'runtime'] as const;
 
-/** docs/behaviour.md §3.9: `error` of every row but a cost row's. */
+/** `error` of every row but a cost row's. */
 export const errorBodySchema = z
   .strictObject({
     code: z
@@ -53,7 +53,7 @@ export const errorBodySchema = z
   })
   .meta({ title: 'Error', about: 'What a failed row carries as `error`.' });
 
-/** docs/behaviour.md §3.9: bad flags, an unreadable config, a refused base URL, and any failure of a command without rows of its own. */
+/** Bad flags, an unreadable config, a refused base URL, and any failure of a command without rows of its own. */
 export const cliErrorRowSchema = z
   .strictObject({
     provider: z

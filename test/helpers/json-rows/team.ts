@@ -1,5 +1,5 @@
 /**
- * `codexbar team spend|usage|cost --json` (docs/behaviour.md §30.5–30.9): one row in an array, from the
+ * `codexbar team spend|usage|cost --json`: one row in an array, from the
  * Admin API (`source: "admin-api"`); `team cost`'s is the cost row plus `tokenFeeUSD` and `byMember`.
  */
 import { z } from 'zod';

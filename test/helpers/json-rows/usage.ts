@@ -1,5 +1,5 @@
 /**
- * `codexbar usage --json` (docs/behaviour.md §16, §27.3, §27.6): CodexBar's usage row plus the additive
+ * `codexbar usage --json`: CodexBar's usage row plus the additive
  * `pace.extra` and `usage.memberBudget`, the provider error row, and the `cli` row.
  */
 import { z } from 'zod';
@@ -87,7 +87,7 @@ const paceEntrySchema = z
       .describe('Seconds until it runs out at the current rate; omitted when it lasts until the reset.'),
     summary: z.string().describe('The text line: `8% in reserve | Expected 50% used | Lasts until reset`.'),
   })
-  .meta({ title: 'Pace entry', about: "A window's pace (docs/behaviour.md §13)." });
+  .meta({ title: 'Pace entry', about: "A window's pace." });
 
 const paceSchema = z
   .strictObject({
