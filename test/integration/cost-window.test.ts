@@ -183,6 +183,11 @@ describe('bad window values: exit 1, the accepted forms in the message, zero req
     ['--days abc', ['--days', 'abc'], /1 to 365/],
     ['--since 2026-13-01', ['--since', '2026-13-01'], /YYYY-MM-DD or YYYYMMDD/],
     ['--timezone Mars/Base', ['--timezone', 'Mars/Base'], /IANA time zone/],
+    [
+      '--week-start without --by week',
+      ['--by', 'day', '--week-start', 'sunday'],
+      /applies to --by week only/,
+    ],
   ];
   const account = [{ cookies: [MANUAL_COOKIE_VALUE], events: { events: [] } }];
 

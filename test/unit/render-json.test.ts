@@ -39,6 +39,12 @@ describe('encodeJson compact', () => {
     expect(isoSeconds(new Date('2026-08-05T00:00:00Z'))).toBe('2026-08-05T00:00:00Z');
   });
 
+  it('writes a non-finite number and an invalid date as null, so the document stays valid JSON', () => {
+    expect(encodeJson([Number.NaN, Number.POSITIVE_INFINITY, -Infinity, new Date(Number.NaN), 0])).toBe(
+      '[null,null,null,null,0]',
+    );
+  });
+
   it('adds no trailing newline (the printer does)', () => {
     expect(encodeJson([{ a: 1 }])).toBe('[{"a":1}]');
     expect(encodeJson([{ a: 1 }], { pretty: true }).endsWith('\n')).toBe(false);
