@@ -7,6 +7,7 @@ import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../.
 import { run } from '../../src/cli.js';
 import type { ServeIo } from '../../src/commands/serve.js';
 import type { TeamIo } from '../../src/session/team-run.js';
+import { seedCompileCache } from './compile-cache.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const binPath = path.join(repoRoot, 'bin', 'codexbar.js');
@@ -133,6 +134,8 @@ export interface SpawnOptions {
   frozen?: boolean;
   /** Close the reading end of stdout at once, like `| head` that stops reading: writes then hit EPIPE. */
   closeStdout?: boolean;
+  /** Leave HOME without the run's warm compile cache (test/helpers/compile-cache.ts): the cache's own tests. */
+  coldCompileCache?: boolean;
 }
 
 /** Whether `npm run build` has produced the bundle bin/codexbar.js loads. */
@@ -157,6 +160,7 @@ export function startCli(
     if (options.frozen) env.FAKE_NOW_FROZEN = '1';
     preload.push('--import', pathToFileURL(fixedNowPreload).href);
   }
+  if (!options.coldCompileCache) seedCompileCache(options.home);
   const child = spawn(process.execPath, [...preload, binPath, ...args], { env, cwd: options.home });
   if (options.closeStdout) child.stdout.destroy();
   const result = outputOf(child);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
+import { seedCompileCache } from '../helpers/compile-cache.js';
 import { useScene } from '../helpers/scene.js';
 import { makeTokenAccounts, writeTokenAccountsConfig } from '../helpers/token-accounts.js';
 
@@ -35,6 +36,7 @@ async function script(shell: string): Promise<string> {
 
 /** Runs a shell with only the test's HOME and the codexbar shim on PATH. */
 function shell(command: string, args: string[]): Promise<CliResult> {
+  seedCompileCache(scene.home);
   const child = spawn(command, args, {
     env: { PATH: `${binDir(scene.home)}:${process.env.PATH ?? ''}`, HOME: scene.home, TERM: 'dumb' },
     cwd: scene.home,

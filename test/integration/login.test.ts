@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
 import { type CliResult, repoRoot } from '../helpers/cli.js';
+import { seedCompileCache } from '../helpers/compile-cache.js';
 import { makeToken, writeConfig } from '../helpers/home.js';
 import { useScene } from '../helpers/scene.js';
 import { fakeFor, makeTokenAccounts, writeTokenAccountsConfig } from '../helpers/token-accounts.js';
@@ -261,6 +262,7 @@ describe('concurrent logins never lose an account', () => {
   it('two codexbar processes at once: both accounts are stored', async () => {
     const accounts = await makeTokenAccounts(['p1', 'p2']);
     const server = await serve(accounts.map((account) => fakeFor(account)));
+    seedCompileCache(scene.home);
     const codes = await Promise.all(
       accounts.map(
         (account) =>
@@ -356,6 +358,7 @@ describe('codexbar login at a terminal: a hidden prompt', () => {
     steps: Array<{ expect: string; send: string }>,
     env: Record<string, string>,
   ) {
+    seedCompileCache(scene.home);
     const spec = {
       argv: [process.execPath, path.join(repoRoot, 'bin', 'codexbar.js'), ...args],
       env: { PATH: process.env.PATH ?? '', HOME: scene.home, TERM: 'xterm', ...env },

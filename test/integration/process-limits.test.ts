@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
 import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
+import { seedCompileCache } from '../helpers/compile-cache.js';
 import { PEAK_RSS_PRELOAD, readPeakRssMB } from '../helpers/peak-rss.js';
 import { useScene } from '../helpers/scene.js';
 
@@ -47,6 +48,7 @@ async function runBin(
   }
   const out = options.stdoutFile ? fs.openSync(options.stdoutFile, 'w') : 'pipe';
   const err = options.stderrFile ? fs.openSync(options.stderrFile, 'w') : 'pipe';
+  seedCompileCache(scene.home);
   const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
     env,
     cwd: scene.home,

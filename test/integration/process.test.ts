@@ -146,7 +146,7 @@ describe('the compile cache in the cache dir', () => {
 
   it('the first run leaves a private cache, and the next run, compiled from it, prints the same', async () => {
     // Frozen, so the runs' JSON (updatedAt) matches byte for byte.
-    const options = await against(account(), { frozen: true });
+    const options = await against(account(), { frozen: true, coldCompileCache: true });
     const first = await spawnCli(['usage', '--json'], options);
     expect(first.code).toBe(0);
     expect(fs.statSync(cacheDir()).mode & 0o777).toBe(0o700);
@@ -156,7 +156,7 @@ describe('the compile cache in the cache dir', () => {
 
   it('one 0600 file per bundle; a broken one is replaced', async () => {
     // Frozen, so the runs' JSON (updatedAt) matches byte for byte.
-    const options = await against(account(), { frozen: true });
+    const options = await against(account(), { frozen: true, coldCompileCache: true });
     const first = await spawnCli(['usage', '--json'], options);
     const [name, ...others] = bundleCache();
     expect(name).toBeDefined();
@@ -169,7 +169,7 @@ describe('the compile cache in the cache dir', () => {
   });
 
   it('a temp file a killed run left is removed once it is old; a fresh one is left to its writer', async () => {
-    const options = await against(account(), { frozen: true });
+    const options = await against(account(), { frozen: true, coldCompileCache: true });
     await spawnCli(['usage', '--json'], options);
     const abandoned = path.join(cacheDir(), '.cli.cjs-abandoned.v8.4242.tmp');
     const fresh = path.join(cacheDir(), '.cli.cjs-fresh.v8.4343.tmp');
@@ -186,7 +186,7 @@ describe('the compile cache in the cache dir', () => {
   });
 
   it('a symlink where the cache file goes is neither read nor written through', async () => {
-    const options = await against(account(), { frozen: true });
+    const options = await against(account(), { frozen: true, coldCompileCache: true });
     const first = await spawnCli(['usage', '--json'], options);
     const file = path.join(cacheDir(), bundleCache()[0]!);
     const elsewhere = path.join(scene.home, 'elsewhere');

@@ -6,6 +6,7 @@ import { accountKey } from '../../src/cache/account-key.js';
 import { isSnapshotFile } from '../../src/cache/snapshot-file.js';
 import { acquireRefreshLock, handOverRefreshLock } from '../../src/statusline/refresh-lock.js';
 import { type CliResult, outputOf, repoRoot } from '../helpers/cli.js';
+import { seedCompileCache } from '../helpers/compile-cache.js';
 import { promptScene, summaryRequests, usageDir, usageFiles } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 
@@ -26,16 +27,16 @@ function start(
   stdin: 'ignore' | 'pipe' = 'ignore',
   stdout: 'pipe' | number = 'pipe',
 ): ChildProcess {
+  // The warm cache covers both bundles, so no process here writes one, and no detached refresh is still
+  // writing into HOME as the scene removes it.
+  seedCompileCache(scene.home);
   return spawn(process.execPath, [bin, ...args], {
     cwd: scene.home,
-    // No compile cache: a detached refresh writes it into HOME as it exits, after the lock and snapshot a
-    // test waits for, so removing HOME could race it (ENOTEMPTY). process.test.ts covers the cache.
     env: {
       PATH: process.env.PATH ?? '',
       HOME: scene.home,
       TZ: 'UTC',
       CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
-      NODE_DISABLE_COMPILE_CACHE: '1',
     },
     stdio: [stdin, stdout, 'pipe'],
   });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeCursor, FakeResponse } from '../fake-cursor/server.js';
 import { repoRoot } from '../helpers/cli.js';
+import { seedCompileCache } from '../helpers/compile-cache.js';
 import { useScene } from '../helpers/scene.js';
 import { freePort, gated, httpGet, SERVE_COOKIE, serveAccount, until } from '../helpers/serve.js';
 import { type ServeProcess, spawnServe } from '../helpers/serve-process.js';
@@ -16,6 +17,7 @@ const BIN = path.join(repoRoot, 'bin', 'codexbar.js');
 const scene = useScene();
 
 async function startBin(fake: FakeCursor, args: string[]): Promise<ServeProcess> {
+  seedCompileCache(scene.home);
   const served = await spawnServe(BIN, ['--port', String(await freePort()), ...args], {
     PATH: process.env.PATH ?? '',
     HOME: scene.home,

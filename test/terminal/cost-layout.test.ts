@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageEventJson } from '../fake-cursor/events.js';
 import { builtCliExists, repoRoot } from '../helpers/cli.js';
+import { seedCompileCache } from '../helpers/compile-cache.js';
 import { MANUAL_COOKIE, MANUAL_COOKIE_VALUE } from '../helpers/cost-cli.js';
 import { type OpenScene, openScene } from '../helpers/scene.js';
 
@@ -92,6 +93,7 @@ async function screen(width: number, args: string[]): Promise<string> {
     CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
     CODEXBAR_CURSOR_COOKIE: MANUAL_COOKIE,
   };
+  seedCompileCache(scene.home);
   const channel = `done-${width}-${args.join('')}`.replace(/[^\w-]/g, '');
   // The cookie travels in the environment, never in argv.
   const command = [
