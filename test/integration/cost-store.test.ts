@@ -104,15 +104,19 @@ describe('stored ranges are verified before use', () => {
   /** What a run that stores nothing and reads nothing prints for the data the fake serves now. */
   const truth = async () => (await store.cost(['--days', '30', '--json', '--no-cache'])).stdout;
 
-  /** Serves `base` and stores it, as the tests below start from: they may run in any order. */
+  /**
+   * Serves `base` and stores it, as each test below starts from: they may run in any order. `--refresh`,
+   * because a store an earlier test changed behind an unchanged count would verify, and be right to.
+   */
   const storeBase = async () => {
     store.serve(newestFirst(base));
-    expect((await store.cost(['--days', '30', '--json'])).code).toBe(0);
+    const run = await store.cost(['--days', '30', '--json', '--refresh']);
+    expect(run.code).toBe(0);
+    return run;
   };
 
   it('an event inserted into an old stored day is noticed, the range fetched again, and the total is right', async () => {
-    store.serve(newestFirst(base));
-    const first = await store.cost(['--days', '30', '--json']);
+    const first = await storeBase();
     store.serve(newestFirst([...base, extra]));
     const after = await store.cost(['--days', '30', '--json', '--verbose']);
     expect(after.stderr).toMatch(
@@ -153,9 +157,8 @@ describe('stored ranges are verified before use', () => {
   });
 
   it('--refresh fetches everything and replaces what the store held (a changed cost with the same count)', async () => {
+    await storeBase();
     const current = newestFirst(base);
-    store.serve(current);
-    await store.cost(['--days', '30', '--json']);
     // Same count, new cost on an old event: the count check cannot see it; --refresh is the way to pick it up.
     const changed = current.map((e) =>
       Number(e.timestamp) < Date.parse('2026-11-05T00:00:00Z') && e.tokenUsage
@@ -176,9 +179,8 @@ describe('stored ranges are verified before use', () => {
   });
 
   it('a verification request that fails fails the run as any page would: no stored total is shown', async () => {
+    await storeBase();
     const current = newestFirst(base);
-    store.serve(current);
-    await store.cost(['--days', '30', '--json']);
     store.account.events = { events: current, faults: [{ page: 1, status: 500 }] };
     const run = await store.cost(['--days', '30']);
     expect(run.code).toBe(1);
@@ -190,9 +192,8 @@ describe('stored ranges are verified before use', () => {
   });
 
   it('a count no page cap could reach (10^12) fails as incomplete, with a store in use and nothing stored', async () => {
+    await storeBase();
     const current = newestFirst(base);
-    store.serve(current);
-    await store.cost(['--days', '30', '--json', '--refresh']);
     store.account.events = { events: current, count: 1e12 };
     const run = await store.cost(['--days', '30', '--refresh']);
     expect(run.code).toBe(1);
