@@ -8,8 +8,7 @@ const TMPFS_MAGIC = 0x01021994;
  * Where the tests' HOMEs, stores and copies go: Linux's /dev/shm when it is a tmpfs with room, unless
  * TMPDIR is set. The suite makes and removes thousands of small files and real SQLite stores that fsync;
  * on a disk (here ext4 mounted with `discard`, which trims on every unlink) that waiting cost 4–5 s of an
- * `npm test` (bench/README.md, "npm test"). The CLI's own behaviour on a disk is what its tests check, not
- * where they keep their scratch files.
+ * `npm test` (bench/README.md, "npm test"). Nothing a test checks depends on the file system being a disk.
  */
 function scratchDir(): string | undefined {
   if (process.env.TMPDIR || process.platform !== 'linux') return undefined;
