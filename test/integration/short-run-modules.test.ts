@@ -12,7 +12,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proAccount } from '../helpers/accounts.js';
 import { repoRoot } from '../helpers/cli.js';
-import { seedCompileCache } from '../helpers/compile-cache.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
 import { type OpenScene, openScene } from '../helpers/scene.js';
 
@@ -58,7 +57,6 @@ async function modulesOf(
     MODULES_FILE: file,
     CODEXBAR_CURSOR_BASE_URL: scene.fake!.url,
   };
-  seedCompileCache(scene.home);
   const child = spawn(process.execPath, ['-r', recorder, script, ...args], { env, cwd: scene.home });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
