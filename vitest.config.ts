@@ -38,7 +38,7 @@ export default defineConfig({
     // suite waits on child processes, sockets and timers, so a worker per core keeps every core busy.
     maxWorkers: availableParallelism(),
     setupFiles: ['test/setup/sqlite.ts'],
-    globalSetup: ['test/setup/compile-cache.ts'],
+    globalSetup: ['test/setup/global.ts'],
     // Test files share each worker's module graph instead of loading vitest, zod, undici and our modules
     // again per file: most of the suite's CPU time went there. So a test file leaves nothing behind: it
     // closes its servers and databases, never writes process.env, and mocks no module (the CLI gets its

@@ -5,15 +5,14 @@
  *
  * `nobody` cannot reach a checkout in a private directory (`mktemp -d` is 0700), so the child never runs from
  * it: `useUnprivileged()` copies what the child runs (the built bin/ and dist/, package.json, the native SQLite
- * addon with the two modules that load it, and the checks of unprivileged-checks.ts bundled into one file) to a
- * fresh directory anyone can read (on first use), and removes it after the file's tests.
+ * addon with the two modules that load it, and the run's one bundle of the checks of unprivileged-checks.ts) to
+ * a fresh directory anyone can read (on first use), and removes it after the file's tests.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'tsup';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { type CliResult, outputOf, repoRoot } from './cli.js';
 import type { Checks } from './unprivileged-checks.js';
 
@@ -148,23 +147,10 @@ export function useUnprivileged(): Unprivileged {
     return made;
   }
 
-  /** unprivileged-checks.ts in one CommonJS file (the native addon stays outside, from the copies). */
+  /** The run's bundle of unprivileged-checks.ts (test/setup/unprivileged-checks.ts), beside the copies. */
   async function bundleChecks(): Promise<string> {
-    const made = await copied();
-    await build({
-      entry: { checks: path.join(repoRoot, 'test', 'helpers', 'unprivileged-child.ts') },
-      outDir: made,
-      format: ['cjs'],
-      platform: 'node',
-      target: 'node20',
-      config: false,
-      silent: true,
-      sourcemap: false,
-      removeNodeProtocol: false,
-      noExternal: [/^(?!better-sqlite3$).*/],
-      external: ['better-sqlite3'],
-    });
-    const file = path.join(made, 'checks.cjs');
+    const file = path.join(await copied(), 'checks.cjs');
+    fs.copyFileSync(inject('unprivilegedChecks'), file);
     openUp(file);
     return file;
   }

@@ -114,7 +114,7 @@ describe('where the line comes from', () => {
 
   it('a stale lock left by a dead process is taken over', async () => {
     await liveOnce();
-    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const deadPid = spawnSync(process.execPath, ['--version']).pid!;
     const lockPath = path.join(usageDir(scene), `${keyA}.lock`);
     fs.writeFileSync(
       lockPath,

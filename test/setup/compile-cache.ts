@@ -1,5 +1,5 @@
 /**
- * Global setup: one warm compile cache for the whole run. Every test that spawns the built CLI gives it a
+ * Global setup (test/setup/global.ts): one warm compile cache for the whole run. Every test that spawns the built CLI gives it a
  * fresh HOME, so each run would compile the bundles from scratch and write a code cache on exit, ~70 ms of
  * CPU a process (bench/README.md, "npm test"). Two runs here (`usage --json` and a `statusline`, against a
  * fake cursor.com) leave a cache that test/helpers/compile-cache.ts copies into each HOME before a spawn. The
@@ -25,7 +25,7 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+export async function warmCompileCache(project: TestProject): Promise<() => void> {
   if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli.cjs'))) {
     project.provide('warmCompileCache', null);
     return () => {};
