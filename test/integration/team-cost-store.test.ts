@@ -77,7 +77,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('a warm `team cost` asks only for verification and the last 48 hours', () => {
-  const events = seeded(3500, 30, 41);
+  const events = seeded(1500, 30, 41);
   const home = newHome();
   // Every test but the first finds the store a complete run leaves in `home` (a cold one the first time,
   // a warm one after): tests may run in any order, and one of them clears the store.
@@ -90,7 +90,7 @@ describe('a warm `team cost` asks only for verification and the last 48 hours', 
     const storeFile = path.join(storeDirOf(fresh), `${teamStoreKey(ADMIN_KEY)}.sqlite`);
     const cold = await teamCost(fresh, ['--days', '30', '--json'], { events });
     expect(cold.code).toBe(0);
-    expect(cold.eventRequests).toBe(pagesFor(3500));
+    expect(cold.eventRequests).toBe(pagesFor(1500));
     expect(fs.existsSync(storeFile)).toBe(true);
 
     const warm = await teamCost(fresh, ['--days', '30', '--json', '--verbose'], { events });
@@ -137,14 +137,14 @@ describe('a warm `team cost` asks only for verification and the last 48 hours', 
     const snapshot = () => fs.readdirSync(dir).map((name) => `${name} ${digest(path.join(dir, name))}`);
     const before = snapshot();
     const run = await teamCost(home, ['--days', '30', '--json', '--no-cache', '--verbose'], { events });
-    expect(run.eventRequests).toBe(pagesFor(3500));
+    expect(run.eventRequests).toBe(pagesFor(1500));
     expect(run.stderr).not.toContain('event store');
     expect(snapshot()).toEqual(before);
   });
 
   it('--refresh fetches everything, and the next run uses what it stored', async () => {
     const run = await teamCost(home, ['--days', '30', '--json', '--refresh', '--verbose'], { events });
-    expect(run.eventRequests).toBe(pagesFor(3500));
+    expect(run.eventRequests).toBe(pagesFor(1500));
     expect(run.stderr).not.toContain('From the event store');
     const next = await teamCost(home, ['--days', '30', '--json', '--verbose'], { events });
     expect(next.stderr).toContain('(verified)');
