@@ -1,7 +1,7 @@
 /**
  * Small executables that stand in for the OS helpers codexbar runs to get a browser's cookie key:
  * `secret-tool`, `kwallet-query` (Linux), `security` (macOS) and `powershell.exe` (Windows). They are fakes of
- * external programs, put first on PATH by a test; every call is logged (argv and the size of stdin) so tests
+ * external programs, put first on PATH by a test; every call is logged (its argv and stdin) so tests
  * can check what was asked and that no secret ever travelled in argv.
  */
 import fs from 'node:fs';
@@ -35,68 +35,149 @@ export interface FakeTools {
   cleanup(): void;
 }
 
-const SCRIPT = String.raw`
+/**
+ * Each call is one record in `calls.log`: the tool and each argument followed by US (\x1f), then GS (\x1d),
+ * the stdin, and RS (\x1e). No argument or stdin of these tools holds those controls.
+ */
+const LOG = 'calls.log';
+
+/** A word for sh, quoted: the fakes' answers are baked into their scripts. */
+const sh = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** One `case` arm per answer: `pattern) action;;`. */
+const arms = (answers: Array<[string, string]>) =>
+  answers.map(([key, action]) => `  ${sh(key)}) ${action};;`).join('\n');
+
+/**
+ * The Unix helpers are sh scripts that use only its builtins (the PATH they run with holds nothing else):
+ * a Node start for each of them cost ~0.1 s of CPU, and a test of the cookie key makes several calls.
+ */
+function shellTool(tool: string, log: string, body: string): string {
+  return `#!/bin/sh
+stdin=''
+while IFS= read -r line; do stdin="$stdin$line
+"; done
+stdin="$stdin$line"
+printf '%s\\037' ${sh(tool)} "$@" >> ${sh(log)}
+printf '\\035%s\\036' "$stdin" >> ${sh(log)}
+${body}
+`;
+}
+
+/** The value after each of `flags` (as \`$name\`), the last one given. */
+const valuesAfter = (flags: Record<string, string>) => `prev=''
+for arg in "$@"; do
+  case "$prev" in
+${Object.entries(flags)
+  .map(([flag, name]) => `    ${flag}) ${name}=$arg;;`)
+  .join('\n')}
+  esac
+  prev=$arg
+done`;
+
+function secretTool(config: FakeToolConfig, log: string): string {
+  const answers = Object.entries(config.secretTool ?? {}).map(([application, password]): [string, string] => [
+    application,
+    `printf '%s' ${sh(password)}; exit 0`,
+  ]);
+  return shellTool(
+    'secret-tool',
+    log,
+    `if [ "$1" = lookup ] && [ "$2" = application ]; then
+case "$3" in
+${arms(answers)}
+esac
+fi
+exit 1`,
+  );
+}
+
+function kwalletQuery(config: FakeToolConfig, log: string): string {
+  const answers = Object.entries(config.kwallet ?? {}).map(([entry, password]): [string, string] => [
+    entry,
+    `printf '%s\\n' ${sh(password)}; exit 0`,
+  ]);
+  return shellTool(
+    'kwallet-query',
+    log,
+    `folder='' entry=''
+${valuesAfter({ '--folder': 'folder', '--read-password': 'entry' })}
+case "$folder/$entry" in
+${arms(answers)}
+esac
+exit 1`,
+  );
+}
+
+function security(config: FakeToolConfig, log: string): string {
+  const answers = Object.entries(config.keychain ?? {}).map(([service, password]): [string, string] => [
+    service,
+    password === null ? 'exit 51' : `printf '%s\\n' ${sh(password)}; exit 0`,
+  ]);
+  return shellTool(
+    'security',
+    log,
+    `service=''
+${valuesAfter({ '-s': 'service' })}
+case "$service" in
+${arms(answers)}
+esac
+exit 44`,
+  );
+}
+
+/** powershell.exe unwraps with AES-GCM, so it stays a Node script. */
+function powershell(config: FakeToolConfig, log: string): string {
+  const key = config.dpapiUserKey ?? FAKE_DPAPI_USER_KEY.toString('hex');
+  return `#!${process.execPath}
 const fs = require('node:fs');
-const path = require('node:path');
 const crypto = require('node:crypto');
-const tool = path.basename(process.argv[1]);
-const argv = process.argv.slice(2);
-const dir = path.dirname(process.argv[1]);
-const config = JSON.parse(fs.readFileSync(path.join(dir, 'fake-tools.json'), 'utf8'));
 const stdin = fs.readFileSync(0, 'utf8');
-fs.appendFileSync(path.join(dir, 'calls.jsonl'), JSON.stringify({ tool, argv, stdin }) + '\n');
-const after = (flag) => argv[argv.indexOf(flag) + 1];
-if (tool === 'secret-tool') {
-  const password = argv[0] === 'lookup' && argv[1] === 'application' ? (config.secretTool || {})[argv[2]] : undefined;
-  if (password === undefined) process.exit(1);
-  process.stdout.write(password);
-} else if (tool === 'kwallet-query') {
-  const password = (config.kwallet || {})[after('--folder') + '/' + after('--read-password')];
-  if (password === undefined) process.exit(1);
-  process.stdout.write(password + '\n');
-} else if (tool === 'security') {
-  const entries = config.keychain || {};
-  const service = after('-s');
-  if (!(service in entries)) process.exit(44);
-  if (entries[service] === null) process.exit(51);
-  process.stdout.write(entries[service] + '\n');
-} else if (tool === 'powershell.exe') {
-  try {
-    const blob = Buffer.from(stdin.trim(), 'base64');
-    const key = Buffer.from(config.dpapiUserKey, 'hex');
-    const decipher = crypto.createDecipheriv('aes-256-gcm', key, blob.subarray(0, 12));
-    decipher.setAuthTag(blob.subarray(blob.length - 16));
-    const plain = Buffer.concat([decipher.update(blob.subarray(12, blob.length - 16)), decipher.final()]);
-    process.stdout.write(plain.toString('base64'));
-  } catch {
-    process.stderr.write('Exception calling "Unprotect": The data is invalid.');
-    process.exit(1);
-  }
+const record = ['powershell.exe', ...process.argv.slice(2)].map((field) => field + '\\x1f').join('');
+fs.appendFileSync(${JSON.stringify(log)}, record + '\\x1d' + stdin + '\\x1e');
+try {
+  const blob = Buffer.from(stdin.trim(), 'base64');
+  const key = Buffer.from(${JSON.stringify(key)}, 'hex');
+  const decipher = crypto.createDecipheriv('aes-256-gcm', key, blob.subarray(0, 12));
+  decipher.setAuthTag(blob.subarray(blob.length - 16));
+  const plain = Buffer.concat([decipher.update(blob.subarray(12, blob.length - 16)), decipher.final()]);
+  process.stdout.write(plain.toString('base64'));
+} catch {
+  process.stderr.write('Exception calling "Unprotect": The data is invalid.');
+  process.exit(1);
 }
 `;
+}
 
-const TOOLS = ['secret-tool', 'kwallet-query', 'security', 'powershell.exe'] as const;
+const TOOLS = {
+  'secret-tool': secretTool,
+  'kwallet-query': kwalletQuery,
+  security,
+  'powershell.exe': powershell,
+} as const;
 
 /** `parent`: where the bin dir goes (not a TMPDIR whose emptiness a test checks). */
 export function installFakeTools(config: FakeToolConfig, parent: string = os.tmpdir()): FakeTools {
   const binDir = fs.mkdtempSync(path.join(parent, 'codexbar-fake-tools-'));
-  const stored = { ...config, dpapiUserKey: config.dpapiUserKey ?? FAKE_DPAPI_USER_KEY.toString('hex') };
-  fs.writeFileSync(path.join(binDir, 'fake-tools.json'), JSON.stringify(stored));
-  for (const tool of TOOLS) {
-    // An absolute interpreter path, so the fakes run with a PATH that holds nothing else.
-    fs.writeFileSync(path.join(binDir, tool), `#!${process.execPath}\n${SCRIPT}`, { mode: 0o755 });
+  const log = path.join(binDir, LOG);
+  for (const [tool, script] of Object.entries(TOOLS)) {
+    // Absolute interpreter paths, so the fakes run with a PATH that holds nothing else.
+    fs.writeFileSync(path.join(binDir, tool), script(config, log), { mode: 0o755 });
   }
   return {
     binDir,
     path: binDir,
     calls() {
-      const log = path.join(binDir, 'calls.jsonl');
       if (!fs.existsSync(log)) return [];
       return fs
         .readFileSync(log, 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as FakeToolCall);
+        .split('\x1e')
+        .filter((record) => record !== '')
+        .map((record) => {
+          const [head = '', stdin = ''] = record.split('\x1d');
+          const [tool = '', ...argv] = head.split('\x1f').slice(0, -1);
+          return { tool, argv, stdin };
+        });
     },
     cleanup: () => fs.rmSync(binDir, { recursive: true, force: true }),
   };
