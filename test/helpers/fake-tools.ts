@@ -44,9 +44,22 @@ const LOG = 'calls.log';
 /** A word for sh, quoted: the fakes' answers are baked into their scripts. */
 const sh = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-/** One `case` arm per answer: `pattern) action;;`. */
-const arms = (answers: Array<[string, string]>) =>
-  answers.map(([key, action]) => `  ${sh(key)}) ${action};;`).join('\n');
+/**
+ * A `case` on `subject` with one arm per answer: a password is printed (with `newline`) and the tool exits 0,
+ * a null answer exits `deniedCode`; anything else falls through.
+ */
+function answering(
+  subject: string,
+  answers: Record<string, string | null> = {},
+  { newline = true, deniedCode = 1 } = {},
+): string {
+  const print = newline ? `'%s\\n'` : `'%s'`;
+  const arms = Object.entries(answers).map(
+    ([key, password]) =>
+      `  ${sh(key)}) ${password === null ? `exit ${deniedCode}` : `printf ${print} ${sh(password)}; exit 0`};;`,
+  );
+  return `case ${subject} in\n${arms.join('\n')}\nesac`;
+}
 
 /**
  * The Unix helpers are sh scripts that use only its builtins (the PATH they run with holds nothing else):
@@ -64,8 +77,10 @@ ${body}
 `;
 }
 
-/** The value after each of `flags` (as \`$name\`), the last one given. */
-const valuesAfter = (flags: Record<string, string>) => `prev=''
+/** The value after each of `flags` in \`$name\` (the last one given; empty without one). */
+const valuesAfter = (flags: Record<string, string>) => `${Object.values(flags)
+  .map((name) => `${name}=''`)
+  .join(' ')} prev=''
 for arg in "$@"; do
   case "$prev" in
 ${Object.entries(flags)
@@ -76,54 +91,19 @@ ${Object.entries(flags)
 done`;
 
 function secretTool(config: FakeToolConfig, log: string): string {
-  const answers = Object.entries(config.secretTool ?? {}).map(([application, password]): [string, string] => [
-    application,
-    `printf '%s' ${sh(password)}; exit 0`,
-  ]);
-  return shellTool(
-    'secret-tool',
-    log,
-    `if [ "$1" = lookup ] && [ "$2" = application ]; then
-case "$3" in
-${arms(answers)}
-esac
-fi
-exit 1`,
-  );
+  const lookup = answering('"$3"', config.secretTool, { newline: false });
+  return shellTool('secret-tool', log, `[ "$1" = lookup ] && [ "$2" = application ] && ${lookup}\nexit 1`);
 }
 
 function kwalletQuery(config: FakeToolConfig, log: string): string {
-  const answers = Object.entries(config.kwallet ?? {}).map(([entry, password]): [string, string] => [
-    entry,
-    `printf '%s\\n' ${sh(password)}; exit 0`,
-  ]);
-  return shellTool(
-    'kwallet-query',
-    log,
-    `folder='' entry=''
-${valuesAfter({ '--folder': 'folder', '--read-password': 'entry' })}
-case "$folder/$entry" in
-${arms(answers)}
-esac
-exit 1`,
-  );
+  const read = valuesAfter({ '--folder': 'folder', '--read-password': 'entry' });
+  return shellTool('kwallet-query', log, `${read}\n${answering('"$folder/$entry"', config.kwallet)}\nexit 1`);
 }
 
 function security(config: FakeToolConfig, log: string): string {
-  const answers = Object.entries(config.keychain ?? {}).map(([service, password]): [string, string] => [
-    service,
-    password === null ? 'exit 51' : `printf '%s\\n' ${sh(password)}; exit 0`,
-  ]);
-  return shellTool(
-    'security',
-    log,
-    `service=''
-${valuesAfter({ '-s': 'service' })}
-case "$service" in
-${arms(answers)}
-esac
-exit 44`,
-  );
+  const read = valuesAfter({ '-s': 'service' });
+  const find = answering('"$service"', config.keychain, { deniedCode: 51 });
+  return shellTool('security', log, `${read}\n${find}\nexit 44`);
 }
 
 /** powershell.exe unwraps with AES-GCM, so it stays a Node script. */
