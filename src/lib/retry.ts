@@ -12,12 +12,18 @@ export interface RetryPolicy {
   maxRateLimitRetries: number;
   /** First backoff; doubles on each retry. */
   baseDelayMs: number;
-  /** A Retry-After is waited out up to this long, never longer. */
+  /** The longest Retry-After waited out; a 429 asking for longer fails at once (docs/invariants.md). */
   maxRetryAfterMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Told before each wait, e.g. to show `waiting 18 s for the rate limit`. */
   onRetry?: (retry: { rateLimited: boolean; delayMs: number }) => void;
 }
+
+/**
+ * The longest timer Node keeps: it runs a longer one after 1 ms, so a wait past it would spin
+ * (docs/invariants.md, "No partial total").
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 2,
@@ -26,8 +32,20 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 10_000,
   // Loaded on the first wait: most runs never retry (bench/README.md, Start-up).
   sleep: (ms, signal) =>
-    process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal }),
+    process
+      .getBuiltinModule('node:timers/promises')
+      .setTimeout(Math.min(ms, MAX_TIMER_MS), undefined, { signal }),
 };
+
+/** A 429 whose Retry-After is past the policy's cap: waiting that long is not a retry, it is a failure. */
+function tooLongToWait(error: ApiError, retryAfterMs: number): ApiError {
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  return new ApiError(error.endpoint, `rate limited for ${seconds} s; try again later`, {
+    status: 429,
+    retryAfterMs,
+    hint: error.hint,
+  });
+}
 
 type RetryDecision = { kind: 'transient' } | { kind: 'rateLimited' } | { kind: 'final' };
 
@@ -63,8 +81,11 @@ export async function withRetry<T>(
       } else {
         throw error;
       }
-      const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
-      if (retryAfterMs !== undefined) delayMs = Math.min(retryAfterMs, rules.maxRetryAfterMs);
+      if (error instanceof ApiError && error.retryAfterMs !== undefined) {
+        if (decision.kind === 'rateLimited' && error.retryAfterMs > rules.maxRetryAfterMs)
+          throw tooLongToWait(error, error.retryAfterMs);
+        delayMs = Math.min(error.retryAfterMs, rules.maxRetryAfterMs);
+      }
       rules.onRetry?.({ rateLimited: decision.kind === 'rateLimited', delayMs });
       await rules.sleep(delayMs, signal);
     }

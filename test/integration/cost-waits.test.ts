@@ -1,5 +1,6 @@
 /**
- * No unbounded waits in `cost`: a Retry-After is waited 10 s at most, and the whole run has a deadline,
+ * No unbounded waits in `cost`: a Retry-After is waited 10 s at most (a 429 asking for longer fails at once),
+ * and the whole run has a deadline,
  * `--timeout` (default 120 s): past it the run ends with exit 4, names the pages fetched so far and prints no
  * total (docs/invariants.md, "No partial total"). Waits go through the injected sleep and the deadline
  * through the injected deadline signal, so nothing here waits in real time.
@@ -31,12 +32,12 @@ function recordingSleep(): { slept: number[]; sleep: Timing['sleep'] } {
   };
 }
 
-describe('a Retry-After above the cap is waited 10 s', () => {
-  it('Retry-After: 20 once: one 10 s wait, then the right total', async () => {
+describe('a Retry-After is waited up to the 10 s cap; a 429 asking for longer fails at once', () => {
+  it('Retry-After: 10 (the cap) once: one 10 s wait, then the right total', async () => {
     const { slept, sleep } = recordingSleep();
     const account: FakeAccount = {
       cookies: [MANUAL_COOKIE_VALUE],
-      events: { events, faults: [{ page: 2, status: 429, retryAfter: '20', times: 1 }] },
+      events: { events, faults: [{ page: 2, status: 429, retryAfter: '10', times: 1 }] },
     };
     const clean = await runCost([{ cookies: [MANUAL_COOKIE_VALUE], events: { events } }], ['--json'], {
       now: NOW,
@@ -47,11 +48,36 @@ describe('a Retry-After above the cap is waited 10 s', () => {
     expect(slept).toEqual([10_000]);
   });
 
-  it('Retry-After: 20 on every try: three 10 s waits, then HTTP 429 and no total', async () => {
+  it.each([
+    ['11', 11],
+    ['999999999', 999_999_999],
+  ])(
+    'Retry-After: %s: no wait and no retry, "rate limited for %i s", and no total',
+    async (header, seconds) => {
+      const { slept, sleep } = recordingSleep();
+      const account: FakeAccount = {
+        cookies: [MANUAL_COOKIE_VALUE],
+        events: { events, faults: [{ page: 2, status: 429, retryAfter: header }] },
+      };
+      const run = await runCost([account], ['--json', '--concurrency', '1'], {
+        now: NOW,
+        io: { timing: { sleep } },
+      });
+      expect(run.code).toBe(1);
+      expect(onlyRow(run).error).toEqual({
+        code: 1,
+        message: `Cursor API error: rate limited for ${seconds} s; try again later (${EVENTS_ENDPOINT})`,
+      });
+      expect(slept).toEqual([]);
+      expect(attemptsAt(run.requests, 2)).toBe(1);
+    },
+  );
+
+  it('Retry-After: 10 on every try: three 10 s waits, then HTTP 429 and no total', async () => {
     const { slept, sleep } = recordingSleep();
     const account: FakeAccount = {
       cookies: [MANUAL_COOKIE_VALUE],
-      events: { events, faults: [{ page: 2, status: 429, retryAfter: '20' }] },
+      events: { events, faults: [{ page: 2, status: 429, retryAfter: '10' }] },
     };
     const run = await runCost([account], ['--json', '--concurrency', '1'], {
       now: NOW,
@@ -159,7 +185,7 @@ describe('the --timeout deadline', () => {
     };
     const account: FakeAccount = {
       cookies: [MANUAL_COOKIE_VALUE],
-      events: { events, faults: [{ page: 2, status: 429, retryAfter: '20' }] },
+      events: { events, faults: [{ page: 2, status: 429, retryAfter: '10' }] },
     };
     const run = await runCost([account], ['--json', '--concurrency', '1'], {
       now: NOW,

@@ -237,6 +237,42 @@ describe('team cost paging', () => {
     expect(text.stderr).toContain('Fetching usage events… page 1/4 · waiting 18 s for the rate limit');
   });
 
+  it('a Retry-After of five minutes, the cap, is waited out, and the run completes', async () => {
+    const events = many(1500);
+    const result = await cost(['--days', '10', '--json'], {
+      fake: { events, faults: [{ path: EVENTS, page: 2, status: 429, retryAfter: '300', times: 1 }] },
+    });
+    expect(result.code).toBe(0);
+    expect(kindRequests(jsonRow(result))).toBe(events.length);
+    expect(Math.max(...result.clock.sleeps)).toBe(300_000);
+  });
+
+  // One such 429 used to hold the family for the whole Retry-After: a timer Node runs after 1 ms, in a loop.
+  it.each([
+    ['301', 301],
+    ['400', 400],
+    ['999999999', 999_999_999],
+    ['Fri, 31 Dec 9999 23:59:59 GMT', undefined],
+  ])(
+    'a Retry-After of %s, past the cap, fails at once: "rate limited", no wait, no retry',
+    async (header, seconds) => {
+      const result = await cost(['--days', '10', '--json'], {
+        fake: {
+          events: many(1500),
+          faults: [{ path: EVENTS, page: 2, status: 429, retryAfter: header, times: 1 }],
+        },
+      });
+      expect(result.code).toBe(1);
+      const { message } = (jsonRow(result) as { error: { message: string } }).error;
+      expect(message).toMatch(
+        new RegExp(`^Cursor API error: rate limited for ${seconds ?? '\\d+'} s; try again later \\(`),
+      );
+      expect(result.clock.sleeps.filter((ms) => ms > 300_000)).toEqual([]);
+      const pages = requestsTo(result, EVENTS).map((request) => (request.body as { page: number }).page);
+      expect(pages.filter((page) => page === 2)).toHaveLength(1);
+    },
+  );
+
   it('more pages than 60 a minute: the client waits, and the fake never sees the limit exceeded', async () => {
     // Small events: this test is about the number of pages, not their contents.
     const first = Date.parse('2026-06-21T00:00:00Z');

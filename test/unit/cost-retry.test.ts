@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NotLoggedInError, ParseError, TimeoutError } from '../../src/errors.js';
-import { withRetry } from '../../src/lib/retry.js';
+import { DEFAULT_RETRY_POLICY, withRetry } from '../../src/lib/retry.js';
 
 const ENDPOINT = 'POST /api/dashboard/get-filtered-usage-events';
 const http = (status: number, retryAfterMs?: number) =>
@@ -54,12 +54,36 @@ describe('events page retries', () => {
     expect(await attempt([http(429), http(429)])).toEqual({ value: 'ok', calls: 3, waits: [100, 200] });
   });
 
-  it('a Retry-After beyond the cap is waited for 10 s only, then the page is asked for again', async () => {
-    expect(await attempt([http(429, 120_000), http(429, 20_000)])).toEqual({
-      value: 'ok',
-      calls: 3,
-      waits: [10_000, 10_000],
+  it('a 429 whose Retry-After is the cap is waited out; 1 ms more fails at once, naming the wait asked', async () => {
+    expect(await attempt([http(429, 10_000)])).toEqual({ value: 'ok', calls: 2, waits: [10_000] });
+    expect(await attempt([http(429, 10_001)])).toEqual({
+      error: `Cursor API error: rate limited for 11 s; try again later (${ENDPOINT})`,
+      calls: 1,
+      waits: [],
     });
+  });
+
+  it('a 503 whose Retry-After is past the cap is waited for the cap, then asked again', async () => {
+    expect(await attempt([http(503, 120_000)])).toEqual({ value: 'ok', calls: 2, waits: [10_000] });
+  });
+
+  it('the real sleep never sets a timer past 2³¹−1 ms, which Node would run after 1 ms', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      for (const ms of [2 ** 31 - 1, 2 ** 31, 2 ** 40]) {
+        const controller = new AbortController();
+        const waited = DEFAULT_RETRY_POLICY.sleep(ms, controller.signal);
+        // Past a turn of the event loop, where Node's warning about an overflowing timer is emitted.
+        await new Promise((resolve) => setImmediate(resolve));
+        controller.abort();
+        await expect(waited).rejects.toMatchObject({ name: 'AbortError' });
+      }
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
   });
 
   it.each([

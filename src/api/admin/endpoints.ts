@@ -36,7 +36,7 @@ const ADMIN_TIMEOUT_MS = 30_000;
 
 /**
  * A 429 storm slows the run but never loses a page: far more rate-limit retries than `cost` allows, and
- * a Retry-After of up to five minutes is waited out rather than failing.
+ * a Retry-After of up to five minutes is waited out; a longer one fails at once.
  */
 const ADMIN_RETRY_POLICY: Omit<RetryPolicy, 'sleep'> = {
   maxRetries: 2,
@@ -63,14 +63,18 @@ function callAdmin<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   const limiter = context.limiters.get(family);
+  const policy = { ...ADMIN_RETRY_POLICY, ...context.retry };
   return withRetry(
     async () => {
       const release = await limiter.acquire(signal);
       try {
         return await context.client.request({ ...request, timeoutMs: ADMIN_TIMEOUT_MS, signal });
       } catch (error) {
+        // Held no longer than a retry would wait: a longer Retry-After fails the run (docs/invariants.md,
+        // "No partial total").
         if (error instanceof ApiError && error.status === 429) {
-          limiter.holdFor(error.retryAfterMs ?? limiter.limit.windowMs);
+          const asked = error.retryAfterMs ?? limiter.limit.windowMs;
+          limiter.holdFor(Math.min(asked, policy.maxRetryAfterMs));
         }
         throw error;
       } finally {
@@ -78,7 +82,7 @@ function callAdmin<T>(
         release();
       }
     },
-    { ...ADMIN_RETRY_POLICY, ...context.retry },
+    policy,
     signal,
   );
 }
