@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, open, rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
-import { errorCode } from '../local/read-file.js';
+import { errorCode, readTextFile } from '../local/read-file.js';
 
 /**
  * An exclusive lock beside a file (`<file>.lock`) so that concurrent read-modify-write runs (two
@@ -18,6 +18,23 @@ export interface LockOptions {
   attempts?: number;
   /** A lock older than this is stale whoever holds it (default 30 s; a write takes milliseconds). */
   staleMs?: number;
+}
+
+/** Far more than a lock's JSON: a larger file at the lock's path is not a lock. */
+const LOCK_FILE_LIMIT = 4096;
+
+/**
+ * Something at the lock's path that no lock could be: a named pipe, a directory, a file too large. Read, it
+ * could block the run or stand in the way forever, so it is refused at once (docs/invariants.md, "Regular
+ * files only, never a blocking read").
+ */
+export class LockRefusedError extends Error {
+  constructor(
+    readonly lockPath: string,
+    readonly reason: string,
+  ) {
+    super(`its lock file is unusable (${reason})`);
+  }
 }
 
 export class LockTimeoutError extends Error {
@@ -74,21 +91,43 @@ async function acquire(lockPath: string, options: LockOptions): Promise<string> 
   throw new LockTimeoutError(lastHolder?.pid);
 }
 
+/**
+ * Creates the lock with its owner in it. A lock whose content could not be written (a full disk) is removed
+ * again: left empty, it would make the next run wait and blame another process.
+ */
 async function tryCreate(lockPath: string, text: string): Promise<boolean> {
   const flag = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    await writeFile(lockPath, text, { flag, mode: 0o600 });
-    return true;
+    handle = await open(lockPath, flag, 0o600);
   } catch (error) {
     if (errorCode(error) === 'EEXIST') return false;
     throw error;
   }
+  try {
+    await handle.writeFile(text);
+    await handle.close();
+    return true;
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await unlink(lockPath).catch(() => {});
+    throw error;
+  }
+}
+
+/** The lock's text, or undefined once it is gone; anything at its path that is not a lock is refused. */
+async function lockText(lockPath: string): Promise<string | undefined> {
+  const read = await readTextFile(lockPath, LOCK_FILE_LIMIT);
+  if (read.kind === 'missing') return undefined;
+  if (read.kind === 'unreadable') throw new LockRefusedError(lockPath, read.reason);
+  return read.text;
 }
 
 async function readHolder(lockPath: string): Promise<Holder | undefined> {
   try {
-    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
-    const holder: Holder = { text, ageMs: Date.now() - info.mtimeMs };
+    const text = await lockText(lockPath);
+    if (text === undefined) return undefined;
+    const holder: Holder = { text, ageMs: Date.now() - (await stat(lockPath)).mtimeMs };
     try {
       const parsed = JSON.parse(text) as { pid?: unknown; host?: unknown };
       if (typeof parsed.pid === 'number') holder.pid = parsed.pid;
@@ -131,7 +170,7 @@ async function takeOver(lockPath: string, stale: Holder): Promise<void> {
     if (errorCode(error) === 'ENOENT') return;
     throw error;
   }
-  const moved = await readFile(aside, 'utf8').catch(() => undefined);
+  const moved = await lockText(aside).catch(() => undefined);
   if (moved !== undefined && moved !== stale.text) {
     await link(aside, lockPath).catch(() => {});
   }
@@ -139,7 +178,7 @@ async function takeOver(lockPath: string, stale: Holder): Promise<void> {
 }
 
 async function release(lockPath: string, nonce: string): Promise<void> {
-  const text = await readFile(lockPath, 'utf8').catch(() => undefined);
+  const text = await lockText(lockPath).catch(() => undefined);
   if (text === undefined || !text.includes(nonce)) return;
   await unlink(lockPath).catch(() => {});
 }

@@ -8,7 +8,7 @@ import { displayPath } from '../local/paths.js';
 import { errorCode } from '../local/read-file.js';
 import { findConfigPath } from './config.js';
 import { readConfigDocument } from './document.js';
-import { LockTimeoutError, withFileLock } from './lock.js';
+import { LockRefusedError, LockTimeoutError, withFileLock } from './lock.js';
 
 /** The config file as a plain JSON object: every key kept, known or not. */
 export type ConfigObject = Record<string, unknown>;
@@ -49,6 +49,12 @@ export async function updateConfigFile<R>(
     });
   } catch (error) {
     if (error instanceof CodexbarError) throw error;
+    if (error instanceof LockRefusedError) {
+      throw new ConfigError(
+        `Cannot write the config file ${shown}: ${error.message}.`,
+        `Remove ${displayPath(error.lockPath, env)} (codexbar only ever puts a small file there), then run the command again.`,
+      );
+    }
     if (error instanceof LockTimeoutError) {
       throw new ConfigError(
         `Cannot write the config file ${shown}: ${error.message}.`,

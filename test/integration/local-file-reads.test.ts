@@ -142,6 +142,38 @@ describe('a FIFO in any of the six places never hangs the run', () => {
   });
 });
 
+describe('a FIFO at the config lock: every command that writes the config fails at once, naming it', () => {
+  const lock = () => `${places.config()}.lock`;
+  const refusal =
+    `Error: Cannot write the config file ~/.config/codexbar/config.json: its lock file is unusable (not a regular file).\n` +
+    'Hint: Remove ~/.config/codexbar/config.json.lock (codexbar only ever puts a small file there), then run the command again.\n';
+
+  it.each([
+    ['config disable', ['config', 'disable', '--provider', 'cursor']],
+    ['config enable', ['config', 'enable', '--provider', 'cursor']],
+    ['logout --all', ['logout', '--all']],
+  ])('%s', async (_name, args) => {
+    fs.mkdirSync(path.dirname(places.config()), { recursive: true });
+    fs.writeFileSync(places.config(), JSON.stringify({ version: 1, providers: [{ id: 'cursor' }] }));
+    const rescued = fifos(lock());
+    const result = await scene.run(args);
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: refusal });
+    expect(await rescued()).toEqual([]);
+    expect(fs.lstatSync(lock()).isFIFO()).toBe(true);
+  });
+
+  it('login, after the sign-in was verified', async () => {
+    const token = await makeToken('user_lock', { email: 'lock@example.com' });
+    await serve([token]);
+    const rescued = fifos(lock());
+    const result = await scene.run(['login', '--stdin'], {
+      stdin: `Cookie: WorkosCursorSessionToken=${token.cookieValue}\n`,
+    });
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: refusal });
+    expect(await rescued()).toEqual([]);
+  });
+});
+
 describe('a huge or endless config file fails at once naming the file', () => {
   it('a 200 MB (sparse) config is refused by its size, unread', async () => {
     const file = places.config();
