@@ -255,7 +255,7 @@ describe('collectCost against the fake cursor.com: HTTP failures and retries', (
     expect(run.report?.eventCount).toBe(1500);
   });
 
-  it('a Retry-After beyond the cap is waited 10 s, never an hour; a 429 that persists then fails', async () => {
+  it('a Retry-After of an hour, past the 10 s cap, fails the page at once: no wait, no retry', async () => {
     const waits: number[] = [];
     const sleep = async (ms: number) => {
       waits.push(ms);
@@ -275,9 +275,9 @@ describe('collectCost against the fake cursor.com: HTTP failures and retries', (
       retry: { sleep },
       now: () => NOW,
     });
-    await expect(run).rejects.toThrow(/^Cursor API error: HTTP 429/);
-    expect(waits).toEqual([10_000, 10_000, 10_000]);
-    expect(pagesRequested(fake.requests).filter((p) => p === 2)).toHaveLength(4);
+    await expect(run).rejects.toThrow(/^Cursor API error: rate limited for 3600 s; try again later/);
+    expect(waits).toEqual([]);
+    expect(pagesRequested(fake.requests).filter((p) => p === 2)).toHaveLength(1);
   });
 });
 
