@@ -1,13 +1,5 @@
-import {
-  closeSync,
-  constants,
-  linkSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { readTextFileSync } from '../local/read-file-sync.js';
 
 /**
  * One background refresh per account at a time. The lock is a file holding
@@ -154,13 +146,18 @@ function writeTemp(lockPath: string, content: LockContent): string {
   return temp;
 }
 
+/** Far more than a lock's JSON. */
+const LOCK_FILE_LIMIT = 4096;
+
+/**
+ * A lock's or claim's text, undefined once it is gone. Read without blocking (docs/invariants.md, "Regular
+ * files only, never a blocking read"): a named pipe there would otherwise hold the prompt forever. Anything
+ * that is not a small regular file reads as no content, which names no live owner, so it is taken over.
+ */
 function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if (code(error) === 'ENOENT') return undefined;
-    throw error;
-  }
+  const read = readTextFileSync(file, LOCK_FILE_LIMIT);
+  if (read.kind === 'missing') return undefined;
+  return read.kind === 'ok' ? read.text : '';
 }
 
 function parse(text: string): LockContent | undefined {

@@ -19,8 +19,8 @@ export interface FifoRescue {
  * A CLI that opens a FIFO with a blocking open waits for a writer forever, and a synchronous open blocks the
  * test's own thread, so no timer in this process could end the test. So a separate process per FIFO waits
  * `graceMs`, then keeps trying to open it for writing without blocking: a reader blocked on it is let go (and
- * gets end-of-file), and the FIFO is written down in `marks` the moment the open succeeds. A CLI that never
- * blocks leaves these writers polling; they are killed when the test ends.
+ * gets end-of-file), as often as it blocks, and the FIFO is written down in `marks` each time the open
+ * succeeds. A CLI that never blocks leaves these writers polling; they are killed when the test ends.
  */
 export function startFifoRescue(fifos: readonly string[], marks: string, graceMs = 2000): FifoRescue {
   const script = `
@@ -39,6 +39,8 @@ export function startFifoRescue(fifos: readonly string[], marks: string, graceMs
       }
       fs.appendFileSync(marks, fifo + '\\n');
       fs.closeSync(fd);
+      // A CLI that opens the FIFO again blocks again: let it go each time, so the test fails, never hangs.
+      setTimeout(poll, 10);
     };
     setTimeout(poll, Number(grace));`;
   const children: ChildProcess[] = fifos.map((fifo) =>
@@ -47,7 +49,9 @@ export function startFifoRescue(fifos: readonly string[], marks: string, graceMs
   return {
     async rescued() {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      return fs.existsSync(marks) ? fs.readFileSync(marks, 'utf8').split('\n').filter(Boolean) : [];
+      return fs.existsSync(marks)
+        ? [...new Set(fs.readFileSync(marks, 'utf8').split('\n').filter(Boolean))]
+        : [];
     },
     stop() {
       // Each killed by its own id; a writer still waiting in open() dies with it.

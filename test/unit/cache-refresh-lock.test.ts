@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   acquireRefreshLock,
   handOverRefreshLock,
@@ -9,6 +9,7 @@ import {
   LOCK_MAX_AGE_MS,
   releaseRefreshLock,
 } from '../../src/statusline/refresh-lock.js';
+import { makeFifo, startFifoRescue } from '../helpers/fifo.js';
 import { useScene } from '../helpers/scene.js';
 
 /** One refresh per account, and no lock a crashed process holds forever. */
@@ -99,6 +100,42 @@ describe('a stale lock is taken over', () => {
     expect(cleared.kind).toBe('busy');
     expect(next.kind).toBe('acquired');
     expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+});
+
+describe('a named pipe at the lock or its claim never blocks the prompt', () => {
+  let stopRescue: (() => void) | undefined;
+  afterEach(() => {
+    stopRescue?.();
+    stopRescue = undefined;
+  });
+
+  /** A FIFO at `file`; a caller blocked on it is let go after 2 s, and `rescued()` then names it. */
+  function fifo(file: string): () => Promise<string[]> {
+    makeFifo(file);
+    const rescue = startFifoRescue([file], path.join(scene.root, 'rescued-fifos'));
+    stopRescue = rescue.stop;
+    return rescue.rescued;
+  }
+
+  it('at the lock: it names no owner, so it is taken over at once and replaced by a real lock', async () => {
+    const rescued = fifo(lock);
+
+    expect(acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242).kind).toBe('acquired');
+    expect(fs.lstatSync(lock).isFile()).toBe(true);
+    expect(content()).toMatchObject({ pid: 4242, startedAt: T0 });
+    expect(await rescued()).toEqual([]);
+  });
+
+  it('at the claim: this caller finds it busy and clears the claim, and the next one takes over', async () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const rescued = fifo(`${lock}.claim`);
+
+    expect(acquireRefreshLock(lock, { now: T0 + 1000, isAlive: dead }, 4343).kind).toBe('busy');
+    expect(fs.existsSync(`${lock}.claim`)).toBe(false);
+    expect(acquireRefreshLock(lock, { now: T0 + 2000, isAlive: dead }, 4444).kind).toBe('acquired');
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+    expect(await rescued()).toEqual([]);
   });
 });
 
