@@ -17,10 +17,12 @@ import {
 } from '../../fixtures/builders/browser-tree.js';
 import type { KeyProviders } from '../../src/auth/sources/browser/key-providers.js';
 import { type Outcome, ok, skip } from '../../src/auth/sources/browser/outcome.js';
+import { COPY_LIMIT_BYTES, copyRegularFile } from '../../src/auth/sources/browser/private-copy.js';
 import { type BrowserImportOptions, load } from '../../src/auth/sources/browser/source.js';
 import type { SourceResult } from '../../src/auth/types.js';
 import type { Platform } from '../../src/local/environment.js';
 import { addChromium, addFirefox, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
+import { makeFifo, startFifoRescue } from '../helpers/fifo.js';
 import { localEnvironment } from '../helpers/local-sources.js';
 import { useScene } from '../helpers/scene.js';
 import { useUnprivileged } from '../helpers/unprivileged.js';
@@ -223,6 +225,43 @@ describe('the browser source finds the cookie and says why it passed over the ot
     );
   });
 
+  it.each([
+    ['cookies.sqlite', ''],
+    ['its -wal', '-wal'],
+  ])(
+    'a named pipe at %s is skipped at once as not a regular file, and the next profile is used',
+    async (_name, suffix) => {
+      const user = await sessionToken('fifo_next_user');
+      addFirefox(scene.home, 'linux', [
+        { name: 'default', folder: 'd.default', session: suffix === '' ? undefined : 'x' },
+        { name: 'work', folder: 'w.work', session: user.cookieValue },
+      ]);
+      const db = path.join(firefoxRoot(scene.home, 'linux'), 'd.default', 'cookies.sqlite');
+      if (suffix === '') fs.rmSync(db);
+      makeFifo(`${db}${suffix}`);
+      const rescue = startFifoRescue([`${db}${suffix}`], path.join(scene.root, 'rescued-fifos'));
+      try {
+        const found = session(await run('linux'));
+        expect(found.session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+        expect(found.notes).toContain(
+          'Skipped Firefox profile "default": cannot read ~/.mozilla/firefox/d.default/cookies.sqlite (not a regular file)',
+        );
+        expect(await rescue.rescued()).toEqual([]);
+      } finally {
+        rescue.stop();
+      }
+    },
+  );
+
+  it('a cookie database over 256 MiB is skipped unread, before any copy', async () => {
+    const db = oneFirefoxProfile();
+    fs.writeFileSync(db, '');
+    fs.truncateSync(db, COPY_LIMIT_BYTES + 1);
+    expect((await run('linux')).notes).toContain(
+      'Skipped Firefox profile "default": cannot read ~/.mozilla/firefox/d.default/cookies.sqlite (larger than 256 MiB)',
+    );
+  });
+
   it('a profile on a path we may not read is skipped (as root, who could read it, the import runs as nobody)', async () => {
     const root = addChromium(scene.home, 'linux', 'chrome', [
       { profile: 'Default', encrypt: encryptLinuxV10, session: 'x' },
@@ -276,6 +315,21 @@ describe('the browser source finds the cookie and says why it passed over the ot
       'browser cookie from Chromium profile "Default" (~/.config/chromium/Default/Cookies)',
     );
     expect(found.session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+  });
+});
+
+describe('the private copy', () => {
+  it('a file of exactly the limit is copied whole, 0600; one byte more is refused unread; none is missing', async () => {
+    const from = path.join(scene.root, 'source.db');
+    fs.writeFileSync(from, 'x'.repeat(100));
+    const to = (name: string) => path.join(scene.root, name);
+
+    expect(await copyRegularFile(from, to('at-limit'), 100)).toBe('copied');
+    expect(fs.readFileSync(to('at-limit'), 'utf8')).toBe('x'.repeat(100));
+    expect(fs.statSync(to('at-limit')).mode & 0o777).toBe(0o600);
+    await expect(copyRegularFile(from, to('over'), 99)).rejects.toThrow('larger than 99 bytes');
+    expect(fs.existsSync(to('over'))).toBe(false);
+    expect(await copyRegularFile(to('nowhere'), to('none'), 100)).toBe('missing');
   });
 });
 

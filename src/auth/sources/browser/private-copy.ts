@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../../../local/read-file.js';
 import { loadSqlite } from '../../../local/sqlite.js';
 import { type Outcome, skip } from './outcome.js';
@@ -9,10 +10,17 @@ import { type Outcome, skip } from './outcome.js';
 export type SqliteDatabase = import('better-sqlite3').Database;
 
 /**
+ * The largest cookie database copied. Firefox's holds every site's cookies, and a copy is made in full
+ * before one row is read: one of several GB would fill the temp directory for a single cookie.
+ */
+export const COPY_LIMIT_BYTES = 256 * 1024 * 1024;
+
+/**
  * A running browser keeps its cookie database locked and journalled, and nothing may be opened for writing in
  * its directory (docs/invariants.md, "Read-only on Cursor's and browsers' files"). So the database and its
- * `-wal` (when there is one) are copied into a fresh 0700 directory under the system temp dir, the copy is
- * opened read-only, and the directory is removed afterwards whatever happens.
+ * `-wal` (when there is one) are copied into a fresh 0700 directory under the system temp dir (only regular
+ * files, of at most COPY_LIMIT_BYTES), the copy is opened read-only, and the directory is removed afterwards
+ * whatever happens.
  */
 export async function readPrivateCopy<T>(
   dbPath: string,
@@ -35,8 +43,10 @@ export async function readPrivateCopy<T>(
   try {
     const copy = path.join(dir, 'cookies.db');
     try {
-      await copyFile(dbPath, copy, constants.COPYFILE_EXCL);
-      await copyIfPresent(`${dbPath}-wal`, `${copy}-wal`);
+      if ((await copyRegularFile(dbPath, copy, COPY_LIMIT_BYTES)) === 'missing') {
+        return skip('unreadable', `${shown} disappeared while it was being read`);
+      }
+      await copyRegularFile(`${dbPath}-wal`, `${copy}-wal`, COPY_LIMIT_BYTES);
     } catch (error) {
       return copyFailure(error, shown);
     }
@@ -54,15 +64,51 @@ export async function readPrivateCopy<T>(
   }
 }
 
-async function copyIfPresent(from: string, to: string): Promise<void> {
+/** Why a file was not copied, before a byte of it was read. */
+class CopyRefusedError extends Error {}
+
+/**
+ * Copies `from` to a new file `to` (0600, never through a link), or answers 'missing'. The source is opened
+ * without blocking and copied only when it is a regular file of at most `limit` bytes (docs/invariants.md,
+ * "Regular files only, never a blocking read"): copyFile would open a named pipe and wait for a writer
+ * forever. A directory is EISDIR, as copying one would be.
+ */
+export async function copyRegularFile(
+  from: string,
+  to: string,
+  limit: number,
+): Promise<'copied' | 'missing'> {
+  let source: Awaited<ReturnType<typeof open>>;
   try {
-    await copyFile(from, to, constants.COPYFILE_EXCL);
+    source = await open(from, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error;
+    if (errorCode(error) === 'ENOENT') return 'missing';
+    throw error;
+  }
+  // Once streaming, each stream closes its own handle (FileHandle.close would wait on the streams forever).
+  let streaming = false;
+  try {
+    const info = await source.stat();
+    if (info.isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+    if (!info.isFile()) throw new CopyRefusedError('not a regular file');
+    if (info.size > limit) {
+      const mib = limit / (1024 * 1024);
+      throw new CopyRefusedError(`larger than ${Number.isInteger(mib) ? `${mib} MiB` : `${limit} bytes`}`);
+    }
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+    const target = await open(to, flags, 0o600);
+    streaming = true;
+    // No further than the limit, even if the file grows while it is copied.
+    const reading = source.createReadStream({ start: 0, end: Math.max(0, limit - 1) });
+    await pipeline(reading, target.createWriteStream());
+    return 'copied';
+  } finally {
+    if (!streaming) await source.close();
   }
 }
 
 function copyFailure(error: unknown, shown: string): Outcome<never> {
+  if (error instanceof CopyRefusedError) return skip('unreadable', `cannot read ${shown} (${error.message})`);
   switch (errorCode(error)) {
     case 'EACCES':
     case 'EPERM':
