@@ -32,6 +32,20 @@ function recordingSleep(): { slept: number[]; sleep: Timing['sleep'] } {
   };
 }
 
+/** `cost --json --concurrency 1` while page 2 answers every try with a 429 and this Retry-After. */
+async function alwaysRateLimited(retryAfter: string) {
+  const { slept, sleep } = recordingSleep();
+  const account: FakeAccount = {
+    cookies: [MANUAL_COOKIE_VALUE],
+    events: { events, faults: [{ page: 2, status: 429, retryAfter }] },
+  };
+  const run = await runCost([account], ['--json', '--concurrency', '1'], {
+    now: NOW,
+    io: { timing: { sleep } },
+  });
+  return { run, slept };
+}
+
 describe('a Retry-After is waited up to the 10 s cap; a 429 asking for longer fails at once', () => {
   it('Retry-After: 10 (the cap) once: one 10 s wait, then the right total', async () => {
     const { slept, sleep } = recordingSleep();
@@ -54,15 +68,7 @@ describe('a Retry-After is waited up to the 10 s cap; a 429 asking for longer fa
   ])(
     'Retry-After: %s: no wait and no retry, "rate limited for %i s", and no total',
     async (header, seconds) => {
-      const { slept, sleep } = recordingSleep();
-      const account: FakeAccount = {
-        cookies: [MANUAL_COOKIE_VALUE],
-        events: { events, faults: [{ page: 2, status: 429, retryAfter: header }] },
-      };
-      const run = await runCost([account], ['--json', '--concurrency', '1'], {
-        now: NOW,
-        io: { timing: { sleep } },
-      });
+      const { run, slept } = await alwaysRateLimited(header);
       expect(run.code).toBe(1);
       expect(onlyRow(run).error).toEqual({
         code: 1,
@@ -74,15 +80,7 @@ describe('a Retry-After is waited up to the 10 s cap; a 429 asking for longer fa
   );
 
   it('Retry-After: 10 on every try: three 10 s waits, then HTTP 429 and no total', async () => {
-    const { slept, sleep } = recordingSleep();
-    const account: FakeAccount = {
-      cookies: [MANUAL_COOKIE_VALUE],
-      events: { events, faults: [{ page: 2, status: 429, retryAfter: '10' }] },
-    };
-    const run = await runCost([account], ['--json', '--concurrency', '1'], {
-      now: NOW,
-      io: { timing: { sleep } },
-    });
+    const { run, slept } = await alwaysRateLimited('10');
     expect(run.code).toBe(1);
     expect(onlyRow(run).error).toEqual({
       code: 1,
