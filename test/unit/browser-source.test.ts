@@ -257,9 +257,18 @@ describe('the browser source finds the cookie and says why it passed over the ot
     const db = oneFirefoxProfile();
     fs.writeFileSync(db, '');
     fs.truncateSync(db, COPY_LIMIT_BYTES + 1);
-    expect((await run('linux')).notes).toContain(
+    const before = fs.statSync(db);
+    // The loader itself, not run(): its snapshot of the browser files would read all 256 MiB, twice.
+    const result = await load(
+      environment('linux'),
+      { allowKeychainPrompt: false },
+      { providers: providers().fake },
+    );
+    expect(result.notes).toContain(
       'Skipped Firefox profile "default": cannot read ~/.mozilla/firefox/d.default/cookies.sqlite (larger than 256 MiB)',
     );
+    expect(fs.statSync(db)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs });
+    expect(fs.readdirSync(scene.tmp)).toEqual([]);
   });
 
   it('a profile on a path we may not read is skipped (as root, who could read it, the import runs as nobody)', async () => {
