@@ -63,6 +63,16 @@ describe('pickSessionHeader: the newest unexpired session cookie wins', () => {
     expect(expired.reads).toBe(0);
   });
 
+  it('a cookie that expires exactly now is expired, as a stored cookie is; one that expires 1 ms later is live', async () => {
+    const value = await sessionValue('edge_user', inADay);
+    const expiring = (expires: string) =>
+      pickSessionHeader([cookie('WorkosCursorSessionToken', value, '2026-11-01T00:00:00Z', expires)], NOW);
+    expect(await expiring('2026-11-20T12:00:00.000Z')).toEqual(
+      skip('expired', 'its cursor.com session cookie expired 2026-11-20T12:00:00Z'),
+    );
+    expect(await expiring('2026-11-20T12:00:00.001Z')).toEqual(ok(`WorkosCursorSessionToken=${value}`));
+  });
+
   it('a cookie without an expiry (kept until the browser closes) is live', async () => {
     const result = await pickSessionHeader(
       [cookie('__Secure-next-auth.session-token', 'jwe', '2026-11-01T00:00:00Z')],

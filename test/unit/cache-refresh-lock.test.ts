@@ -62,6 +62,16 @@ describe('a stale lock is taken over', () => {
     expect(late.kind).toBe('acquired');
   });
 
+  it('when it is dated more than the longest refresh ahead (the clock set back), even if its pid is alive', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+
+    const early = acquireRefreshLock(lock, { now: T0 - LOCK_MAX_AGE_MS, isAlive: alive }, 4343);
+    const late = acquireRefreshLock(lock, { now: T0 - LOCK_MAX_AGE_MS - 1, isAlive: alive }, 4343);
+
+    expect(early.kind).toBe('busy');
+    expect(late.kind).toBe('acquired');
+  });
+
   it('when its content is unreadable', () => {
     fs.writeFileSync(lock, '{"pid":');
 

@@ -85,6 +85,13 @@ describe('list-price estimate: Cursor counters do not overlap', () => {
     expect(cents).toBeCloseTo((0.15 * 6 + 0.01 * 22.5 + 0.06 * 0.6) * 100, 9);
   });
 
+  it('a prompt of exactly 200k tokens bills at the normal rates; one token more at the long-context rates', () => {
+    // The prompt is input + cache writes + cache reads: 150,000 + 0 + 50,000.
+    const at = (input: number) => pricer.estimateCents('claude-4.5-sonnet', million(input, 0, 0, 50_000), AT);
+    expect(at(150_000)).toBeCloseTo((0.15 * 3 + 0.05 * 0.3) * 100, 9);
+    expect(at(150_001)).toBeCloseTo((0.150_001 * 6 + 0.05 * 0.6) * 100, 9);
+  });
+
   it('a row outside its validity dates does not price the event', () => {
     const dated = createListPricer([
       {

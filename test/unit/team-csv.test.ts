@@ -31,7 +31,12 @@ describe('CSV writer (RFC 4180)', () => {
     expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvField('+1')).toBe("'+1");
     expect(csvField('@sum')).toBe("'@sum");
+    expect(csvField('-x')).toBe("'-x");
+    expect(csvField('\tx')).toBe("'\tx");
+    expect(csvField('\rx')).toBe(`"'\rx"`);
     expect(csvField('-x', { neutraliseFormulas: false })).toBe('-x');
+    // Only at the start: a formula character later in the text is just text.
+    expect(csvField('a-b=c')).toBe('a-b=c');
   });
 
   it('a row with the wrong number of fields is a bug, not a shifted column', () => {
