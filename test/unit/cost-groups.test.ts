@@ -84,6 +84,22 @@ describe('--by', () => {
     expect(week.costUSD).toBe(2);
   });
 
+  it('a week or month with a day whose metered figure is unknown has an unknown metered total, not a partial sum', () => {
+    const partly = report([
+      event('2026-11-23T10:00:00Z', { model: 'gpt-5', tokenUsage: usage(100, 50), chargedCents: 100 }),
+      // No chargedCents: this day's metered figure is unknown.
+      event('2026-11-24T10:00:00Z', { model: 'gpt-5', tokenUsage: usage(100, 50) }),
+      event('2026-11-30T10:00:00Z', { model: 'gpt-5', tokenUsage: usage(100, 50), chargedCents: 50 }),
+    ]);
+    const metered = (by: Parameters<typeof groupReport>[1]) =>
+      groupReport(partly, by).map((group) => [group.key, group.meteredUSD]);
+    expect(metered({ by: 'week', weekStart: 'monday' })).toEqual([
+      ['2026-11-23', null],
+      ['2026-11-30', 0.5],
+    ]);
+    expect(metered({ by: 'month', weekStart: 'monday' })).toEqual([['2026-11', null]]);
+  });
+
   it('months, models and kinds; --order reverses, and the defaults are oldest and most expensive first', () => {
     expect(keysAndCosts({ by: 'month', weekStart: 'monday' })).toEqual([['2026-11', 3.5, 1000]]);
     expect(keysAndCosts({ by: 'model', weekStart: 'monday' })).toEqual([

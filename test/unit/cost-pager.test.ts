@@ -139,6 +139,19 @@ describe('cost pagination, sequential and concurrent alike', () => {
     expect(outcome.events).toEqual(stamps(all));
   });
 
+  it('an overlap of half a page (500 rows) is a boundary shift the count explains; 501 is a repeated page', async () => {
+    const all = rows(2500);
+    const overlapping = (overlap: number) => [
+      ...all.slice(0, 1000),
+      ...all.slice(1000 - overlap, 1000),
+      ...all.slice(1000),
+    ];
+    const shift = await both(pagesOf(overlapping(500), 2500));
+    expect(shift.events).toEqual(stamps(all));
+    const repeat = await both(pagesOf(overlapping(501), 2500));
+    expect(repeat.error).toBe('Cursor cost refresh was incomplete (page 2 repeated page 1, twice).');
+  });
+
   it('removes only as many repeated rows as the count proves (greedy, first boundary first)', async () => {
     const all = rows(2500);
     const served = [...all.slice(0, 1000), ...all.slice(997, 1000), ...all.slice(1000)];

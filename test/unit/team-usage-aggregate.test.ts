@@ -65,6 +65,16 @@ describe('daily usage per day and per member', () => {
     expect(report.totals.metrics.subscriptionIncludedReqs).toBe(20);
   });
 
+  it('a negative counter is unknown and not summed; zero is a count', () => {
+    const report = aggregate([
+      row('2026-07-19', 'a@x.test', { usageBasedReqs: 0 }),
+      row('2026-07-20', 'a@x.test', { usageBasedReqs: -1 }),
+    ]);
+    expect(report.days.map((d) => d.metrics.usageBasedReqs)).toEqual([0, null]);
+    expect(report.totals.metrics.usageBasedReqs).toBeNull();
+    expect(report.totals.requests).toBeNull();
+  });
+
   it("rows are placed on Cursor's day, and rows outside the window's days are dropped", () => {
     const report = aggregate([
       row('2026-07-17', 'a@x.test'),
