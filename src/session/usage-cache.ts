@@ -109,7 +109,11 @@ async function cachedUsage(
   const fresh = ageMs >= 0 && ageMs <= policy.maxAgeMs;
   const age = `${Math.max(0, Math.floor(ageMs / 1000))}s`;
   if (!fresh && !policy.acceptStale) {
-    log(`[cache] The snapshot is ${age} old, older than --max-age ${policy.maxAgeMs / 1000}s; fetching`);
+    log(
+      ageMs < 0
+        ? `[cache] The snapshot is dated ${Math.ceil(-ageMs / 1000)}s ahead of this clock; fetching`
+        : `[cache] The snapshot is ${age} old, older than --max-age ${policy.maxAgeMs / 1000}s; fetching`,
+    );
     return undefined;
   }
   for (const line of local?.lines ?? []) log(line);

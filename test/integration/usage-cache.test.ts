@@ -111,6 +111,16 @@ describe('usage --max-age', () => {
     expect(saved.fetchedAt).toBe(later(61).toISOString());
   });
 
+  it('a snapshot dated in the future (the clock set back) is not fresh: fetched live; one dated now is used', async () => {
+    await scene.run(['usage', '--json'], { now: later(10) });
+
+    await scene.run(['usage', '--json', '--max-age', '1h'], { now: later(10) });
+    expect(summaryRequests(scene)).toBe(1);
+    const result = await scene.run(['usage', '--json', '--max-age', '1h', '-v'], { now: later(9) });
+    expect(summaryRequests(scene)).toBe(2);
+    expect(result.stderr).toContain('[cache] The snapshot is dated 1s ahead of this clock; fetching');
+  });
+
   it('is 0 by default: every run fetches live, as CodexBar does', async () => {
     await scene.run(['usage', '--json']);
     await scene.run(['usage', '--json'], { now: later(1) });
