@@ -214,6 +214,31 @@ describe('stored ranges are verified before use', () => {
   });
 });
 
+describe('a stored range checked against a full page 1 that carries no count', () => {
+  // Exactly one full page of settled events: the one case where the page's own length could pass for a count.
+  const settled = newestFirst(
+    generateEvents({ count: 1000, start: new Date(WINDOW_30), end: new Date(SETTLED - 1000), seed: 33 }),
+  );
+  let store: StoreHarness;
+  beforeAll(async () => {
+    store = await storeHarness(settled, NOW, [MANUAL_COOKIE_VALUE]);
+  });
+  afterAll(() => store.close());
+
+  it('is fetched again, never trusted: the same total, not "(verified)"', async () => {
+    const cold = await store.cost(['--days', '30', '--json']);
+    expect(cold.code).toBe(0);
+    store.account.events = { events: settled, count: null };
+    const warm = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(warm.code, warm.stderr).toBe(0);
+    expect(warm.stderr).toMatch(
+      /The event store holds 1000 events for .*, cursor\.com gave no count; fetching it again/,
+    );
+    expect(warm.stderr).not.toContain('(verified)');
+    expect(warm.stdout).toBe(cold.stdout);
+  });
+});
+
 describe('the store under concurrency, damage and other accounts', () => {
   const events = generateEvents({
     count: 2500,
