@@ -310,6 +310,17 @@ describe('the SQLite store', () => {
     expect(fs.statSync(costStorePath(dir, KEY)).mode & 0o777).toBe(0o600);
   });
 
+  it("a read that starts exactly at a chunk's last event returns it; one that ends there leaves it out", async () => {
+    store = await open();
+    store.replace([{ start: 1_000_000, end: 6_000_000, events: columnsOf(seconds(1_000_000, 4500)) }], 42);
+    // Chunks hold 2,000 events: the first one ends with event 1,999.
+    const edge = 1_000_000 + 1999 * 1000;
+    const times = (start: number, end: number) => all(store!.read(start, end)).map((e) => e.timestamp);
+    expect(times(edge, edge + 2000)).toEqual([edge, edge + 1000]);
+    expect(times(edge - 1000, edge)).toEqual([edge - 1000]);
+    expect(times(edge, edge + 1)).toEqual([edge]);
+  });
+
   it('replacing the middle of a range keeps what lies on both sides, with their counts', async () => {
     store = await open();
     store.replace([{ start: 0, end: 10_000_000, events: columnsOf(seconds(0, 10_000)) }], 1);
