@@ -6,7 +6,8 @@ import { readTextFileSync } from '../local/read-file-sync.js';
  * `{pid, nonce, startedAt}`, created with `link()` from a finished temporary file, so it never exists
  * half-written. A lock is stale, and taken over, when its process is gone or it is older than
  * LOCK_MAX_AGE_MS, so a crashed or killed refresh cannot hold it forever. A failed refresh leaves a lock with
- * `holdUntil` instead: nobody retries before then, so a prompt does not hammer cursor.com while logged out.
+ * `holdUntil` instead: nobody retries before then, so a prompt does not hammer cursor.com while logged out;
+ * a hold that ends more than LOCK_MAX_AGE_MS ahead (the clock moved back) is stale too.
  *
  * Takeover is a compare-and-swap: the taker creates `<lock>.claim` exclusively (only one process can),
  * checks that the lock is still the one it judged stale, and renames its own file over it.
@@ -85,7 +86,10 @@ export function holdsRefreshLock(lockPath: string, nonce: string): boolean {
 
 function isStale(held: LockContent | undefined, clock: LockClock): boolean {
   if (held === undefined) return true; // unreadable content cannot name a live owner
-  if (held.holdUntil !== undefined) return clock.now >= held.holdUntil;
+  // A hold is a short backoff: one ending further ahead than a lock may live was written by a clock that
+  // has since moved back, and would stop every refresh until the clock catches up.
+  if (held.holdUntil !== undefined)
+    return clock.now >= held.holdUntil || held.holdUntil - clock.now > LOCK_MAX_AGE_MS;
   if (Math.abs(clock.now - held.startedAt) > LOCK_MAX_AGE_MS) return true;
   return !(clock.isAlive ?? processIsAlive)(held.pid);
 }

@@ -177,4 +177,16 @@ describe('after acquiring', () => {
     expect(acquireRefreshLock(lock, { now: T0 + 59_999, isAlive: dead }).kind).toBe('busy');
     expect(acquireRefreshLock(lock, { now: T0 + 60_000, isAlive: dead }).kind).toBe('acquired');
   });
+
+  it('a hold ending more than the longest refresh ahead (the clock set back) is stale; up to it, it holds', () => {
+    const held = (until: number) => {
+      fs.rmSync(lock, { force: true });
+      const attempt = acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+      holdRefreshLock(lock, (attempt as { nonce: string }).nonce, until);
+      return acquireRefreshLock(lock, { now: T0, isAlive: dead }).kind;
+    };
+    expect(held(T0 + LOCK_MAX_AGE_MS)).toBe('busy');
+    expect(held(T0 + LOCK_MAX_AGE_MS + 1)).toBe('acquired');
+    expect(held(T0 + 365 * 86_400_000)).toBe('acquired');
+  });
 });
