@@ -42,12 +42,25 @@ export function createRequestLogger(options: {
 }
 
 function printablePath(target: string): string {
-  const queryAt = target.indexOf('?');
-  const path = printable(queryAt === -1 ? target : target.slice(0, queryAt));
+  const origin = target.startsWith('/') ? target : originPath(target);
+  const queryAt = origin.indexOf('?');
+  const path = printable(queryAt === -1 ? origin : origin.slice(0, queryAt));
   return path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path;
 }
 
-/** Control characters would let a client forge log lines. */
+/**
+ * An absolute-form target (`GET http://user:password@host/usage`) is logged by its path alone: its
+ * `user:password@` is a credential and its host is the client's to choose. Anything else is not a path.
+ */
+function originPath(target: string): string {
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return '(not a path)';
+  }
+}
+
+/** Control characters (C0, DEL and C1) would let a client forge log lines or drive the terminal. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/serve/server.js';
 import type { CliResult } from '../helpers/cli.js';
 import { useScene } from '../helpers/scene.js';
-import { freePort, httpGet, SERVE_COOKIE, SERVE_NOW, serveAccount } from '../helpers/serve.js';
+import { freePort, httpGet, rawRequest, SERVE_COOKIE, SERVE_NOW, serveAccount } from '../helpers/serve.js';
 
 const scene = useScene({ now: SERVE_NOW, frozen: true });
 
@@ -182,6 +182,20 @@ describe('a server that starts', () => {
     expect(lines[0]).toMatch(/^\[serve\] GET \/health 200 \d+ms$/);
     expect(lines[1]).toMatch(/^\[serve\] GET \/dashboard\/v1\/snapshot 401 \d+ms$/);
     expect(result.stderr).not.toContain('log-secret');
+  });
+
+  it('-v logs an absolute-form target by its path alone: never its user:password@ or host', async () => {
+    const port = await freePort();
+    const result = await runServing(['--port', String(port), '-v'], {}, async (server) => {
+      await rawRequest(
+        '127.0.0.1',
+        server.port,
+        `GET http://admin:hunter2@evil.example/health?token=x HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`,
+      );
+    });
+    const [, line] = result.stderr.trim().split('\n');
+    expect(line).toMatch(/^\[serve\] GET \/health \d{3} \d+ms/);
+    expect(result.stderr).not.toMatch(/hunter2|admin|evil\.example|token/);
   });
 
   it('--json-output logs JSON lines', async () => {
