@@ -145,8 +145,10 @@ function tokenValues(view: StatuslineView): Record<Token, string> {
     reset: resetIn === undefined ? '' : (formatCountdownDuration(resetIn) ?? 'now'),
     pace: pace?.summary.split(' | ')[0] ?? '',
     ondemand: onDemand(snapshot),
-    plan: snapshot.identity.loginMethod?.replace(/^Cursor /, '') ?? '',
-    account: snapshot.identity.accountEmail ?? '',
+    // cursor.com's text, live or from a snapshot: it goes into prompts and tmux (docs/invariants.md,
+    // "Control characters never reach a terminal").
+    plan: safeText(snapshot.identity.loginMethod?.replace(/^Cursor /, '') ?? ''),
+    account: safeText(snapshot.identity.accountEmail ?? ''),
     age: compactAge(ageSeconds(view)),
   };
 }
