@@ -14,6 +14,7 @@ import { newConfig, upsertTokenAccount } from '../config/edit.js';
 import { assertConfigUpdatable, updateConfigFile } from '../config/write.js';
 import { ArgumentError, NotLoggedInError } from '../errors.js';
 import { displayPath } from '../local/paths.js';
+import { safeText } from '../render/safe-text.js';
 import { planName } from '../usage/plan-name.js';
 
 const LOGIN_EXAMPLES = `
@@ -102,11 +103,15 @@ async function loginCommand(flags: LoginFlags, io: CliIo): Promise<number> {
         configPath: path,
       });
     } else {
-      const signedIn = `Signed in to Cursor as ${who.email ?? result.label}${who.plan ? ` (${who.plan})` : ''}.`;
-      const saved = `${result.replaced ? 'Updated' : 'Saved'} token account "${result.label}" in ${shown}`;
+      // The email, the plan and the label (cursor.com's email by default) are text from cursor.com or the
+      // user: shown with their control characters escaped (docs/invariants.md, "Control characters never
+      // reach a terminal").
+      const label = safeText(result.label);
+      const signedIn = `Signed in to Cursor as ${safeText(who.email ?? result.label)}${who.plan ? ` (${safeText(who.plan)})` : ''}.`;
+      const saved = `${result.replaced ? 'Updated' : 'Saved'} token account "${label}" in ${shown}`;
       const active = result.active
         ? '; it is the active account.'
-        : `; it is not the active account (use --account '${result.label}').`;
+        : `; it is not the active account (use --account '${label}').`;
       reporter.printText(`${signedIn}\n${saved}${active}`);
     }
     warnIfOverridden(io, reporter);

@@ -8,6 +8,7 @@ import { type RemoveResult, type RemoveTarget, removeTokenAccounts } from '../co
 import { updateConfigFile } from '../config/write.js';
 import { AccountSelectionError, ArgumentError } from '../errors.js';
 import { displayPath } from '../local/paths.js';
+import { safeText } from '../render/safe-text.js';
 
 /** `codexbar logout`. */
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
@@ -67,9 +68,10 @@ function noAccounts(): AccountSelectionError {
 }
 
 function summary(result: RemoveResult, shown: string): string {
-  const names = result.removed.map((label) => `"${label}"`).join(', ');
+  // Labels are the user's text, or cursor.com's email: shown with their control characters escaped.
+  const names = result.removed.map((label) => `"${safeText(label)}"`).join(', ');
   const lines = [`Removed token account${result.removed.length > 1 ? 's' : ''} ${names} from ${shown}.`];
-  if (result.active !== undefined) lines.push(`Active account: ${result.active}.`);
+  if (result.active !== undefined) lines.push(`Active account: ${safeText(result.active)}.`);
   else lines.push('No token accounts left: codexbar uses the other credential sources again.');
   return lines.join('\n');
 }

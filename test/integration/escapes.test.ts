@@ -1,7 +1,8 @@
 /**
  * docs/invariants.md, "Control characters never reach a terminal": text from cursor.com (here an account
  * email and a plan name carrying an OSC 8 link, a clear-screen, a colour, a C1 CSI and DEL) reaches stdout
- * only as visible `\xNN` escapes, live and from the usage snapshot, in every statusline token.
+ * only as visible `\xNN` escapes: live and from the usage snapshot, in every statusline token, and in what
+ * login and logout say (a token account's label is cursor.com's email by default).
  */
 import { describe, expect, it } from 'vitest';
 import { STATUSLINE_TOKENS } from '../../src/render/statusline.js';
@@ -44,5 +45,20 @@ describe("cursor.com's email and plan, with escape sequences in them", () => {
     expect(cached.stdout).toContain('From the cache');
     expect(cached.stdout).not.toMatch(CONTROL);
     expect(cached.stdout).toContain('\\x1b]8;;');
+  });
+
+  it('login and logout: the email, the plan and the label made of the email, as visible escapes', async () => {
+    const login = await scene.run(['login', '--stdin'], {
+      stdin: `Cookie: WorkosCursorSessionToken=${scene.given.a.cookieValue}\n`,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).not.toMatch(CONTROL);
+    expect(login.stdout).toContain('Signed in to Cursor as a\\x1b]8;;https://evil.example');
+    expect(login.stdout).toContain('(Cursor pro\\x1b]8;;');
+
+    const logout = await scene.run(['logout', '--all']);
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(logout.stdout).not.toMatch(CONTROL);
+    expect(logout.stdout).toContain('Removed token account "a\\x1b]8;;https://evil.example');
   });
 });
