@@ -13,8 +13,9 @@ export type ConfigDocument =
   | { kind: 'invalid'; path: string; reason: string }
   | { kind: 'ok'; path: string; raw: Record<string, unknown>; file: ConfigFile };
 
-export async function readConfigDocument(path: string): Promise<ConfigDocument> {
-  const read = await readJsonFile(path, z.unknown(), 'JSON');
+/** `limit`: the read cap, 1 MiB but for the commands that may shrink an oversized file (config/write.ts). */
+export async function readConfigDocument(path: string, limit?: number): Promise<ConfigDocument> {
+  const read = await readJsonFile(path, z.unknown(), 'JSON', limit);
   switch (read.kind) {
     case 'missing':
       return { kind: 'missing', path };

@@ -1,11 +1,11 @@
-import { lstat, mkdir, readlink } from 'node:fs/promises';
+import { lstat, mkdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writePrivateFileAtomic } from '../cache/private-files.js';
 import { CodexbarError, ConfigError } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
-import { errorCode } from '../local/read-file.js';
+import { errorCode, JSON_FILE_LIMIT } from '../local/read-file.js';
 import { findConfigPath } from './config.js';
 import { readConfigDocument } from './document.js';
 import { LockRefusedError, LockTimeoutError, withFileLock } from './lock.js';
@@ -43,8 +43,10 @@ export async function updateConfigFile<R>(
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     return await withFileLock(target, async () => {
       const current = await readForUpdate(target, shown);
-      const { config, result } = change(current === undefined ? undefined : structuredClone(current));
-      writePrivateFileAtomic(target, `${encodeJson(config, { pretty: true })}\n`);
+      const { config, result } = change(current === undefined ? undefined : structuredClone(current.config));
+      const text = `${encodeJson(config, { pretty: true })}\n`;
+      refuseUnreadable(text, current?.size ?? 0, shown);
+      writePrivateFileAtomic(target, text);
       return { path: configPath, result };
     });
   } catch (error) {
@@ -75,9 +77,31 @@ export async function assertConfigUpdatable(env: LocalEnvironment): Promise<void
   await readForUpdate(await writeTarget(configPath, shown), shown);
 }
 
-/** The current content, or undefined for no file; anything not safe to overwrite is refused. */
-async function readForUpdate(target: string, shown: string): Promise<ConfigObject | undefined> {
-  const document = await readConfigDocument(target);
+/**
+ * A file up to this size is read for an update, past the 1 MiB every other read allows: an oversized config
+ * fails every command, and the ones that remove something must be able to shrink it.
+ */
+const REPAIR_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * No write may leave a file that the next run could not read: one past the read cap is refused, unless it
+ * shrinks a file already past it (a repair on the way down).
+ */
+function refuseUnreadable(text: string, currentSize: number, shown: string): void {
+  const size = Buffer.byteLength(text);
+  if (size <= JSON_FILE_LIMIT || size < currentSize) return;
+  throw new ConfigError(
+    `Refusing to write the config file ${shown}: it would be ${size} bytes, more than the ${JSON_FILE_LIMIT / (1024 * 1024)} MiB codexbar reads.`,
+    'Nothing was changed. Remove token accounts you no longer use first (`codexbar logout --account <label>`).',
+  );
+}
+
+/** The current content and its size, or undefined for no file; anything not safe to overwrite is refused. */
+async function readForUpdate(
+  target: string,
+  shown: string,
+): Promise<{ config: ConfigObject; size: number } | undefined> {
+  const document = await readConfigDocument(target, REPAIR_LIMIT);
   const refuse = (why: string) =>
     new ConfigError(
       `Refusing to write the config file ${shown}: ${why}.`,
@@ -92,7 +116,7 @@ async function readForUpdate(target: string, shown: string): Promise<ConfigObjec
       throw refuse(`it is not a valid CodexBar config (${document.reason})`);
     case 'ok':
       if (document.file.version !== 1) throw refuse(`its version is ${document.file.version}, not 1`);
-      return document.raw;
+      return { config: document.raw, size: (await stat(target)).size };
   }
 }
 

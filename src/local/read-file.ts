@@ -4,7 +4,7 @@ import { errorCode, readTextFileSync, type TextFileReadSync } from './read-file-
 export { errorCode };
 
 /** JSON files we read (config, auth files, cookie files) are small; a larger one is refused, not loaded. */
-const JSON_FILE_LIMIT = 1024 * 1024;
+export const JSON_FILE_LIMIT = 1024 * 1024;
 
 /** A JSON file checked against a schema: as `readTextFile` answers, or malformed (never quoting the file). */
 export type JsonFileRead<T> =
@@ -33,8 +33,9 @@ export async function readJsonFile<T>(
   filePath: string,
   schema: z.ZodType<T>,
   what: string,
+  limit = JSON_FILE_LIMIT,
 ): Promise<JsonFileRead<T>> {
-  const read = await readTextFile(filePath);
+  const read = await readTextFile(filePath, limit);
   if (read.kind !== 'ok') return read;
   const json = parseJson(read.text);
   if (!json.ok) return { kind: 'malformed', reason: json.reason };
