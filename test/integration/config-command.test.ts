@@ -208,6 +208,23 @@ describe('config dump', () => {
     }
   });
 
+  it('a cookie, a JWT or an Admin API key under a key it does not know is redacted by its value', async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyX3gifQ.c2lnbmF0dXJlLXZhbHVl';
+    const adminKey = `key_${'ab'.repeat(32)}`;
+    writeConfig(scene.home, {
+      version: 1,
+      providers: [{ id: 'cursor', myNotes: `saved: WorkosCursorSessionToken=user_x%3A%3A${jwt}` }],
+      backup: [jwt, `team ${adminKey} here`],
+    });
+    const result = await cli(['config', 'dump']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('eyJ');
+    expect(result.stdout).not.toContain(adminKey);
+    const dumped = JSON.parse(result.stdout);
+    expect(dumped.providers[0].myNotes).toBe('saved: WorkosCursorSessionToken=[REDACTED]');
+    expect(dumped.backup).toEqual(['[REDACTED]', 'team [REDACTED] here']);
+  });
+
   it('--show-secrets prints them as they are', async () => {
     writeConfig(scene.home, SHARED_CONFIG);
     const result = await cli(['config', 'dump', '--show-secrets']);
