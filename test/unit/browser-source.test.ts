@@ -327,6 +327,34 @@ describe('the browser source finds the cookie and says why it passed over the ot
   });
 });
 
+describe('copies a killed run left behind', () => {
+  it('are removed once they are an hour old; a fresh one (a run reading it) and other files are left', async () => {
+    const user = await sessionToken('sweep_user');
+    addFirefox(scene.home, 'linux', [{ name: 'default', folder: 'd.default', session: user.cookieValue }]);
+    const old = path.join(scene.tmp, 'codexbar-cookies-old');
+    const young = path.join(scene.tmp, 'codexbar-cookies-young');
+    const other = path.join(scene.tmp, 'not-ours-old');
+    for (const dir of [old, young, other]) {
+      fs.mkdirSync(dir, { mode: 0o700 });
+      fs.writeFileSync(path.join(dir, 'cookies.db'), 'a session cookie');
+    }
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    const almostAnHour = new Date(Date.now() - 59 * 60_000);
+    fs.utimesSync(old, twoHoursAgo, twoHoursAgo);
+    fs.utimesSync(other, twoHoursAgo, twoHoursAgo);
+    fs.utimesSync(young, almostAnHour, almostAnHour);
+
+    const result = await load(
+      environment('linux'),
+      { allowKeychainPrompt: false },
+      { providers: providers().fake },
+    );
+
+    expect(session(result).session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+    expect(fs.readdirSync(scene.tmp).sort()).toEqual(['codexbar-cookies-young', 'not-ours-old']);
+  });
+});
+
 describe('the private copy', () => {
   it('a file of exactly the limit is copied whole, 0600; one byte more is refused unread; none is missing', async () => {
     const from = path.join(scene.root, 'source.db');

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -20,7 +20,7 @@ export const COPY_LIMIT_BYTES = 256 * 1024 * 1024;
  * its directory (docs/invariants.md, "Read-only on Cursor's and browsers' files"). So the database and its
  * `-wal` (when there is one) are copied into a fresh 0700 directory under the system temp dir (only regular
  * files, of at most COPY_LIMIT_BYTES), the copy is opened read-only, and the directory is removed afterwards
- * whatever happens.
+ * whatever happens; copies killed runs left behind are swept first.
  */
 export async function readPrivateCopy<T>(
   dbPath: string,
@@ -30,10 +30,11 @@ export async function readPrivateCopy<T>(
   // Loaded on first use so the native addon stays out of start-up for every other credential source.
   const Database = await loadSqlite().catch(() => undefined);
   if (Database === undefined) return skip('unreadable', `cannot read ${shown} (SQLite is not available)`);
+  await sweepAbandonedCopies(os.tmpdir(), Date.now());
   // mkdtemp creates the directory with mode 0700, owned by us, with a name nobody can guess.
   let dir: string;
   try {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'codexbar-cookies-'));
+    dir = await mkdtemp(path.join(os.tmpdir(), COPY_PREFIX));
   } catch (error) {
     return skip(
       'unreadable',
@@ -61,6 +62,35 @@ export async function readPrivateCopy<T>(
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const COPY_PREFIX = 'codexbar-cookies-';
+/** A copy is read within seconds: an older one was left by a run that was killed while it read. */
+const ABANDONED_COPY_MS = 60 * 60_000;
+
+/**
+ * Removes the private copies killed runs left in `tmp`: they hold a session cookie (in a real Firefox, every
+ * site's). Only our own directories, by their prefix, owner and age, never one a concurrent run is reading.
+ */
+async function sweepAbandonedCopies(tmp: string, nowMs: number): Promise<void> {
+  let names: string[];
+  try {
+    names = (await readdir(tmp)).filter((name) => name.startsWith(COPY_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const dir = path.join(tmp, name);
+    try {
+      const info = await lstat(dir);
+      const ours = typeof process.getuid !== 'function' || info.uid === process.getuid();
+      if (info.isDirectory() && ours && nowMs - info.mtimeMs > ABANDONED_COPY_MS) {
+        await rm(dir, { recursive: true, force: true });
+      }
+    } catch {
+      // Gone meanwhile, or not ours to touch.
+    }
   }
 }
 
