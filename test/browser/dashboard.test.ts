@@ -216,3 +216,35 @@ describe('the dashboard page in Chromium (loopback bind, built CLI)', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
+
+describe('the page under a serve --refresh-interval past what a browser timer holds', () => {
+  it('refreshes at most once a day, not in a loop: one load, and the interval it says is 86400 s', async () => {
+    const longScene = openScene();
+    const fake = await longScene.serve([loadDemoAccount(new Date(), SESSION)]);
+    const longPort = await freePort();
+    const long = await spawnServe(
+      path.join(repoRoot, 'bin', 'codexbar.js'),
+      ['--port', String(longPort), '--refresh-interval', '3000000'],
+      {
+        PATH: process.env.PATH ?? '',
+        HOME: longScene.home,
+        TZ: 'UTC',
+        CODEXBAR_CURSOR_BASE_URL: fake.url,
+        CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${SESSION}`,
+      },
+    );
+    const browser = await openBrowser();
+    try {
+      await browser.page.goto(`http://127.0.0.1:${longPort}/`);
+      await waitForLoads(browser.page, 1);
+      // Past many turns of a 1 ms timer: a page that reloads in a loop has loaded again by now.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await browser.page.locator('body').getAttribute('data-load-count')).toBe('1');
+      expect(await text(browser.page, '#interval')).toBe('86400');
+    } finally {
+      await browser.close();
+      long.child.kill('SIGTERM');
+      await longScene.close();
+    }
+  });
+});

@@ -9,12 +9,15 @@ import { renderUsage } from './usage-view.js';
 const TOKEN_KEY = 'codexbar.dashboardToken';
 const DEFAULT_PERIOD_S = 60;
 const MIN_PERIOD_S = 5;
+// A day: a browser runs a timer longer than 2^31-1 ms (24.8 days) at once, which would reload in a loop.
+const MAX_PERIOD_S = 86_400;
 
 const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.getAttribute('content') ?? '';
 const serverInterval = Number(meta('codexbar-refresh-seconds'));
 const needsToken = meta('codexbar-auth') === 'bearer';
-// The server's interval, at least 5 s; 60 s when the server caches nothing.
-const periodSeconds = serverInterval > 0 ? Math.max(MIN_PERIOD_S, serverInterval) : DEFAULT_PERIOD_S;
+// The server's interval, from 5 s to a day; 60 s when the server caches nothing.
+const periodSeconds =
+  serverInterval > 0 ? Math.min(MAX_PERIOD_S, Math.max(MIN_PERIOD_S, serverInterval)) : DEFAULT_PERIOD_S;
 
 const byId = (id) => document.getElementById(id);
 
