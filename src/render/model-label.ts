@@ -7,7 +7,7 @@
 import { displayName } from './safe-text.js';
 
 /** A name in a table is made safe and cut to 60 columns. */
-const LABEL_MAX = 60;
+export const LABEL_MAX = 60;
 
 const VENDOR_PREFIX = /^(?:anthropic[/.]|openai[/:]|google\/)/;
 /** Cursor's order: `claude-4.5-opus-high-thinking`. */

@@ -102,6 +102,24 @@ describe('team spend output', () => {
     );
   });
 
+  it("a 5,000-character name is cut to 60 columns, as cost's tables cut a model name; JSON keeps it whole", async () => {
+    const long = `L${'x'.repeat(4999)}`;
+    const team = [
+      member({ name: long, email: 'long@example.test', spendCents: 100, overallSpendCents: 200 }),
+    ];
+    const text = await spend([], { fake: { members: team, cycleStart: CYCLE }, env: { COLUMNS: '100' } });
+    expect(text.code).toBe(0);
+    expect(tableNames(text.stdout)).toEqual([`L${'x'.repeat(58)}…`]);
+    const widths = text.stdout
+      .split('\n')
+      .filter((line) => /^[│┌├└]/.test(line))
+      .map((line) => [...line].length);
+    expect(new Set(widths).size).toBe(1);
+    expect(widths[0]).toBeLessThan(200);
+    const json = await spend(['--json'], { fake: { members: team, cycleStart: CYCLE } });
+    expect(json.stdout).toContain(long);
+  });
+
   it('JSON: one row with the totals and every member, unknowns left out', async () => {
     const row = jsonRow(await spend(['--json']));
     expect(row).toMatchObject({
