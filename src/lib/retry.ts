@@ -38,11 +38,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /** A 429 whose Retry-After is past the policy's cap: waiting that long is not a retry, it is a failure. */
-function tooLongToWait(error: ApiError, retryAfterMs: number): ApiError {
-  const seconds = Math.ceil(retryAfterMs / 1000);
+function tooLongToWait(error: ApiError): ApiError {
+  const seconds = Math.ceil((error.retryAfterMs ?? 0) / 1000);
   return new ApiError(error.endpoint, `rate limited for ${seconds} s; try again later`, {
     status: 429,
-    retryAfterMs,
+    retryAfterMs: error.retryAfterMs,
     hint: error.hint,
   });
 }
@@ -83,7 +83,7 @@ export async function withRetry<T>(
       }
       if (error instanceof ApiError && error.retryAfterMs !== undefined) {
         if (decision.kind === 'rateLimited' && error.retryAfterMs > rules.maxRetryAfterMs)
-          throw tooLongToWait(error, error.retryAfterMs);
+          throw tooLongToWait(error);
         delayMs = Math.min(error.retryAfterMs, rules.maxRetryAfterMs);
       }
       rules.onRetry?.({ rateLimited: decision.kind === 'rateLimited', delayMs });

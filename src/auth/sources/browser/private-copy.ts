@@ -30,7 +30,7 @@ export async function readPrivateCopy<T>(
   // Loaded on first use so the native addon stays out of start-up for every other credential source.
   const Database = await loadSqlite().catch(() => undefined);
   if (Database === undefined) return skip('unreadable', `cannot read ${shown} (SQLite is not available)`);
-  await sweepAbandonedCopies(os.tmpdir(), Date.now());
+  await sweepOnce(os.tmpdir());
   // mkdtemp creates the directory with mode 0700, owned by us, with a name nobody can guess.
   let dir: string;
   try {
@@ -66,6 +66,17 @@ export async function readPrivateCopy<T>(
 }
 
 const COPY_PREFIX = 'codexbar-cookies-';
+/** The temp dirs swept by this process: a browser with many profiles makes a copy per profile. */
+const swept = new Map<string, Promise<void>>();
+
+function sweepOnce(tmp: string): Promise<void> {
+  let sweep = swept.get(tmp);
+  if (sweep === undefined) {
+    sweep = sweepAbandonedCopies(tmp, Date.now());
+    swept.set(tmp, sweep);
+  }
+  return sweep;
+}
 /** A copy is read within seconds: an older one was left by a run that was killed while it read. */
 const ABANDONED_COPY_MS = 60 * 60_000;
 
