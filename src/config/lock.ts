@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { link, open, rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import { errorCode, readTextFile } from '../local/read-file.js';
+import { LOCK_FILE_LIMIT } from '../local/read-file-sync.js';
 
 /**
  * An exclusive lock beside a file (`<file>.lock`) so that concurrent read-modify-write runs (two
@@ -19,9 +20,6 @@ export interface LockOptions {
   /** A lock older than this is stale whoever holds it (default 30 s; a write takes milliseconds). */
   staleMs?: number;
 }
-
-/** Far more than a lock's JSON: a larger file at the lock's path is not a lock. */
-const LOCK_FILE_LIMIT = 4096;
 
 /**
  * Something at the lock's path that no lock could be: a named pipe, a directory, a file too large. Read, it

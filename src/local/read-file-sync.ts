@@ -6,6 +6,9 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
  * Answers: missing, unreadable with a reason, or the text.
  */
 
+/** The read cap of a lock file (config.json.lock, the refresh lock): far more than its JSON. */
+export const LOCK_FILE_LIMIT = 4096;
+
 export type TextFileReadSync =
   | { kind: 'missing' }
   | { kind: 'unreadable'; reason: string }

@@ -1,5 +1,5 @@
 import { closeSync, constants, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { readTextFileSync } from '../local/read-file-sync.js';
+import { LOCK_FILE_LIMIT, readTextFileSync } from '../local/read-file-sync.js';
 
 /**
  * One background refresh per account at a time. The lock is a file holding
@@ -149,9 +149,6 @@ function writeTemp(lockPath: string, content: LockContent): string {
   }
   return temp;
 }
-
-/** Far more than a lock's JSON. */
-const LOCK_FILE_LIMIT = 4096;
 
 /**
  * A lock's or claim's text, undefined once it is gone. Read without blocking (docs/invariants.md, "Regular
