@@ -24,17 +24,30 @@ export async function makeTokenAccounts(labels: readonly string[]): Promise<Test
 }
 
 /** The config file entry CodexBar writes for these accounts. */
-function tokenAccountsEntry(accounts: readonly TestTokenAccount[], activeIndex = 0): unknown {
+function tokenAccountEntries(accounts: readonly TestTokenAccount[]): unknown[] {
+  return accounts.map((account, index) => ({
+    id: `00000000-0000-4000-8000-00000000000${index}`,
+    label: account.label,
+    token: account.cookieHeader,
+    addedAt: 1_735_123_456 + index,
+    lastUsed: null,
+  }));
+}
+
+/** A config file whose Cursor entry holds these token-account entries, as they stand in the file. */
+export function configWithAccountEntries(
+  entries: readonly unknown[],
+  options: { activeIndex?: number; cursor?: Record<string, unknown> } = {},
+): unknown {
   return {
     version: 1,
-    activeIndex,
-    accounts: accounts.map((account, index) => ({
-      id: `00000000-0000-4000-8000-00000000000${index}`,
-      label: account.label,
-      token: account.cookieHeader,
-      addedAt: 1_735_123_456 + index,
-      lastUsed: null,
-    })),
+    providers: [
+      {
+        id: 'cursor',
+        ...options.cursor,
+        tokenAccounts: { version: 1, activeIndex: options.activeIndex ?? 0, accounts: entries },
+      },
+    ],
   };
 }
 
@@ -43,12 +56,7 @@ export function tokenAccountsConfig(
   accounts: readonly TestTokenAccount[],
   options: { activeIndex?: number; cursor?: Record<string, unknown> } = {},
 ): unknown {
-  return {
-    version: 1,
-    providers: [
-      { id: 'cursor', ...options.cursor, tokenAccounts: tokenAccountsEntry(accounts, options.activeIndex) },
-    ],
-  };
+  return configWithAccountEntries(tokenAccountEntries(accounts), options);
 }
 
 /** Writes `~/.config/codexbar/config.json` holding the accounts; returns its path. */

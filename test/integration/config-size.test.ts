@@ -10,6 +10,7 @@ import { JSON_FILE_LIMIT } from '../../src/local/read-file.js';
 import { proAccount } from '../helpers/accounts.js';
 import { makeToken } from '../helpers/home.js';
 import { useScene } from '../helpers/scene.js';
+import { configWithAccountEntries } from '../helpers/token-accounts.js';
 
 const scene = useScene({ now: new Date('2026-07-20T15:00:00Z'), frozen: true });
 const configFile = () => path.join(scene.home, '.config', 'codexbar', 'config.json');
@@ -23,23 +24,10 @@ function writeConfigOf(bytes: number): number {
     addedAt: 1_735_123_456,
     lastUsed: null,
   });
-  const text = (count: number, extra = 0) =>
-    `${encodeJson(
-      {
-        version: 1,
-        providers: [
-          {
-            id: 'cursor',
-            tokenAccounts: {
-              version: 1,
-              activeIndex: 0,
-              accounts: Array.from({ length: count }, (_, i) => filler(i, i === count - 1 ? extra : 0)),
-            },
-          },
-        ],
-      },
-      { pretty: true },
-    )}\n`;
+  const text = (count: number, extra = 0) => {
+    const fillers = Array.from({ length: count }, (_, i) => filler(i, i === count - 1 ? extra : 0));
+    return `${encodeJson(configWithAccountEntries(fillers), { pretty: true })}\n`;
+  };
   // Every filler is the same size (its numbers are padded), so the count follows from two encodings, and
   // the last one's token takes up the rest.
   const one = Buffer.byteLength(text(1));

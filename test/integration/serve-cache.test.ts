@@ -18,6 +18,7 @@ import {
   USAGE_SUMMARY,
   until,
 } from '../helpers/serve.js';
+import { configWithAccountEntries } from '../helpers/token-accounts.js';
 
 /** The account's events, as a scenario the fake's events handler can serve. */
 const scenario = () => serveAccount().events as EventsScenario;
@@ -195,19 +196,7 @@ describe('last-good replacement', () => {
   it('a token account’s failed row is replaced by its last good row, marked fallback', async () => {
     serve = await startServeHarness({
       accounts: [serveAccount(undefined, { usageSummary: summaryThenFailure() })],
-      config: {
-        version: 1,
-        providers: [
-          {
-            id: 'cursor',
-            tokenAccounts: {
-              version: 1,
-              activeIndex: 0,
-              accounts: [{ id: 'A-1', label: 'work', token: SERVE_COOKIE, addedAt: 1 }],
-            },
-          },
-        ],
-      },
+      config: configWithAccountEntries([{ id: 'A-1', label: 'work', token: SERVE_COOKIE, addedAt: 1 }]),
     });
     const good = await serve.get('/usage');
     serve.clock.advance(600);
