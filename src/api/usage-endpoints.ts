@@ -121,7 +121,7 @@ async function bestEffort<T>(
 }
 
 /** A reason safe for verbose output: never a cookie, and never a response body (it may name other members). */
-function describeFailure(error: unknown): string {
+export function describeFailure(error: unknown): string {
   if (error instanceof TimeoutError)
     return `timed out after ${Number((error.timeoutMs / 1000).toFixed(1))} s`;
   if (error instanceof NotLoggedInError) return `HTTP ${error.status}`;

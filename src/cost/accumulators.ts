@@ -2,6 +2,9 @@
  * Running sums that fail closed (docs/invariants.md, "No unknown price as zero"): a token sum that overflows
  * becomes unknown for good; a cost sum turns invalid for good on a bad value and otherwise counts known
  * values only; a metered sum is lost for good when one event lacks a usable chargedCents.
+ *
+ * Money is summed in cents, as Cursor reports it, and turned into USD once, when read: dividing each value
+ * first would let a sum whose cents overflow (two charges of 1.797e308) pass as a finite number of dollars.
  */
 import { ExactSum } from './exact-sum.js';
 import type { RequestCounts } from './types.js';
@@ -23,18 +26,18 @@ export function checkedSum(values: readonly (number | null)[]): number | null {
 
 /**
  * Known costs add up (exactly, so the order events arrive in never changes a
- * digit); an invalid one poisons the sum; "no cents at all" stays unknown.
+ * digit); an invalid one or an overflow poisons the sum; "no cents at all" stays unknown.
  */
 class CostSum {
-  private readonly total = new ExactSum();
+  private readonly cents = new ExactSum();
   private known = false;
   private invalid = false;
 
-  addUSD(usd: number): void {
+  addCents(cents: number): void {
     if (this.invalid) return;
-    this.total.add(usd);
+    this.cents.add(cents);
     this.known = true;
-    if (!this.total.finite) this.invalid = true;
+    if (!this.cents.finite) this.invalid = true;
   }
 
   poison(): void {
@@ -46,26 +49,26 @@ class CostSum {
     if (other.known) this.known = true;
     if (other.invalid) this.invalid = true;
     if (this.invalid) return;
-    this.total.addAll(other.total);
-    if (!this.total.finite) this.invalid = true;
+    this.cents.addAll(other.cents);
+    if (!this.cents.finite) this.invalid = true;
   }
 
-  /** A bad reported value (not an overflow or a missing price) made the sum unknown. */
+  /** A bad reported value or an overflow (not a missing price) made the sum unknown. */
   get poisoned(): boolean {
     return this.invalid;
   }
 
   get usd(): number | null {
-    return this.invalid || !this.known ? null : this.total.value;
+    return this.invalid || !this.known ? null : this.cents.value / 100;
   }
 }
 
 /**
  * docs/invariants.md, "No partial total": Σ chargedCents / 100 (exact, as CostSum), or null once any event
- * lacks it, has a negative one, or the sum overflows.
+ * lacks it, has a negative one, or the sum of cents overflows.
  */
 export class MeteredSum {
-  private readonly total = new ExactSum();
+  private readonly cents = new ExactSum();
   private lost = false;
   private events = 0;
 
@@ -76,8 +79,8 @@ export class MeteredSum {
       this.lost = true;
       return;
     }
-    this.total.add(chargedCents / 100);
-    if (!this.total.finite) this.lost = true;
+    this.cents.add(chargedCents);
+    if (!this.cents.finite) this.lost = true;
   }
 
   /** Takes in another sum's events, as if they had been added here. */
@@ -85,12 +88,12 @@ export class MeteredSum {
     this.events += other.events;
     if (other.lost) this.lost = true;
     if (this.lost) return;
-    this.total.addAll(other.total);
-    if (!this.total.finite) this.lost = true;
+    this.cents.addAll(other.cents);
+    if (!this.cents.finite) this.lost = true;
   }
 
   get usd(): number | null {
-    return this.lost || this.events === 0 ? null : this.total.value;
+    return this.lost || this.events === 0 ? null : this.cents.value / 100;
   }
 }
 

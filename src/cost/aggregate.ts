@@ -10,7 +10,7 @@
  * merges that `finish` stays cheap.
  */
 
-import type { TokenUsage } from '../api/schemas/events.js';
+import { type TokenUsage, UNKNOWN_COUNT } from '../api/schemas/events.js';
 import { civilDateAt, createDayKeyer, formatDayKey } from '../lib/time-zone.js';
 import { checkedAdd, MeteredSum, type ModelAccumulator, modelIn, TOKEN_SUM_LIMIT } from './accumulators.js';
 import { type EventRows, HAS_TOKENS, TOTAL_CENTS_INVALID } from './events/rows.js';
@@ -24,7 +24,15 @@ import {
   provenanceOf,
   windowTotals,
 } from './report-parts.js';
-import type { CostEvent, CostReport, CostWindow, KindTotals, PriceSource, UsageKindBucket } from './types.js';
+import type {
+  CostEvent,
+  CostReport,
+  CostWindow,
+  KindTotals,
+  PriceSource,
+  StoredRangesCheck,
+  UsageKindBucket,
+} from './types.js';
 import { USAGE_KIND_BUCKETS } from './types.js';
 import { usageKindBucket } from './usage-kind.js';
 
@@ -46,6 +54,8 @@ export interface FinishMeta {
   generatedAt: Date;
   /** `totalUsageEventsCount` as cursor.com reported it, or null. */
   reportedEventCount: number | null;
+  /** How the stored ranges the run used were checked; absent when it used none. */
+  storedRanges?: StoredRangesCheck;
 }
 
 export interface CostAggregator {
@@ -61,6 +71,8 @@ const MAX_TIME_MS = 8.64e15;
 /**
  * The event's token total, 0 without tokens, or NaN when a count is negative or the
  * four overflow: such an event cannot be counted honestly and is skipped like one without a valid time.
+ * A count too large to hold exactly (UNKNOWN_COUNT) is no overflow: the total is unknown (+Infinity) and
+ * the event counts, with its cents, its known counts and that count unknown in every sum it reaches.
  */
 function eventTokenTotal(event: CostEvent): number {
   const usage = event.tokenUsage;
@@ -70,7 +82,7 @@ function eventTokenTotal(event: CostEvent): number {
   // The hot path of a 150,000-event month: with no negative term, the sum overflows exactly when it
   // ends past the limit, so no per-event checked sum is needed.
   const total = inputTokens + outputTokens + cacheWriteTokens + cacheReadTokens;
-  return total > TOKEN_SUM_LIMIT ? Number.NaN : total;
+  return total > TOKEN_SUM_LIMIT && total !== UNKNOWN_COUNT ? Number.NaN : total;
 }
 
 function addToModel(
@@ -90,7 +102,7 @@ function addToModel(
   // docs/invariants.md, "No unknown price as zero": an invalid cost makes the model's total unknown for
   // good; unpriced events are skipped.
   if (cost.source === 'invalid') acc.cost.poison();
-  else if (cost.source !== 'unpriced') acc.cost.addUSD(cost.cents / 100);
+  else if (cost.source !== 'unpriced') acc.cost.addCents(cost.cents);
 }
 
 export function createCostAggregator(options: CostAggregatorOptions): CostAggregator {
@@ -256,6 +268,7 @@ class CostAggregation implements CostAggregator {
       eventCount: this.eventCount,
       skippedEvents: this.skippedEvents,
       reportedEventCount: meta.reportedEventCount,
+      ...(meta.storedRanges ? { storedRanges: meta.storedRanges } : {}),
     };
   }
 }

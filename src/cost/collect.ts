@@ -4,13 +4,24 @@
  * event store, settled time comes from the store once cursor.com confirms its counts.
  */
 
-import { type EventsRequester, fetchEventsPage } from '../api/events-endpoint.js';
+import {
+  AGGREGATED_ENDPOINT,
+  type EventsRequester,
+  fetchEventsPage,
+  fetchRangeTotals,
+} from '../api/events-endpoint.js';
+import { describeFailure } from '../api/usage-endpoints.js';
 import { DeadlineError } from '../errors.js';
 import { type RetryPolicy, withRetry } from '../lib/retry.js';
 import { createCostAggregator } from './aggregate.js';
 import type { PageProgress } from './pager.js';
 import { createListPricer } from './pricing.js';
-import { type CostStoreUse, collectRanges, type EventsSource } from './store/ranged-collect.js';
+import {
+  type CollectedRanges,
+  type CostStoreUse,
+  collectRanges,
+  type EventsSource,
+} from './store/ranged-collect.js';
 import type { CostReport, CostWindow } from './types.js';
 
 export interface CollectCostOptions {
@@ -44,9 +55,9 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
   const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
   /** The last page accepted, for the deadline's message. */
   let last: PageProgress | undefined;
-  let reported: number | null;
+  let collected: CollectedRanges;
   try {
-    reported = await collectRanges({
+    collected = await collectRanges({
       // cursor.com's endDate is inclusive, so the window is [start, end + 1 ms).
       window: { start: options.window.start.getTime(), end: options.window.end.getTime() + 1 },
       source: dashboardSource(options),
@@ -63,7 +74,11 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
     if (deadline?.signal.aborted) throw deadlinePassed(deadline.ms, last);
     throw error;
   }
-  return aggregator.finish(options.window, { generatedAt: now(), reportedEventCount: reported });
+  return aggregator.finish(options.window, {
+    generatedAt: now(),
+    reportedEventCount: collected.reported,
+    storedRanges: collected.stored,
+  });
 }
 
 /** cursor.com's events endpoint, a span `[a, b)` asked for as `startDate = a`, `endDate = b − 1`. */
@@ -86,6 +101,31 @@ function dashboardSource(options: CollectCostOptions): EventsSource {
         options.retry,
         signal,
       ),
+    // Best-effort (docs/invariants.md, "Best-effort lookups never fail a run"): without them, stored
+    // ranges are checked by count only.
+    fetchTotals: async (span, signal) => {
+      try {
+        return await withRetry(
+          () =>
+            fetchRangeTotals(options.client, {
+              cookieHeader: options.cookieHeader,
+              start: new Date(span.start),
+              end: new Date(span.end - 1),
+              timeoutMs: options.timeoutMs,
+              signal,
+            }),
+          options.retry,
+          signal,
+        );
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        options.store?.log(
+          `[cursor-cost] ${AGGREGATED_ENDPOINT} unavailable (${describeFailure(error)}); ` +
+            'stored ranges are checked by count only',
+        );
+        return undefined;
+      }
+    },
   };
 }
 

@@ -3,7 +3,7 @@
  * groups of `--by` all add up the same way.
  */
 import { checkedSum } from './accumulators.js';
-import { exactSum } from './exact-sum.js';
+import { ExactSum } from './exact-sum.js';
 import type { CostModelRow, TokenTotals } from './types.js';
 
 /** What a row is ranked by. */
@@ -21,16 +21,28 @@ export function compareModelRows(a: RankedRow, b: RankedRow): number {
 }
 
 /**
+ * An exact sum of USD figures, or null once it leaves the finite range in cents: the figures are sums of
+ * cents (src/cost/accumulators.ts), and a sum of them is held to the same limit (docs/invariants.md,
+ * "No unknown price as zero").
+ */
+function usdSum(values: readonly number[]): number | null {
+  const sum = new ExactSum();
+  for (const value of values) sum.add(value);
+  const usd = sum.value;
+  return sum.finite && Number.isFinite(usd * 100) ? usd : null;
+}
+
+/**
  * The day rule: the sum of the known values, or null when none is known. Exact, so the
  * order of the values (e.g. a kind's models, in the order they were first seen) never changes a digit.
  */
 export function sumKnown(values: readonly (number | null)[]): number | null {
   const known = values.filter((value): value is number => value !== null);
-  return known.length === 0 ? null : exactSum(known);
+  return known.length === 0 ? null : usdSum(known);
 }
 
 export function allKnown(values: readonly (number | null)[]): number | null {
-  return values.includes(null) ? null : exactSum(values as readonly number[]);
+  return values.includes(null) ? null : usdSum(values as readonly number[]);
 }
 
 /** Each token field summed with overflow checks; the total is the sum of the four sums. */

@@ -93,6 +93,14 @@ export interface CostTotals extends TokenTotals {
   costUSD: number | null;
 }
 
+/** How the stored ranges a run used were checked (docs/invariants.md, "When a stored range may be trusted"). */
+export interface StoredRangesCheck {
+  /** Stored ranges used. */
+  used: number;
+  /** Of those, the ones checked by their count alone: the source's totals were unavailable. */
+  countOnly: number;
+}
+
 export interface CostReport {
   window: CostWindow;
   generatedAt: Date;
@@ -113,4 +121,9 @@ export interface CostReport {
   /** Events left out of every figure: a timestamp that is no time, or token counts that are negative or overflow. */
   skippedEvents: number;
   reportedEventCount: number | null;
+  /**
+   * How the stored ranges the run used were checked: by count and cursor.com's totals, or (`countOnly` of
+   * them) by count alone. Absent when the run used none.
+   */
+  storedRanges?: StoredRangesCheck;
 }

@@ -52,6 +52,11 @@ export function costRow(
     ),
     requestCounts: { ...requestCountsObject(report.requestCounts), ...skippedField(report.skippedEvents) },
   };
+  // Only a weaker check is worth a field: a run verified by count and totals prints what a cold run would.
+  if (report.storedRanges && report.storedRanges.countOnly > 0) {
+    const { used, countOnly } = report.storedRanges;
+    row.storedRanges = { used, checkedByCountOnly: countOnly };
+  }
   if (grouping) {
     row.groupBy = grouping.by;
     if (grouping.by === 'week') row.weekStart = grouping.weekStart;

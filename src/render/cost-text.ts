@@ -126,6 +126,15 @@ function requestLine(report: CostReport): string {
 function noteLines(report: CostReport): string[] {
   const { estimated, unpriced } = report.requestCounts;
   const notes: string[] = [];
+  const countOnly = report.storedRanges?.countOnly ?? 0;
+  if (countOnly > 0) {
+    const of = countOnly === report.storedRanges!.used ? '' : ` of ${formatCount(report.storedRanges!.used)}`;
+    notes.push(
+      `Note: ${formatCount(countOnly)}${of} stored range${countOnly === 1 && of === '' ? ' was' : 's were'} ` +
+        'checked by event count only, which cannot see a settled event re-rated in place; ' +
+        '--refresh fetches everything again.',
+    );
+  }
   if (report.skippedEvents > 0) {
     notes.push(
       `Note: ${plural(report.skippedEvents, 'event')} skipped: invalid timestamp or token counts; ` +

@@ -115,7 +115,7 @@ export async function collectTeamCost(
     }
   };
 
-  const reported = await collectRanges({
+  const collected = await collectRanges({
     // The API's endDate is inclusive, so the window is [start, end + 1 ms).
     window: { start: window.start.getTime(), end: window.end.getTime() + 1 },
     source: adminSource(context, options),
@@ -130,7 +130,7 @@ export async function collectTeamCost(
   });
 
   const generatedAt = options.now();
-  const meta = { generatedAt, reportedEventCount: reported };
+  const meta = { generatedAt, reportedEventCount: collected.reported, storedRanges: collected.stored };
   // Once any event carries a fee, the API reports fees: a member whose events carry none paid none.
   const feesReported = teamFees.usd !== null;
   const memberCosts = [...members.entries()].map(([member, acc]) => ({

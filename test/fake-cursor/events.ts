@@ -165,3 +165,65 @@ export function createEventsHandler(scenario: EventsScenario): HandlerFunction {
     return fault ? faultResponse(fault, text) : { text };
   };
 }
+
+/** A token count or cents as cursor.com's roll-up would add it: a finite number, else nothing. */
+function amount(value: unknown): number {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : 0;
+}
+
+const TOKEN_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+const TOTAL_FIELDS = {
+  inputTokens: 'totalInputTokens',
+  outputTokens: 'totalOutputTokens',
+  cacheReadTokens: 'totalCacheReadTokens',
+  cacheWriteTokens: 'totalCacheWriteTokens',
+} as const;
+
+/**
+ * `get-aggregated-usage-events` for one scenario: the events of `[startDate, endDate]` (inclusive, as the
+ * events endpoint) rolled up per model, token counts as decimal strings absent when zero, as cursor.com
+ * answers (../shared/reference/peers.md §4.2 in the project's spec). Computed from the scenario's events
+ * on every request, so a test that re-rates events in place sees the new totals.
+ */
+export function createAggregatedHandler(scenario: EventsScenario): HandlerFunction {
+  return (req) => {
+    const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<
+      string,
+      unknown
+    >;
+    const start = parseBound(body.startDate);
+    const end = parseBound(body.endDate);
+    if (start === 'invalid' || end === 'invalid') return { status: 400, json: { error: 'bad dates' } };
+    const models = new Map<string, Record<string, number>>();
+    const totals: Record<string, number> = { totalCostCents: 0 };
+    for (const event of scenario.events) {
+      const t = Number(event.timestamp);
+      if (!(t >= (start ?? Number.NEGATIVE_INFINITY) && t <= (end ?? Number.POSITIVE_INFINITY))) continue;
+      const usage = event.tokenUsage;
+      if (usage === undefined) continue;
+      const model = event.model ?? 'default';
+      const sums = models.get(model) ?? { totalCents: 0 };
+      models.set(model, sums);
+      for (const field of TOKEN_FIELDS) {
+        sums[field] = (sums[field] ?? 0) + amount(usage[field]);
+        totals[TOTAL_FIELDS[field]] = (totals[TOTAL_FIELDS[field]] ?? 0) + amount(usage[field]);
+      }
+      sums.totalCents! += amount(usage.totalCents);
+      totals.totalCostCents! += amount(usage.totalCents);
+    }
+    const counts = (sums: Record<string, number>, names: readonly string[]) =>
+      Object.fromEntries(names.filter((name) => sums[name]).map((name) => [name, String(sums[name])]));
+    return {
+      json: {
+        aggregations: [...models].map(([modelIntent, sums]) => ({
+          modelIntent,
+          ...counts(sums, TOKEN_FIELDS),
+          totalCents: sums.totalCents,
+        })),
+        ...counts(totals, Object.values(TOTAL_FIELDS)),
+        totalCostCents: totals.totalCostCents,
+      },
+    };
+  };
+}

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createEventsHandler, isEventsScenario } from './events.js';
+import { createAggregatedHandler, createEventsHandler, isEventsScenario } from './events.js';
 import type {
   EventsScenario,
   FakeAccount,
@@ -32,6 +32,7 @@ const ROUTES: Record<string, { method: 'GET' | 'POST'; endpoint: AccountEndpoint
   '/api/usage': { method: 'GET', endpoint: 'legacyUsage' },
   '/api/dashboard/get-sand-usage-status': { method: 'POST', endpoint: 'sand' },
   '/api/dashboard/get-filtered-usage-events': { method: 'POST', endpoint: 'events' },
+  '/api/dashboard/get-aggregated-usage-events': { method: 'POST', endpoint: 'aggregated' },
   '/api/dashboard/teams': { method: 'POST', endpoint: 'teams' },
   '/api/dashboard/get-team-spend': { method: 'POST', endpoint: 'teamSpend' },
   '/api/dashboard/v2/usage-status': { method: 'GET', endpoint: 'usageStatus' },
@@ -186,6 +187,9 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
 
   const handlerFor = (account: FakeAccount, endpoint: AccountEndpoint): HandlerFunction | undefined => {
     const handler = account[endpoint];
+    if (endpoint === 'aggregated' && handler === undefined && isEventsScenario(account.events)) {
+      return createAggregatedHandler(account.events);
+    }
     if (handler === undefined) return undefined;
     if (typeof handler === 'function') return handler;
     if (isEventsScenario(handler)) {

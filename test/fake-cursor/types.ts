@@ -111,6 +111,11 @@ export interface FakeAccount {
   teamSpend?: Handler;
   usageStatus?: Handler;
   events?: EventsScenario | Handler;
+  /**
+   * `get-aggregated-usage-events`. Default: the totals of `events` when it is a scenario (404 otherwise);
+   * a handler replaces them (e.g. `{"code":"internal"}` for an unsupported window).
+   */
+  aggregated?: Handler;
 }
 
 export interface FakeCursorOptions {

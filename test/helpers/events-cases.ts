@@ -2,8 +2,9 @@
  * Edge cases of the events page schema, shared by the schema tests and by the test
  * that holds the byte decoder to the schema (test/unit/events-bytes.test.ts).
  */
+import { UNKNOWN_COUNT } from '../../src/api/schemas/events.js';
 
-/** Integer token fields: label, raw value, decoded value. */
+/** Integer token fields: label, raw value, decoded value (UNKNOWN_COUNT: too large to hold exactly). */
 export const INTEGER_FIELD_CASES: readonly [string, unknown, number][] = [
   ['a JSON integer', 1532, 1532],
   ['an integral double', 12.0, 12],
@@ -19,7 +20,15 @@ export const INTEGER_FIELD_CASES: readonly [string, unknown, number][] = [
   ['a boolean', true, 0],
   ['null', null, 0],
   ['an object', { n: 1 }, 0],
-  ['a double beyond Int64', 1e20, 0],
+  ['2^53 − 1, the largest count a double holds exactly', 2 ** 53 - 1, 2 ** 53 - 1],
+  ['2^53 − 1 as text', '9007199254740991', 2 ** 53 - 1],
+  ['2^53, past it (unknown)', 2 ** 53, UNKNOWN_COUNT],
+  ['2^53 as text (unknown)', '9007199254740992', UNKNOWN_COUNT],
+  ['Int64.max as JSON.parse reads it, 2^63 (unknown)', 2 ** 63, UNKNOWN_COUNT],
+  ['Int64.max as text (unknown)', '9223372036854775807', UNKNOWN_COUNT],
+  ['a double beyond Int64 (unknown)', 1e20, UNKNOWN_COUNT],
+  ['text past the largest double (unknown)', '1e400', UNKNOWN_COUNT],
+  ['a negative count past −2^53 (decodes; aggregation drops the event later)', -1e20, -1e20],
 ];
 
 /** Double fields (chargedCents, cursorTokenFee, requestsCosts): label, raw value, decoded value. */
@@ -67,6 +76,12 @@ export const ACCEPTED_ENVELOPES: readonly [string, unknown, number | undefined, 
   ['a page with events', { totalUsageEventsCount: 2, usageEventsDisplay: [{}, {}] }, 2, 2],
   ['`{}` (an empty window)', {}, undefined, 0],
   ['an empty terminal page that omits the array but keeps the count', { totalUsageEventsCount: 3 }, 3, 0],
+  [
+    '`{"totalUsageEventsCount":0}` (an empty window that keeps its count)',
+    { totalUsageEventsCount: 0 },
+    0,
+    0,
+  ],
   ['a count as a numeric string', { totalUsageEventsCount: '1500', usageEventsDisplay: [] }, 1500, 0],
   [
     'a count of "Infinity" (absent)',

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
 import { generateEvents, type UsageEventJson } from '../fake-cursor/events.js';
 import { MANUAL_COOKIE_VALUE, onlyRow } from '../helpers/cost-cli.js';
@@ -28,6 +29,22 @@ const requestsOf = (stdout: string) =>
     (n, m) => n + m.requests,
     0,
   );
+/**
+ * Where the first charge above a cent sits in a chunk of format 1 (src/cost/store/chunk-codec.ts): past the
+ * header, the timestamps, three label sections and the flags, the sixth numeric section. Little-endian.
+ */
+function chargedCentsOffset(blob: Buffer): number {
+  const count = blob.readUInt32LE(4);
+  const aligned = (n: number) => Math.ceil(n / 8) * 8;
+  const numbers = (at: number) => ({ at: at + 8, width: blob.readUInt32LE(at) === 1 ? 4 : 8 });
+  let at = 16;
+  at = numbers(at).at + aligned(count * numbers(at).width) + 3 * aligned(count * 4) + aligned(count);
+  for (let section = 0; section < 5; section++) at = numbers(at).at + aligned(count * numbers(at).width);
+  expect(numbers(at).width).toBe(8);
+  for (let i = 0; i < count; i++) if (blob.readDoubleLE(at + 8 + 8 * i) > 1) return at + 8 + 8 * i;
+  throw new Error('no charge above a cent in the chunk');
+}
+
 /** A file's digest: comparing a store's SQLite pages byte by byte through expect takes seconds of CPU. */
 const digest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
@@ -64,7 +81,7 @@ describe('a warm `cost --days 90` over 7,500 stored events', () => {
     expect(warm.eventRequests).toBeLessThanOrEqual(3 + Math.ceil(recent / 1000));
     expect(warm.stdout).toBe(cold.stdout);
     expect(warm.stderr).toMatch(
-      /\[cursor-cost\] From the event store: 2026-09-02T00:00:00Z – 2026-11-28T12:00:00Z, \d+ events \(verified\)/,
+      /\[cursor-cost\] From the event store: 2026-09-02T00:00:00Z – 2026-11-28T12:00:00Z, \d+ events \(verified by count and totals\)/,
     );
   });
 
@@ -127,7 +144,7 @@ describe('stored ranges are verified before use', () => {
     expect(requestsOf(after.stdout)).toBe(requestsOf(first.stdout) + 1);
     // The replaced range is used (verified) on the next run.
     const again = await store.cost(['--days', '30', '--json', '--verbose']);
-    expect(again.stderr).toContain('(verified)');
+    expect(again.stderr).toContain('(verified by count and totals)');
     expect(again.stdout).toBe(after.stdout);
   });
 
@@ -156,26 +173,81 @@ describe('stored ranges are verified before use', () => {
     expect(fs.existsSync(file)).toBe(true);
   });
 
-  it('--refresh fetches everything and replaces what the store held (a changed cost with the same count)', async () => {
-    await storeBase();
-    const current = newestFirst(base);
-    // Same count, new cost on an old event: the count check cannot see it; --refresh is the way to pick it up.
-    const changed = current.map((e) =>
+  /** `base` with every event before 5 November re-rated to $50: the same count, another cost. */
+  const reRated = () =>
+    newestFirst(base).map((e) =>
       Number(e.timestamp) < Date.parse('2026-11-05T00:00:00Z') && e.tokenUsage
         ? { ...e, tokenUsage: { ...e.tokenUsage, totalCents: 5000 } }
         : e,
     );
-    store.serve(changed);
-    const stale = await store.cost(['--days', '30', '--json']);
+
+  it("events re-rated with their count unchanged are seen by cursor.com's totals: fetched again, the total right", async () => {
+    const first = await storeBase();
+    store.serve(reRated());
+    const after = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(after.stderr).toMatch(
+      /The event store holds \$[\d.]+, [\d,]+ tokens for 2026-11-01T00:00:00Z – 2026-11-28T12:00:00Z, cursor\.com reports \$[\d.]+, [\d,]+ tokens; fetching it again/,
+    );
+    expect(after.stderr).not.toContain('(verified');
+    expect(after.stdout).toBe(await truth());
+    expect(costOf(after.stdout)).toBeGreaterThan(costOf(first.stdout));
+    const next = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(next.stderr).toContain('(verified by count and totals)');
+    expect(next.stdout).toBe(after.stdout);
+  });
+
+  it('--refresh fetches everything and replaces what the store held', async () => {
+    await storeBase();
+    store.serve(reRated());
     const refreshed = await store.cost(['--days', '30', '--json', '--refresh', '--verbose']);
     // 3000 events: three full pages and the empty one that proves the end.
     expect(refreshed.eventRequests).toBe(4);
     expect(refreshed.stderr).not.toContain('From the event store');
     expect(refreshed.stdout).toBe(await truth());
-    expect(costOf(refreshed.stdout)).toBeGreaterThan(costOf(stale.stdout));
     const next = await store.cost(['--days', '30', '--json', '--verbose']);
-    expect(next.stderr).toContain('(verified)');
+    expect(next.stderr).toContain('(verified by count and totals)');
     expect(next.stdout).toBe(refreshed.stdout);
+  });
+
+  describe("without cursor.com's totals", () => {
+    afterEach(() => {
+      delete store.account.aggregated;
+    });
+    /** Stores `base` at `storedAt`, then makes the totals endpoint answer as for an unsupported window. */
+    const storeWithoutTotals = async (storedAt: Date) => {
+      store.serve(newestFirst(base));
+      expect((await store.cost(['--days', '30', '--json', '--refresh'], { now: storedAt })).code).toBe(0);
+      store.account.aggregated = { status: 500, json: { code: 'internal' } };
+    };
+
+    it('a range stored less than a day ago is used, and the text and JSON say it was checked by count only', async () => {
+      const storedAt = new Date(NOW.getTime() - DAY + 1);
+      await storeWithoutTotals(storedAt);
+      const json = await store.cost(['--days', '30', '--json', '--verbose']);
+      expect(json.stderr).toContain(
+        '[cursor-cost] POST /api/dashboard/get-aggregated-usage-events unavailable (HTTP 500); stored ranges are checked by count only',
+      );
+      expect(json.stderr).toContain('(verified by count only)');
+      expect(onlyRow(json).storedRanges).toEqual({ used: 1, checkedByCountOnly: 1 });
+      const text = await store.cost(['--days', '30']);
+      expect(text.stdout).toContain(
+        'Note: 1 stored range was checked by event count only, which cannot see a settled event re-rated in place; --refresh fetches everything again.',
+      );
+    });
+
+    it('a range stored a day ago or more is fetched again in full, never checked by count alone', async () => {
+      await storeWithoutTotals(new Date(NOW.getTime() - DAY));
+      const run = await store.cost(['--days', '30', '--json', '--verbose']);
+      // The range ends where the settled part of the latest run that stored it did.
+      expect(run.stderr).toMatch(
+        /2026-11-01T00:00:00Z – 2026-11-2\dT12:00:00Z was stored a day or more from now and can only be checked by count; fetching it again/,
+      );
+      expect(run.stderr).not.toContain('(verified');
+      expect(onlyRow(run).storedRanges).toBeUndefined();
+      expect(run.eventRequests).toBe(4);
+      store.account.aggregated = undefined;
+      expect(run.stdout).toBe(await truth());
+    });
   });
 
   it('a verification request that fails fails the run as any page would: no stored total is shown', async () => {
@@ -203,7 +275,7 @@ describe('stored ranges are verified before use', () => {
     );
     store.serve(current);
     const next = await store.cost(['--days', '30', '--json', '--verbose']);
-    expect(next.stderr).toContain('(verified)');
+    expect(next.stderr).toContain('(verified by count and totals)');
     expect(next.stdout).toBe(await truth());
   });
 
@@ -234,7 +306,7 @@ describe('a stored range checked against a full page 1 that carries no count', (
     expect(warm.stderr).toMatch(
       /The event store holds 1000 events for .*, cursor\.com gave no count; fetching it again/,
     );
-    expect(warm.stderr).not.toContain('(verified)');
+    expect(warm.stderr).not.toContain('(verified');
     expect(warm.stdout).toBe(cold.stdout);
   });
 });
@@ -260,7 +332,7 @@ describe('the store under concurrency, damage and other accounts', () => {
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(b.stdout).toBe(a.stdout);
     const warm = await store.cost(['--days', '30', '--json', '--verbose']);
-    expect(warm.stderr).toContain('(verified)');
+    expect(warm.stderr).toContain('(verified by count and totals)');
     expect(warm.stdout).toBe(a.stdout);
   });
 
@@ -277,7 +349,34 @@ describe('the store under concurrency, damage and other accounts', () => {
     expect(run.eventRequests).toBe(3);
     expect(store.storeFiles()).toContain(`${STORE_FILE}.unusable`);
     const next = await store.cost(['--days', '30', '--json', '--verbose']);
-    expect(next.stderr).toContain('(verified)');
+    expect(next.stderr).toContain('(verified by count and totals)');
+    expect(next.stdout).toBe(good);
+  });
+
+  it('one flipped bit in a stored chunk fails its checksum: the store is set aside and the run is right', async () => {
+    const file = path.join(store.storeDir, STORE_FILE);
+    const good = (await store.cost(['--days', '30', '--json', '--refresh'])).stdout;
+    const db = new Database(file);
+    try {
+      const chunk = db
+        .prepare<[], { id: number; data: Buffer }>('SELECT id, data FROM chunks LIMIT 1')
+        .get()!;
+      // The lowest exponent bit of a charge doubles or halves it: the metered total changes, which neither
+      // the count nor cursor.com's totals would see.
+      chunk.data[chargedCentsOffset(chunk.data) + 6]! ^= 0x10;
+      db.prepare('UPDATE chunks SET data = ? WHERE id = ?').run(chunk.data, chunk.id);
+    } finally {
+      db.close();
+    }
+    const run = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /The event store ~\/\.cache\/codexbar\/cost\/[0-9a-f]{32}\.sqlite could not be used \(a chunk does not match its checksum\); moved it to [0-9a-f]{32}\.sqlite\.unusable and started a new one/,
+    );
+    expect(run.stderr).not.toContain('(verified');
+    expect(run.stdout).toBe(good);
+    const next = await store.cost(['--days', '30', '--json', '--verbose']);
+    expect(next.stderr).toContain('(verified by count and totals)');
     expect(next.stdout).toBe(good);
   });
 

@@ -48,12 +48,14 @@ interface RunOptions {
   events: AdminEventJson[];
   apiKey?: string;
   faults?: AdminFault[];
+  /** The run's clock; default NOW. */
+  now?: Date;
 }
 
 /** One `team cost` run in `home`; `eventRequests` counts what it asked the fake for. */
 async function teamCost(home: string, args: string[], options: RunOptions) {
   const result = await runTeam(['cost', ...args], {
-    now: NOW,
+    now: options.now ?? NOW,
     home,
     apiKey: options.apiKey,
     fake: { events: options.events, faults: options.faults },
@@ -68,6 +70,15 @@ async function truth(args: string[], events: AdminEventJson[]): Promise<string> 
   expect(result.code).toBe(0);
   return result.stdout;
 }
+
+/**
+ * Output less what says the stored ranges were checked by count only: the Admin API has no totals of a
+ * range, so a warm run says so, and otherwise prints what a cold run would.
+ */
+const lessCountOnly = (stdout: string) =>
+  stdout
+    .replace(/,"storedRanges":\{"used":\d+,"checkedByCountOnly":\d+\}/g, '')
+    .replace(/^Note: \d+(?: of \d+)? stored ranges? (?:was|were) checked by event count only.*\n/m, '');
 
 /** A file's digest: comparing megabytes of SQLite pages byte by byte through expect is slow. */
 const digest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -97,9 +108,10 @@ describe('a warm `team cost` asks only for verification and the last 48 hours', 
     expect(warm.code).toBe(0);
     expect(recent(events)).toBeGreaterThan(0);
     expect(warm.eventRequests).toBe(1 + pagesFor(recent(events)));
-    expect(warm.stdout).toBe(cold.stdout);
+    expect(JSON.parse(warm.stdout)[0].storedRanges).toEqual({ used: 1, checkedByCountOnly: 1 });
+    expect(lessCountOnly(warm.stdout)).toBe(cold.stdout);
     expect(warm.stderr).toMatch(
-      /\[cursor-team\] From the event store: 2026-06-21T00:00:00Z – 2026-07-18T15:00:00Z, \d+ events \(verified\)/,
+      /\[cursor-team\] From the event store: 2026-06-21T00:00:00Z – 2026-07-18T15:00:00Z, \d+ events \(verified by count only\)/,
     );
     expect(warm.stderr).toContain('[cursor-team] Fetching 2026-07-18T15:00:00Z – 2026-07-20T15:00:00Z');
     // The verification request is page 1 of the stored span, asked for with inclusive bounds.
@@ -111,9 +123,12 @@ describe('a warm `team cost` asks only for verification and the last 48 hours', 
     expect(verify!.body).toMatchObject({ page: 1 });
   });
 
-  it('text output is the same warm as cold', async () => {
+  it('text output is the same warm as cold, and says the stored range was checked by count only', async () => {
     const text = await teamCost(home, ['--days', '30'], { events });
-    expect(text.stdout).toBe(await truth(['--days', '30'], events));
+    expect(text.stdout).toContain(
+      'Note: 1 stored range was checked by event count only, which cannot see a settled event re-rated in place; --refresh fetches everything again.\n',
+    );
+    expect(lessCountOnly(text.stdout)).toBe(await truth(['--days', '30'], events));
     expect(text.eventRequests).toBe(1 + pagesFor(recent(events)));
   });
 
@@ -142,13 +157,40 @@ describe('a warm `team cost` asks only for verification and the last 48 hours', 
     expect(snapshot()).toEqual(before);
   });
 
+  it.each([
+    ['less than a day ago is used, checked by its count', DAY - 1, true],
+    ['a day ago or more is fetched again in full: the Admin API has no totals to check it by', DAY, false],
+  ])('a range stored %s', async (_, age, used) => {
+    const fresh = newHome();
+    const storedAt = new Date(NOW.getTime() - age);
+    expect((await teamCost(fresh, ['--days', '30', '--json'], { events, now: storedAt })).code).toBe(0);
+    const warm = await teamCost(fresh, ['--days', '30', '--json', '--verbose'], { events });
+    expect(warm.stderr.includes('(verified by count only)')).toBe(used);
+    expect(warm.stderr.includes('can only be checked by count; fetching it again')).toBe(!used);
+    expect(lessCountOnly(warm.stdout)).toBe(await truth(['--days', '30', '--json'], events));
+    // Page 1 of the stored span (fetched again, every page of it), then what was not settled when it was
+    // stored.
+    const unstored = events.filter((e) => Number(e.timestamp) >= storedAt.getTime() - 2 * DAY).length;
+    expect(warm.eventRequests).toBe((used ? 1 : pagesFor(1500 - unstored)) + pagesFor(unstored));
+  });
+
+  it('a range dated a day ahead of the clock (set back since) is fetched again in full too', async () => {
+    const fresh = newHome();
+    const ahead = new Date(NOW.getTime() + DAY);
+    expect((await teamCost(fresh, ['--days', '30', '--json'], { events, now: ahead })).code).toBe(0);
+    const warm = await teamCost(fresh, ['--days', '30', '--json', '--verbose'], { events });
+    expect(warm.stderr).toContain('can only be checked by count; fetching it again');
+    expect(warm.stderr).not.toContain('(verified');
+    expect(warm.stdout).toBe(await truth(['--days', '30', '--json'], events));
+  });
+
   it('--refresh fetches everything, and the next run uses what it stored', async () => {
     const run = await teamCost(home, ['--days', '30', '--json', '--refresh', '--verbose'], { events });
     expect(run.eventRequests).toBe(pagesFor(1500));
     expect(run.stderr).not.toContain('From the event store');
     const next = await teamCost(home, ['--days', '30', '--json', '--verbose'], { events });
-    expect(next.stderr).toContain('(verified)');
-    expect(next.stdout).toBe(run.stdout);
+    expect(next.stderr).toContain('(verified by count only)');
+    expect(lessCountOnly(next.stdout)).toBe(run.stdout);
   });
 
   it('cache clear --cost (clearCostStores) removes the team store with the others', async () => {
@@ -180,9 +222,9 @@ describe('stored spans are verified before use', () => {
     const cold = await teamCost(fresh, args, { events: base });
     expect(cold.code).toBe(0);
     const warm = await teamCost(fresh, args, { events: base });
-    expect(warm.stdout).toBe(cold.stdout);
+    expect(lessCountOnly(warm.stdout)).toBe(cold.stdout);
     expect(warm.eventRequests).toBe(2 + pagesFor(recent(base)));
-    expect(warm.stderr.match(/\(verified\)/g)).toHaveLength(2);
+    expect(warm.stderr.match(/\(verified by count only\)/g)).toHaveLength(2);
     for (const request of requestsTo(warm, EVENTS)) {
       const body = request.body as { startDate: number; endDate: number };
       expect(body.endDate - body.startDate).toBeLessThan(30 * DAY);
@@ -198,13 +240,13 @@ describe('stored spans are verified before use', () => {
     expect(after.stderr).toMatch(
       /\[cursor-team\] The event store holds (\d+) events for 2026-06-\d\dT00:00:00Z – 2026-07-\d\dT00:00:00Z, the Admin API reports \d+; fetching it again/,
     );
-    expect(after.stdout).toBe(await truth(['--days', '40', '--json'], withExtra));
+    expect(lessCountOnly(after.stdout)).toBe(await truth(['--days', '40', '--json'], withExtra));
     expect(row(after.stdout).apiRateCostUSD! - row(stored.stdout).apiRateCostUSD!).toBeCloseTo(12.345, 6);
     expect(row(after.stdout).tokenFeeUSD! - row(stored.stdout).tokenFeeUSD!).toBeCloseTo(0.655, 6);
     // The piece fetched again replaced what was stored: the next run verifies it and prints the same.
     const again = await teamCost(home, args, { events: withExtra });
     expect(again.stderr).not.toContain('fetching it again');
-    expect(again.stdout).toBe(after.stdout);
+    expect(lessCountOnly(again.stdout)).toBe(lessCountOnly(after.stdout));
   });
 
   it('an event deleted from an old stored day is noticed too', async () => {
@@ -213,7 +255,7 @@ describe('stored spans are verified before use', () => {
     expect((await teamCost(home, args, { events: base })).code).toBe(0);
     const after = await teamCost(home, args, { events: fewer });
     expect(after.stderr).toContain('fetching it again');
-    expect(after.stdout).toBe(await truth(['--days', '40', '--json'], fewer));
+    expect(lessCountOnly(after.stdout)).toBe(await truth(['--days', '40', '--json'], fewer));
   });
 
   it('a verification request that fails fails the run: no stored total is shown', async () => {
@@ -257,8 +299,8 @@ describe('stores of other teams and members are never read', () => {
     const teamBytes = digest(teamFile);
     const cold = await teamCost(home, [...args, '--member', member], { events });
     const warm = await teamCost(home, [...args, '--member', member], { events });
-    expect(warm.stdout).toBe(cold.stdout);
-    expect(warm.stderr).toContain('(verified)');
+    expect(lessCountOnly(warm.stdout)).toBe(cold.stdout);
+    expect(warm.stderr).toContain('(verified by count only)');
     expect(warm.stdout).not.toBe(team.stdout);
     for (const request of requestsTo(warm, EVENTS)) expect(request.body).toMatchObject({ email: member });
     const memberFile = `${memberStoreKey(teamStoreKey(ADMIN_KEY), member)}.sqlite`;
@@ -281,8 +323,8 @@ describe('stores of other teams and members are never read', () => {
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(b.stdout).toBe(a.stdout);
     const warm = await teamCost(home, args, { events });
-    expect(warm.stderr).toContain('(verified)');
-    expect(warm.stdout).toBe(a.stdout);
+    expect(warm.stderr).toContain('(verified by count only)');
+    expect(lessCountOnly(warm.stdout)).toBe(a.stdout);
   });
 
   it('a store that cannot be opened costs only the saving: every event is fetched, the output is right', async () => {

@@ -205,6 +205,69 @@ describe('cost aggregation: per-day, per-model sums', () => {
     expect(r.totals.totalTokens).toBeNull();
     expect(r.today.tokens).toBeNull();
   });
+
+  it('a token field summing to exactly 2^53 − 1 stays known; one token more makes it unknown', () => {
+    const at = (hour: number, input: number) =>
+      event(`2026-07-20T0${hour}:00:00Z`, {
+        model: 'm',
+        tokenUsage: tokens(input, 0, 0, 0, { totalCents: 1 }),
+      });
+    const edge = report([at(1, 2 ** 52), at(2, 2 ** 52 - 1)]);
+    expect(edge.totals.inputTokens).toBe(2 ** 53 - 1);
+    expect(edge.totals.totalTokens).toBe(2 ** 53 - 1);
+    const past = report([at(1, 2 ** 52), at(2, 2 ** 52)]);
+    expect(past.totals.inputTokens).toBeNull();
+    expect(past.totals.totalTokens).toBeNull();
+    expect(past.totals.costUSD).toBe(0.02);
+  });
+
+  it.each([
+    ['2^53', 2 ** 53],
+    ['Int64.max (2^63 once parsed)', 2 ** 63],
+    ['Int64.max as text', '9223372036854775807'],
+  ])(
+    'a count of %s is unknown: its event counts with its cents, the field and totals are unknown, other fields kept',
+    (_label, count) => {
+      const r = report([
+        event('2026-07-20T01:00:00Z', {
+          model: 'm',
+          tokenUsage: { inputTokens: count, outputTokens: 7, totalCents: 1 },
+          chargedCents: 1,
+        }),
+        event('2026-07-20T02:00:00Z', { model: 'm', tokenUsage: usage(10, 1), chargedCents: 1 }),
+      ]);
+      expect(r.skippedEvents).toBe(0);
+      expect(r.eventCount).toBe(2);
+      const m = r.daily[0]!.models[0]!;
+      expect(m).toMatchObject({ inputTokens: null, outputTokens: 7, totalTokens: null, requestCount: 2 });
+      expect(m.costUSD).toBe(0.02);
+      expect(r.totals).toMatchObject({
+        inputTokens: null,
+        outputTokens: 7,
+        totalTokens: null,
+        costUSD: 0.02,
+      });
+      expect(r.today).toEqual({ tokens: null, costUSD: 0.02 });
+      expect(r.byKind.other.totalTokens).toBeNull();
+      expect(r.meteredCostUSD).toBe(0.02);
+      expect(r.requestCounts).toEqual({ reported: 2, estimated: 0, unpriced: 0 });
+    },
+  );
+
+  it('a count of 2^53 − 1 is kept exactly', () => {
+    const r = report([
+      event('2026-07-20T01:00:00Z', { model: 'm', tokenUsage: usage(2 ** 53 - 1, 1), chargedCents: 1 }),
+    ]);
+    expect(r.totals).toMatchObject({ inputTokens: 2 ** 53 - 1, totalTokens: 2 ** 53 - 1, costUSD: 0.01 });
+  });
+
+  it('an unknown count without totalCents has no list price: the request is unpriced, never estimated', () => {
+    const r = report([event('2026-07-20T01:00:00Z', { model: 'gpt-5', tokenUsage: tokens(2 ** 53) })], {
+      pricing: createListPricer(),
+    });
+    expect(r.requestCounts).toEqual({ reported: 0, estimated: 0, unpriced: 1 });
+    expect(r.totals.costUSD).toBeNull();
+  });
 });
 
 describe('cost aggregation: cost validity', () => {
@@ -249,16 +312,33 @@ describe('cost aggregation: cost validity', () => {
     expect(r.provenance).toBe('listPriceEstimate');
   });
 
-  it('a cost sum that becomes non-finite is invalid', () => {
-    // Each event is finite (1.7e306 USD); about a hundred of them exceed Number.MAX_VALUE.
-    const huge = Array.from({ length: 110 }, (_, i) =>
-      event(`2026-07-20T01:${String(i % 60).padStart(2, '0')}:00Z`, {
-        model: 'm',
-        tokenUsage: usage(10 + i, 1.7e308),
-      }),
-    );
-    const r = report(huge);
-    expect(r.daily[0]!.models[0]!.costUSD).toBeNull();
+  it('a cost sum whose cents overflow is invalid; one such cost alone is finite and kept', () => {
+    // Each cost is finite (1.797e306 USD); two of them overflow in cents, where the sum is taken.
+    const huge = (minute: number) =>
+      event(`2026-07-20T01:0${minute}:00Z`, { model: 'm', tokenUsage: usage(10, 1.797e308) });
+    const two = report([huge(1), huge(2)]);
+    expect(two.daily[0]!.models[0]!.costUSD).toBeNull();
+    expect(two.daily[0]!.models[0]!.invalidReportedCost).toBe(true);
+    expect(two.totals.costUSD).toBeNull();
+    const one = report([huge(1)]);
+    expect(one.daily[0]!.models[0]!.costUSD).toBe(1.797e308 / 100);
+    expect(one.totals.costUSD).toBe(1.797e308 / 100);
+  });
+
+  it('a day whose models’ money overflows in cents has it unknown; below that it is their sum', () => {
+    const day = (cents: number) =>
+      report([
+        event('2026-07-20T01:00:00Z', { model: 'a', tokenUsage: usage(10, cents), chargedCents: cents }),
+        event('2026-07-20T02:00:00Z', { model: 'b', tokenUsage: usage(10, cents), chargedCents: cents }),
+      ]).daily[0]!;
+    const over = day(1e308);
+    expect(over.models.map((m) => [m.costUSD, m.meteredUSD])).toEqual([
+      [1e306, 1e306],
+      [1e306, 1e306],
+    ]);
+    expect(over.costUSD).toBeNull();
+    expect(over.meteredUSD).toBeNull();
+    expect(day(8e307)).toMatchObject({ costUSD: 1.6e306, meteredUSD: 1.6e306 });
   });
 });
 
@@ -344,6 +424,21 @@ describe('cost aggregation: totals, Today, metered, provenance, coverage', () =>
       }),
     ]);
     expect(r.meteredCostUSD).toBeCloseTo(0.1, 12);
+  });
+
+  it('metered is null once the sum of chargedCents overflows; one huge charge alone is its cents / 100', () => {
+    const charged = (minute: number) =>
+      event(`2026-07-20T01:0${minute}:00Z`, {
+        model: 'm',
+        tokenUsage: usage(10, 1),
+        chargedCents: 1.797e308,
+      });
+    const two = report([charged(1), charged(2)]);
+    expect(two.meteredCostUSD).toBeNull();
+    expect(two.daily[0]!.meteredUSD).toBeNull();
+    expect(two.byKind.other.meteredUSD).toBeNull();
+    expect(two.provenance).toBe('listPriceEstimate');
+    expect(report([charged(1)]).meteredCostUSD).toBe(1.797e308 / 100);
   });
 
   it.each([

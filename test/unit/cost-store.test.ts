@@ -224,11 +224,11 @@ describe('planning a window', () => {
     expect(
       planWindow({
         window: { start: 0, end: 1200 },
-        stored: [{ start: 0, end: 900, count: 5 }],
+        stored: [{ start: 0, end: 900, count: 5, fetchedAt: 7 }],
         settledBefore,
       }),
     ).toEqual([
-      { kind: 'stored', start: 0, end: 900 },
+      { kind: 'stored', start: 0, end: 900, fetchedAt: 7 },
       { kind: 'fetch', start: 900, end: 1200 },
     ]);
   });
@@ -238,15 +238,15 @@ describe('planning a window', () => {
       planWindow({
         window: { start: 100, end: 1200 },
         stored: [
-          { start: 0, end: 300, count: 1 },
-          { start: 500, end: 1100, count: 1 },
+          { start: 0, end: 300, count: 1, fetchedAt: 7 },
+          { start: 500, end: 1100, count: 1, fetchedAt: 7 },
         ],
         settledBefore,
       }),
     ).toEqual([
-      { kind: 'stored', start: 100, end: 300 },
+      { kind: 'stored', start: 100, end: 300, fetchedAt: 7 },
       { kind: 'fetch', start: 300, end: 500 },
-      { kind: 'stored', start: 500, end: 1000 },
+      { kind: 'stored', start: 500, end: 1000, fetchedAt: 7 },
       { kind: 'fetch', start: 1000, end: 1200 },
     ]);
   });
@@ -255,10 +255,10 @@ describe('planning a window', () => {
     expect(
       planWindow({
         window: { start: 100, end: 400 },
-        stored: [{ start: 0, end: 900, count: 1 }],
+        stored: [{ start: 0, end: 900, count: 1, fetchedAt: 7 }],
         settledBefore,
       }),
-    ).toEqual([{ kind: 'stored', start: 100, end: 400 }]);
+    ).toEqual([{ kind: 'stored', start: 100, end: 400, fetchedAt: 7 }]);
   });
 });
 
@@ -302,7 +302,7 @@ describe('the SQLite store', () => {
     store = await open();
     const events = seconds(1_000_000, 4500);
     store.replace([{ start: 1_000_000, end: 6_000_000, events: columnsOf(events) }], 42);
-    expect(store.ranges()).toEqual([{ start: 1_000_000, end: 6_000_000, count: 4500 }]);
+    expect(store.ranges()).toEqual([{ start: 1_000_000, end: 6_000_000, fetchedAt: 42, count: 4500 }]);
     expect(all(store.read(1_000_000, 6_000_000))).toStrictEqual(events.map(kept));
     expect(all(store.read(2_000_000, 2_005_000)).map((e) => e.timestamp)).toEqual([
       2_000_000, 2_001_000, 2_002_000, 2_003_000, 2_004_000,
@@ -326,8 +326,8 @@ describe('the SQLite store', () => {
     store.replace([{ start: 0, end: 10_000_000, events: columnsOf(seconds(0, 10_000)) }], 1);
     const middle = seconds(4_000_000, 500).map((e) => ({ ...e, model: 'new' }));
     store.replace([{ start: 4_000_000, end: 6_000_000, events: columnsOf(middle) }], 2);
-    // Adjacent ranges merge again (3,000-odd events is far below the cap).
-    expect(store.ranges()).toEqual([{ start: 0, end: 10_000_000, count: 4000 + 500 + 4000 }]);
+    // Adjacent ranges merge again (3,000-odd events is far below the cap), as old as their oldest part.
+    expect(store.ranges()).toEqual([{ start: 0, end: 10_000_000, count: 4000 + 500 + 4000, fetchedAt: 1 }]);
     const read = all(store.read(0, 10_000_000));
     expect(read).toHaveLength(8500);
     expect(read.filter((e) => e.model === 'new')).toHaveLength(500);

@@ -6,7 +6,7 @@
  * field for field.
  */
 import { describe, expect, it } from 'vitest';
-import { type EventsPage, eventsPageSchema } from '../../src/api/schemas/events.js';
+import { type EventsPage, eventsPageSchema, UNKNOWN_COUNT } from '../../src/api/schemas/events.js';
 import { decodeEventsPageBytes } from '../../src/cost/events/byte-decoder.js';
 import { type EventRowsPage, eventRowsPageSchema } from '../../src/cost/events/rows.js';
 import { generateEvents, seededRandom } from '../fake-cursor/generate-events.js';
@@ -277,6 +277,36 @@ describe('the byte decoder', () => {
           if (got !== want) expect(`${member} → ${got}`).toBe(`${member} → ${want}`);
         });
       }
+    });
+  });
+
+  describe('a token count past 2^53 − 1 is unknown, never 0, on both paths', () => {
+    const exact = 2 ** 53 - 1;
+    const literals: [string, number, string][] = [
+      ['9007199254740991', exact, 'kept exactly'],
+      ['"9007199254740991"', exact, 'kept exactly'],
+      ['9007199254740992', UNKNOWN_COUNT, 'unknown'],
+      ['9223372036854775807', UNKNOWN_COUNT, 'unknown'],
+      ['"9223372036854775807"', UNKNOWN_COUNT, 'unknown'],
+      ['1e400', UNKNOWN_COUNT, 'unknown'],
+    ];
+    const cases = ['inputTokens', 'outputTokens', 'cacheWriteTokens', 'cacheReadTokens'].flatMap((field) =>
+      literals.map(([literal, count, outcome]): [string, string, string, number] => [
+        field,
+        literal,
+        outcome,
+        count,
+      ]),
+    );
+
+    it.each(cases)('%s written %s is %s, and the event keeps its totalCents', (field, literal, _, count) => {
+      const text = `{"usageEventsDisplay":[{"tokenUsage":{"${field}":${literal},"totalCents":1}}]}`;
+      const outcome = bothPaths(decode, text);
+      expect(outcome.fast).not.toBe('gave up');
+      expect(outcome.fast).toStrictEqual(outcome.schema);
+      const usage = (outcome.fast as EventsPage).usageEventsDisplay[0]!.tokenUsage!;
+      expect(usage[field as 'inputTokens']).toBe(count);
+      expect(usage.totalCents).toBe(1);
     });
   });
 

@@ -33,7 +33,7 @@ export function lenientInteger(value: unknown): number | undefined {
 }
 
 export interface DecodedTokenUsage {
-  /** Token counts that are not integers decode as 0. */
+  /** Token counts that are not integers decode as 0, those past 2^53 − 1 as UNKNOWN_COUNT. */
   inputTokens: number;
   outputTokens: number;
   cacheWriteTokens: number;
@@ -105,9 +105,22 @@ export function decodeModel(value: unknown, issues: Issues): string | undefined 
   return model === '' ? undefined : model;
 }
 
-/** A token count that is not an integer decodes as 0. */
+/**
+ * A token count too large for a JavaScript number to hold exactly (past 2^53 − 1: Int64.max, 1e20): unknown,
+ * never 0 (docs/invariants.md, "No unknown price as zero"). It is +Infinity, which the event store keeps as it
+ * is and every checked token sum turns into unknown (src/cost/accumulators.ts).
+ */
+export const UNKNOWN_COUNT = Number.POSITIVE_INFINITY;
+
+/**
+ * A token count: an integer, an integral double or text holding one; UNKNOWN_COUNT past 2^53 − 1 (a literal
+ * too large for a double included); anything else 0.
+ */
 export function tokenCount(value: unknown): number {
-  return lenientInteger(value) ?? 0;
+  const count = typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : value;
+  if (typeof count !== 'number') return 0;
+  if (count > Number.MAX_SAFE_INTEGER) return UNKNOWN_COUNT;
+  return Number.isInteger(count) ? count : 0;
 }
 
 /** `tokenUsage.totalCents` when it is a finite number ≥ 0, else undefined. */

@@ -8,8 +8,9 @@
  * garbage collector copied and promoted them page after page; typed arrays cost it nothing.
  *
  * Every field of a decoded event (src/api/schemas/events.ts) has a column. An absent number is NaN (a decoded
- * number is never NaN: the lenient rules give a finite number or nothing); booleans and the presence of token
- * usage are bits of `flags`. `get(i)` gives the event back exactly as the schema decodes it.
+ * number is never NaN: the lenient rules give a finite number or nothing, and a token count too large to hold
+ * exactly +Infinity, UNKNOWN_COUNT); booleans and the presence of token usage are bits of `flags`. `get(i)`
+ * gives the event back exactly as the schema decodes it.
  */
 import { type DecodedUsageEvent, eventsPageSchema } from '../../api/schemas/events.js';
 

@@ -11,6 +11,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import type BetterSqlite3 from 'better-sqlite3';
 import { loadSqlite } from '../../local/sqlite.js';
 import { EventRows } from '../events/rows.js';
@@ -18,8 +19,11 @@ import { ChunkFormatError, decodeChunk, encodeChunk, type Labels, type StoreIds 
 import { KeptEvents } from './kept-events.js';
 import { createStoreFile, foreignFileReason, setStoreAside } from './store-files.js';
 
-/** The chunks are in the machine's byte order; a store copied to a machine of the other order is foreign. */
-const FORMAT = `codexbar-cost-events/1/${os.endianness().toLowerCase()}`;
+/**
+ * The chunks are in the machine's byte order; a store copied to a machine of the other order is foreign.
+ * Format 2 added the chunk checksum: a format-1 store is set aside and fetched again once.
+ */
+const FORMAT = `codexbar-cost-events/2/${os.endianness().toLowerCase()}`;
 const BUSY_TIMEOUT_MS = 5000;
 /** Events per chunk: big enough to keep rows few, small enough that a range edge re-encodes little. */
 const CHUNK_EVENTS = 2000;
@@ -29,11 +33,15 @@ const CHUNK_EVENTS = 2000;
  */
 export const MAX_MERGED_RANGE_EVENTS = 100_000;
 
-/** A stored time range `[start, end)` in epoch ms and the number of events cursor.com reported in it. */
+/**
+ * A stored time range `[start, end)` in epoch ms, the number of events cursor.com reported in it, and when
+ * its events were fetched (the earliest, for ranges merged from several runs).
+ */
 export interface StoredRange {
   start: number;
   end: number;
   count: number;
+  fetchedAt: number;
 }
 
 /**
@@ -58,7 +66,7 @@ CREATE TABLE IF NOT EXISTS ranges (
   fetched_at_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chunks (
   id INTEGER PRIMARY KEY, first_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL,
-  event_count INTEGER NOT NULL, data BLOB NOT NULL);
+  event_count INTEGER NOT NULL, data BLOB NOT NULL, checksum INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_by_time ON chunks (first_ms, last_ms);
 `;
 
@@ -68,6 +76,16 @@ interface ChunkRow {
   last_ms: number;
   event_count: number;
   data: Buffer;
+  checksum: number;
+}
+
+/**
+ * A chunk's CRC-32, over its blob and the columns that place it (time span and count). CRC-32 sees every
+ * flip of one bit, and every burst of up to 32, which a re-encoding would otherwise decode to other
+ * numbers no check notices (docs/invariants.md, "When a stored range may be trusted").
+ */
+function chunkChecksum(first: number, last: number, count: number, data: Uint8Array): number {
+  return crc32(`${first}/${last}/${count}`, crc32(data));
 }
 
 /** Rows made room for up front, at most: a count read from the file is only a claim until decoded. */
@@ -125,24 +143,54 @@ export interface OpenStoreOptions {
  */
 export async function openEventStore(options: OpenStoreOptions): Promise<EventStore> {
   const Sqlite = await loadSqlite();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const foreign = await foreignFileReason(options.file);
-      if (foreign) throw new StoreUnusableError(foreign);
-      await createStoreFile(options.file);
-      return new EventStore(
-        new Sqlite(options.file, { timeout: BUSY_TIMEOUT_MS }),
-        options.key,
-        options.owner,
-      );
-    } catch (error) {
-      if (attempt > 0 || !isStoreDamage(error)) throw error;
-      const aside = await setStoreAside(options.file);
-      options.note(
-        `${options.tag} The event store ${options.shown} could not be used (${storeErrorText(error)}); ` +
-          `moved it to ${path.basename(aside)} and started a new one`,
-      );
-    }
+  const open = async (): Promise<Database> => {
+    const foreign = await foreignFileReason(options.file);
+    if (foreign) throw new StoreUnusableError(foreign);
+    await createStoreFile(options.file);
+    return initDatabase(new Sqlite(options.file, { timeout: BUSY_TIMEOUT_MS }), options);
+  };
+  try {
+    return new EventStore(await open(), options, open);
+  } catch (error) {
+    if (!isStoreDamage(error)) throw error;
+    await setAside(options, error);
+    return new EventStore(await open(), options, open);
+  }
+}
+
+async function setAside(options: OpenStoreOptions, error: unknown): Promise<void> {
+  const aside = await setStoreAside(options.file);
+  options.note(
+    `${options.tag} The event store ${options.shown} could not be used (${storeErrorText(error)}); ` +
+      `moved it to ${path.basename(aside)} and started a new one`,
+  );
+}
+
+/** The store's tables and pragmas on a newly opened database; refused when it is another format or key's. */
+function initDatabase(db: Database, { key, owner }: OpenStoreOptions): Database {
+  try {
+    // Big pages: a store is a few dozen blobs of ~100 KB, so fewer, larger pages mean fewer writes.
+    db.pragma('page_size = 65536');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      const insert = db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)');
+      insert.run('format', FORMAT);
+      insert.run('key', key);
+    }).immediate();
+    const meta = new Map(
+      db
+        .prepare<[], { name: string; value: string }>('SELECT name, value FROM meta')
+        .all()
+        .map((row) => [row.name, row.value]),
+    );
+    if (meta.get('format') !== FORMAT) throw new StoreUnusableError(`it is not a ${FORMAT} store`);
+    if (meta.get('key') !== key) throw new StoreUnusableError(`it belongs to another ${owner}`);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
   }
 }
 
@@ -158,34 +206,31 @@ export class EventStore {
   private readonly labelTexts = new Map<number, string>();
 
   constructor(
-    private readonly db: Database,
-    key: string,
-    owner: StoreOwner,
+    private db: Database,
+    private readonly options: OpenStoreOptions,
+    private readonly reopen: () => Promise<Database>,
   ) {
     try {
-      // Big pages: a store is a few dozen blobs of ~100 KB, so fewer, larger pages mean fewer writes.
-      db.pragma('page_size = 65536');
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.transaction(() => {
-        db.exec(SCHEMA);
-        const insert = db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)');
-        insert.run('format', FORMAT);
-        insert.run('key', key);
-      }).immediate();
-      const meta = new Map(
-        db
-          .prepare<[], { name: string; value: string }>('SELECT name, value FROM meta')
-          .all()
-          .map((row) => [row.name, row.value]),
-      );
-      if (meta.get('format') !== FORMAT) throw new StoreUnusableError(`it is not a ${FORMAT} store`);
-      if (meta.get('key') !== key) throw new StoreUnusableError(`it belongs to another ${owner}`);
       this.loadLabels();
     } catch (error) {
       db.close();
       throw error;
     }
+  }
+
+  /**
+   * After damage a read or a write met (a chunk that fails its checksum or does not decode): the store is
+   * set aside and a new one started, as on open. False for any other error, which leaves the store as it
+   * is. A new store that cannot be opened leaves this one closed: every later use fails, and is noted.
+   */
+  async startOverIfDamaged(error: unknown): Promise<boolean> {
+    if (!isStoreDamage(error)) return false;
+    this.db.close();
+    this.forgetLabels();
+    await setAside(this.options, error);
+    this.db = await this.reopen();
+    this.loadLabels();
+    return true;
   }
 
   close(): void {
@@ -195,9 +240,16 @@ export class EventStore {
   /** Every stored range, in time order. */
   ranges(): StoredRange[] {
     return this.db
-      .prepare<[], RangeRow>('SELECT start_ms, end_ms, event_count FROM ranges ORDER BY start_ms')
+      .prepare<[], RangeRow>(
+        'SELECT start_ms, end_ms, event_count, fetched_at_ms FROM ranges ORDER BY start_ms',
+      )
       .all()
-      .map((row) => ({ start: row.start_ms, end: row.end_ms, count: row.event_count }));
+      .map((row) => ({
+        start: row.start_ms,
+        end: row.end_ms,
+        count: row.event_count,
+        fetchedAt: row.fetched_at_ms,
+      }));
   }
 
   /** The stored events with a timestamp in `[start, end)`, read in one snapshot. */
@@ -214,7 +266,7 @@ export class EventStore {
   /**
    * Replaces what the store holds for each range with its fetched events, in one transaction: ranges and
    * chunks overlapping it are cut back to what lies outside it, the new events and range are written, and
-   * adjacent ranges merge. `fetchedAt` is kept for inspection only.
+   * adjacent ranges merge. `fetchedAt` dates the check by count alone (src/cost/store/ranged-collect.ts).
    */
   replace(pieces: readonly RangeEvents[], fetchedAt: number): void {
     if (pieces.length === 0) return;
@@ -233,8 +285,7 @@ export class EventStore {
         .immediate();
     } catch (error) {
       // Labels added in a transaction that rolled back are gone from the file: forget them here too.
-      this.labelIds.clear();
-      this.labelTexts.clear();
+      this.forgetLabels();
       throw error;
     }
   }
@@ -248,12 +299,15 @@ export class EventStore {
   private chunksOverlapping(start: number, end: number): ChunkRow[] {
     return this.db
       .prepare<[number, number], ChunkRow>(
-        'SELECT id, first_ms, last_ms, event_count, data FROM chunks WHERE first_ms < ? AND last_ms >= ? ORDER BY first_ms, id',
+        'SELECT id, first_ms, last_ms, event_count, data, checksum FROM chunks WHERE first_ms < ? AND last_ms >= ? ORDER BY first_ms, id',
       )
       .all(end, start);
   }
 
   private decodeInto(chunk: ChunkRow, into: EventRows | KeptEvents, start?: number, end?: number): void {
+    if (chunkChecksum(chunk.first_ms, chunk.last_ms, chunk.event_count, chunk.data) !== chunk.checksum) {
+      throw new ChunkFormatError('a chunk does not match its checksum');
+    }
     if (decodeChunk(chunk.data, this.labels, into, start, end) !== chunk.event_count) {
       throw new ChunkFormatError('chunk count does not match its events');
     }
@@ -295,14 +349,15 @@ export class EventStore {
   /** Rows already in time order, in chunks of CHUNK_EVENTS, so chunks cover disjoint stretches of time. */
   private writeChunks(events: KeptEvents, rows: readonly number[]): void {
     const insert = this.db.prepare(
-      'INSERT INTO chunks (first_ms, last_ms, event_count, data) VALUES (?, ?, ?, ?)',
+      'INSERT INTO chunks (first_ms, last_ms, event_count, data, checksum) VALUES (?, ?, ?, ?, ?)',
     );
     const storeIds: StoreIds = [];
     for (let from = 0; from < rows.length; from += CHUNK_EVENTS) {
       const slice = rows.slice(from, from + CHUNK_EVENTS);
       const first = events.timestamp[slice[0]!]!;
       const last = events.timestamp[slice[slice.length - 1]!]!;
-      insert.run(first, last, slice.length, encodeChunk(events, slice, this.labels, storeIds));
+      const data = encodeChunk(events, slice, this.labels, storeIds);
+      insert.run(first, last, slice.length, data, chunkChecksum(first, last, slice.length, data));
     }
   }
 
@@ -313,17 +368,27 @@ export class EventStore {
       const current = ranges[i]!;
       if (previous.end !== current.start || previous.count + current.count > MAX_MERGED_RANGE_EVENTS)
         continue;
+      const merged = {
+        start: previous.start,
+        end: current.end,
+        count: previous.count + current.count,
+        fetchedAt: Math.min(previous.fetchedAt, current.fetchedAt),
+      };
       this.db.prepare('DELETE FROM ranges WHERE start_ms = ?').run(current.start);
       this.db
-        .prepare('UPDATE ranges SET end_ms = ?, event_count = ? WHERE start_ms = ?')
-        .run(current.end, previous.count + current.count, previous.start);
-      ranges[i] = { start: previous.start, end: current.end, count: previous.count + current.count };
+        .prepare('UPDATE ranges SET end_ms = ?, event_count = ?, fetched_at_ms = ? WHERE start_ms = ?')
+        .run(merged.end, merged.count, merged.fetchedAt, merged.start);
+      ranges[i] = merged;
     }
   }
 
-  private loadLabels(): void {
+  private forgetLabels(): void {
     this.labelIds.clear();
     this.labelTexts.clear();
+  }
+
+  private loadLabels(): void {
+    this.forgetLabels();
     for (const row of this.db
       .prepare<[], { id: number; text: string }>('SELECT id, text FROM labels')
       .iterate()) {

@@ -16,7 +16,8 @@ export interface TimeSpan {
   end: number;
 }
 
-export type PlanStep = ({ kind: 'stored' } | { kind: 'fetch' }) & TimeSpan;
+/** A stored step keeps when its range was fetched: a check by count alone trusts it only for a day. */
+export type PlanStep = ({ kind: 'stored'; fetchedAt: number } | { kind: 'fetch' }) & TimeSpan;
 
 export interface PlanInput {
   window: TimeSpan;
@@ -28,7 +29,11 @@ export interface PlanInput {
 export function planWindow({ window, stored, settledBefore }: PlanInput): PlanStep[] {
   const settledEnd = Math.min(window.end, settledBefore);
   const covered = stored
-    .map((range) => ({ start: Math.max(range.start, window.start), end: Math.min(range.end, settledEnd) }))
+    .map((range) => ({
+      start: Math.max(range.start, window.start),
+      end: Math.min(range.end, settledEnd),
+      fetchedAt: range.fetchedAt,
+    }))
     .filter((span) => span.start < span.end)
     .sort((a, b) => a.start - b.start);
   const steps: PlanStep[] = [];

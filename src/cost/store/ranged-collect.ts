@@ -5,21 +5,33 @@
  *
  * - The window is planned into stored and fetched spans; a source whose requests cover at most `maxSpanMs`
  *   gets each span in consecutive pieces of that length.
- * - Every stored piece is verified before use: page 1 of it, whose count must equal the events held.
- *   Otherwise (or without a count) the piece is fetched again in full and replaces what was stored.
+ * - Every stored piece is verified before use: page 1 of it, whose count must equal the events held, and
+ *   the source's totals of it, which must equal the sums of the events held. Otherwise (or without a
+ *   count) the piece is fetched again in full and replaces what was stored. Without totals (a source that
+ *   has none, or they are unavailable) a piece is checked by count only, and only while it was fetched less
+ *   than a day ago.
+ * - A store found damaged while it is read or written is set aside and a new one started.
  * - Fetched pieces are paged by the pager (src/cost/pager.ts); their settled part (older than 48 hours,
  *   proven complete) is written back at the end, in one transaction.
  */
 
+import type { RangeTotals } from '../../api/schemas/aggregated-usage.js';
 import { isoSeconds } from '../../lib/iso-date.js';
 import type { EventRows, EventRowsPage } from '../events/rows.js';
 import { MAX_PAGES, PAGE_SIZE, type PageProgress, pageEventRows } from '../pager.js';
+import type { StoredRangesCheck } from '../types.js';
+import { heldTotals, sameTotals, totalsText } from './content-check.js';
 import { type EventStore, type RangeEvents, type StoredRange, storeErrorText } from './event-store.js';
 import { KeptEvents } from './kept-events.js';
 import { type PlanStep, planWindow, settledPart, type TimeSpan } from './plan.js';
 
 /** Events younger than this can still change, so they are always fetched again. */
 const SETTLED_AFTER_MS = 48 * 3_600_000;
+/**
+ * How long a stored range checked by its count alone is trusted after it was fetched: a re-rating that
+ * kept the count is invisible to that check, so such a range is fetched again once a day.
+ */
+const COUNT_ONLY_TRUST_MS = 24 * 3_600_000;
 
 /** The store a run uses, and how. */
 export interface CostStoreUse {
@@ -38,6 +50,11 @@ export interface EventsSource {
   server: string;
   /** One page of the events in `span` as rows, with the source's own retries. */
   fetchPage(span: TimeSpan, page: number, signal: AbortSignal | undefined): Promise<EventRowsPage>;
+  /**
+   * The source's own totals of `span`, when it has them; undefined when they are unavailable (the source
+   * says why under `--verbose`). A source without it checks stored ranges by count only.
+   */
+  fetchTotals?(span: TimeSpan, signal: AbortSignal | undefined): Promise<RangeTotals | undefined>;
   /** Pages in flight at once (the pager's default when absent). */
   concurrency?: number;
   /** The pager's page cap per piece. */
@@ -66,11 +83,18 @@ export interface CollectRangesOptions {
   onProgress?: (progress: PageProgress, piece: PieceIndex) => void;
 }
 
+export interface CollectedRanges {
+  /** The sum of the counts the server reported for the pieces (null when any piece had none). */
+  reported: number | null;
+  /** Undefined when no stored range was used. */
+  stored?: StoredRangesCheck;
+}
+
 /**
- * Collects every event of the window into `add`; returns the sum of the counts the server reported for the
- * pieces (null when any piece had none). Throws what the pager or a request throws: nothing partial.
+ * Collects every event of the window into `add`. Throws what the pager or a request throws: nothing
+ * partial.
  */
-export async function collectRanges(options: CollectRangesOptions): Promise<number | null> {
+export async function collectRanges(options: CollectRangesOptions): Promise<CollectedRanges> {
   const collector = new RangeCollector(options, options.runAt - SETTLED_AFTER_MS);
   const stored = options.store && !options.store.refresh ? collector.storedRanges() : [];
   const steps = planWindow({ window: options.window, stored, settledBefore: collector.settledBefore });
@@ -81,8 +105,9 @@ export async function collectRanges(options: CollectRangesOptions): Promise<numb
     const count = step.kind === 'stored' ? await collector.fromStore(step) : await collector.fetch(step);
     reported = reported === null || count === null ? null : reported + count;
   }
-  collector.writeStore(options.runAt);
-  return reported;
+  await collector.writeStore(options.runAt);
+  const { checked } = collector;
+  return checked.used > 0 ? { reported, stored: checked } : { reported };
 }
 
 /** A step in pieces of at most `maxSpanMs`, each of the step's kind. */
@@ -135,6 +160,9 @@ class RangeCollector {
   private readonly writes: RangeEvents[] = [];
   /** The piece being collected, for progress. */
   at: PieceIndex = { piece: 1, pieces: 1 };
+  readonly checked: StoredRangesCheck = { used: 0, countOnly: 0 };
+  /** The source's totals failed once this run: they are not asked for again. */
+  private totalsUnavailable = false;
 
   constructor(
     private readonly options: CollectRangesOptions,
@@ -202,42 +230,91 @@ class RangeCollector {
   }
 
   /**
-   * A stored span: read it, then ask the server for its count (page 1 of the span). Equal counts: the stored
-   * events are used. Otherwise (or no count) the span is fetched again in full and replaces what was stored.
+   * A stored span: read it, then ask the server for its count (page 1 of the span) and its totals. Equal
+   * counts and totals: the stored events are used. Otherwise (no count, or no totals for a range fetched
+   * a day ago or more) the span is fetched again in full and replaces what was stored.
    */
-  async fromStore(span: TimeSpan): Promise<number | null> {
+  async fromStore(step: TimeSpan & { fetchedAt: number }): Promise<number | null> {
+    const span = { start: step.start, end: step.end };
     let held: EventRows;
     try {
       held = this.options.store!.store.read(span.start, span.end);
     } catch (error) {
       this.log(`The event store could not be read (${storeErrorText(error)}); fetching ${spanText(span)}`);
+      await this.startOverIfDamaged(error);
       return this.fetch(span);
     }
-    const first = await this.page(span, 1);
+    const [first, totals] = await Promise.all([this.page(span, 1), this.totals(span)]);
     // `{}` is the answer for an empty range: a short page without a count is complete by itself.
     const events = first.usageEventsDisplay.length;
     const reported = first.totalUsageEventsCount ?? (events < PAGE_SIZE ? events : undefined);
-    if (reported === held.length) {
-      this.log(`From the event store: ${spanText(span)}, ${held.length} events (verified)`);
-      this.options.addRows(held, 0, held.length);
-      return first.totalUsageEventsCount ?? null;
+    const { server } = this.options.source;
+    if (reported !== held.length) {
+      this.log(
+        `The event store holds ${held.length} events for ${spanText(span)}, ${server} ` +
+          `${reported === undefined ? 'gave no count' : `reports ${reported}`}; fetching it again`,
+      );
+      return this.fetch(span, first);
     }
-    this.log(
-      `The event store holds ${held.length} events for ${spanText(span)}, ${this.options.source.server} ` +
-        `${reported === undefined ? 'gave no count' : `reports ${reported}`}; fetching it again`,
-    );
-    return this.fetch(span, first);
+    if (totals !== undefined) {
+      const sums = heldTotals(held);
+      if (!sameTotals(sums, totals)) {
+        this.log(
+          `The event store holds ${totalsText(sums)} for ${spanText(span)}, ${server} reports ` +
+            `${totalsText(totals)}; fetching it again`,
+        );
+        return this.fetch(span, first);
+      }
+    } else if (Math.abs(this.options.runAt - step.fetchedAt) >= COUNT_ONLY_TRUST_MS) {
+      // Both ways: a range dated a day ahead of this clock (set back since) is no fresher.
+      this.log(
+        `${spanText(span)} was stored a day or more from now and can only be checked by count; fetching it again`,
+      );
+      return this.fetch(span, first);
+    }
+    this.checked.used++;
+    if (totals === undefined) this.checked.countOnly++;
+    const by = totals === undefined ? 'count only' : 'count and totals';
+    this.log(`From the event store: ${spanText(span)}, ${held.length} events (verified by ${by})`);
+    this.options.addRows(held, 0, held.length);
+    return first.totalUsageEventsCount ?? null;
   }
 
-  /** Writes what this run fetched of settled time; a store that cannot be written only loses the saving. */
-  writeStore(runAt: number): void {
+  /** The source's totals of `span`, or undefined: it has none, or they failed (once a run, then not asked). */
+  private async totals(span: TimeSpan): Promise<RangeTotals | undefined> {
+    const { fetchTotals } = this.options.source;
+    if (fetchTotals === undefined || this.totalsUnavailable) return undefined;
+    const totals = await fetchTotals(span, this.options.signal);
+    if (totals === undefined) this.totalsUnavailable = true;
+    return totals;
+  }
+
+  /** A damaged store is set aside for a new one; any other failure, or one setting it aside, only logs. */
+  private async startOverIfDamaged(error: unknown): Promise<boolean> {
+    try {
+      return await this.options.store!.store.startOverIfDamaged(error);
+    } catch (failure) {
+      this.log(`The event store could not be replaced (${storeErrorText(failure)}); none is used`);
+      return false;
+    }
+  }
+
+  /**
+   * Writes what this run fetched of settled time; a store that cannot be written only loses the saving. A
+   * damaged one is set aside, and the write goes to the new store.
+   */
+  async writeStore(runAt: number): Promise<void> {
     const use = this.options.store;
     if (!use || this.writes.length === 0) return;
-    try {
-      use.store.replace(this.writes, runAt);
-      for (const piece of this.writes) this.log(`Stored ${spanText(piece)} for the next run`);
-    } catch (error) {
-      this.log(`The event store could not be written (${storeErrorText(error)}); nothing was stored`);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        use.store.replace(this.writes, runAt);
+        for (const piece of this.writes) this.log(`Stored ${spanText(piece)} for the next run`);
+        return;
+      } catch (error) {
+        this.log(`The event store could not be written (${storeErrorText(error)}); nothing was stored`);
+        if (attempt > 0 || !(await this.startOverIfDamaged(error))) return;
+      }
     }
   }
 }

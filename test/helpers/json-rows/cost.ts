@@ -262,6 +262,23 @@ const costRowFields = {
       "Additive: the window by billing kind, each bucket from the event's `kind` (with or without `USAGE_EVENT_KIND_`).",
     ),
   requestCounts: windowRequestCountsSchema.describe("Additive: how the window's token requests were priced."),
+  storedRanges: z
+    .strictObject({
+      used: count.min(1).describe('Stored ranges of the window taken from the event store.'),
+      checkedByCountOnly: count
+        .min(1)
+        .describe(
+          "Of those, the ones checked by their event count alone, because the server's totals of the range " +
+            'were unavailable (the Admin API has none): such a check cannot see a settled event re-rated in ' +
+            'place. The others were checked by count and by cursor.com’s totals of the range.',
+        ),
+    })
+    .optional()
+    .meta({ title: 'Stored ranges', about: 'How the event store’s ranges this run used were verified.' })
+    .describe(
+      'Additive, only when a stored range was checked by its count alone (a run whose stored ranges were ' +
+        'all checked by count and totals prints what a cold run would).',
+    ),
 };
 
 export const costRowSchema = z
