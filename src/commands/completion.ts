@@ -9,6 +9,7 @@ import { zshScript } from '../completion/zsh.js';
 import { findConfigPath } from '../config/config.js';
 import { readConfigDocument } from '../config/document.js';
 import { ArgumentError } from '../errors.js';
+import { safeText } from '../render/safe-text.js';
 
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -71,8 +72,10 @@ async function listAccounts(io: CliIo): Promise<void> {
   const document = await readConfigDocument(await findConfigPath(io));
   if (document.kind !== 'ok') return;
   const cursor = document.file.providers.find((entry) => entry.id === 'cursor');
+  // A label is the config file's text: one line, escapes visible (docs/invariants.md, "Control characters
+  // never reach a terminal").
   const labels = (cursor?.tokenAccounts?.accounts ?? [])
-    .map((account) => account.label.trim())
+    .map((account) => safeText(account.label.trim()))
     .filter(Boolean);
   if (labels.length > 0) io.stdout.write(`${labels.join('\n')}\n`);
 }

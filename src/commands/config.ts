@@ -10,6 +10,7 @@ import { redactConfig } from '../config/redact.js';
 import { type ConfigIssue, validateConfigDocument } from '../config/validate.js';
 import { type ConfigObject, updateConfigFile } from '../config/write.js';
 import { ArgumentError, ConfigError } from '../errors.js';
+import { safeText } from '../render/safe-text.js';
 
 /**
  * `codexbar config validate|dump|providers|enable|disable`. `validate` is the default. Only `enable` and
@@ -75,10 +76,14 @@ async function validate(reporter: Reporter<OutputOptions>): Promise<number> {
   return issues.some((issue) => issue.severity === 'error') ? 1 : 0;
 }
 
-/** `[WARNING] cursor (cookieHeader): …`, as CodexBar prints an issue; `config` stands for the whole file. */
+/**
+ * `[WARNING] cursor (cookieHeader): …`, as CodexBar prints an issue; `config` stands for the whole file. A
+ * message can quote the file (a label), so it is shown safe (docs/invariants.md, "Control characters never
+ * reach a terminal"), like the provider ids of `providers` and `enable|disable`.
+ */
 function issueLine(issue: ConfigIssue): string {
   const field = issue.field ? ` (${issue.field})` : '';
-  return `[${issue.severity.toUpperCase()}] ${issue.provider ?? 'config'}${field}: ${issue.message}`;
+  return `[${issue.severity.toUpperCase()}] ${issue.provider ?? 'config'}${field}: ${safeText(issue.message)}`;
 }
 
 /** Always JSON, an object, whatever the format (CodexBar's dump). A broken file is a config error. */
@@ -112,7 +117,7 @@ async function providers(reporter: Reporter<OutputOptions>): Promise<number> {
       statuses
         .map(
           (s) =>
-            `${s.provider}: ${s.enabled ? 'enabled' : 'disabled'}${s.defaultEnabled ? ' default' : ''} (${s.displayName})`,
+            `${safeText(s.provider)}: ${s.enabled ? 'enabled' : 'disabled'}${s.defaultEnabled ? ' default' : ''} (${safeText(s.displayName)})`,
         )
         .join('\n'),
     );
@@ -137,7 +142,7 @@ async function toggle(
   if (reporter.json) {
     reporter.printJson({ provider, displayName: displayName(provider), enabled, configPath: path });
   } else {
-    reporter.printText(`Config: ${enabled ? 'enabled' : 'disabled'} ${displayName(provider)}`);
+    reporter.printText(`Config: ${enabled ? 'enabled' : 'disabled'} ${safeText(displayName(provider))}`);
   }
   return 0;
 }

@@ -7,7 +7,7 @@ import {
   type SharedFlags,
   sharedOptions,
 } from '../cli/options.js';
-import { writeTextError } from '../cli/output.js';
+import { Reporter, writeTextError } from '../cli/output.js';
 import { choiceOption, duration, numberInRange } from '../cli/parsers.js';
 import { type AccountFlags, accountFlagsUsed, checkAccountFlags } from '../config/accounts.js';
 import {
@@ -125,9 +125,9 @@ async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number> {
     verbose: flags.verbose,
     color: false,
   });
-  const log = (line: string) => {
-    if (options.verbose) io.stderr.write(`${line}\n`);
-  };
+  // --verbose lines go through the one printer: redacted, control characters made visible (docs/invariants.md,
+  // "Control characters never reach a terminal"); a token account's label is in most of them.
+  const log = new Reporter(io, options).verbose;
   try {
     checkAccountFlags(flags);
   } catch (error) {

@@ -8,7 +8,7 @@ import {
   sharedOptions,
   sourceOption,
 } from '../cli/options.js';
-import { errorLine } from '../cli/output.js';
+import { errorLine, Reporter } from '../cli/output.js';
 import { choiceOption, duration } from '../cli/parsers.js';
 import {
   type AccountFlags,
@@ -156,9 +156,9 @@ async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<num
     verbose: flags.verbose,
     color: flags.color !== false,
   });
-  const log = (line: string) => {
-    if (options.verbose) io.stderr.write(`${line}\n`);
-  };
+  // --verbose lines go through the one printer: redacted, control characters made visible (docs/invariants.md,
+  // "Control characters never reach a terminal"); a token account's label is in most of them.
+  const log = new Reporter(io, options).verbose;
   // A bad combination of account flags is an argument error (exit 1), not a line.
   checkAccountFlags(flags);
   const named = accountFlagsUsed(flags);

@@ -1,5 +1,6 @@
 import type { AuthReport, EnvironmentReport, Problem } from '../doctor/types.js';
 import { palette } from './colour.js';
+import { safeText } from './safe-text.js';
 
 export interface DoctorTextInput {
   environment: EnvironmentReport;
@@ -8,7 +9,11 @@ export interface DoctorTextInput {
   colour: boolean;
 }
 
-/** `codexbar doctor` for people: what was found, then each problem with its fix. */
+/**
+ * `codexbar doctor` for people: what was found, then each problem with its fix. Token-account labels,
+ * source details, notes and problems quote the config file, browser profiles and cursor.com's answers, so
+ * they are shown through safeText (docs/invariants.md, "Control characters never reach a terminal").
+ */
 export function renderDoctorText({ environment, auth, platformName, colour }: DoctorTextInput): string {
   const c = palette(colour);
   const good = (ok: boolean, text: string) => (ok ? c.green(text) : c.red(text));
@@ -35,15 +40,16 @@ export function renderDoctorText({ environment, auth, platformName, colour }: Do
     const state = { used: c.green, found: c.cyan, rejected: c.red, failed: c.red, skipped: c.gray }[
       source.state
     ];
-    lines.push(`  ${source.name.padEnd(width)}  ${state(source.state.padEnd(8))} ${source.detail}`);
-    for (const note of source.notes) lines.push(`  ${' '.repeat(width)}    ${c.gray(note)}`);
+    lines.push(`  ${source.name.padEnd(width)}  ${state(source.state.padEnd(8))} ${safeText(source.detail)}`);
+    for (const note of source.notes) lines.push(`  ${' '.repeat(width)}    ${c.gray(safeText(note))}`);
   }
   if (auth.accounts.length > 0) {
     lines.push('', 'Token accounts:');
-    const labelWidth = Math.max(...auth.accounts.map((account) => account.label.length));
-    for (const account of auth.accounts) {
+    const accounts = auth.accounts.map((account) => ({ ...account, label: safeText(account.label) }));
+    const labelWidth = Math.max(...accounts.map((account) => account.label.length));
+    for (const account of accounts) {
       const state = account.state === 'accepted' ? c.green : account.state === 'empty' ? c.yellow : c.red;
-      const detail = account.detail && account.state !== 'accepted' ? ` (${account.detail})` : '';
+      const detail = account.detail && account.state !== 'accepted' ? ` (${safeText(account.detail)})` : '';
       lines.push(
         `  ${account.label.padEnd(labelWidth)}  ${state(account.state)}${detail}${account.active ? ', active' : ''}`,
       );
@@ -58,8 +64,8 @@ function problemLines(problems: readonly Problem[], tint: (text: string) => stri
   return [
     tint(`Problems (${problems.length}):`),
     ...problems.flatMap((problem, index) => [
-      `  ${index + 1}. ${problem.problem}`,
-      `     Fix: ${problem.fix}`,
+      `  ${index + 1}. ${safeText(problem.problem)}`,
+      `     Fix: ${safeText(problem.fix)}`,
     ]),
   ];
 }

@@ -119,14 +119,17 @@ function windowLines(
   return lines;
 }
 
-/** `Total: 58% left [======------]`. */
+/**
+ * `Total: 58% left [======------]`. Labels are escaped like any value: from the cache they are a file's
+ * text (docs/invariants.md, "Control characters never reach a terminal").
+ */
 function rateLine(c: ChalkInstance, label: string, window: RateWindow): string {
   const remaining = Math.min(100, Math.max(0, 100 - window.usedPercent));
   const percent = remaining > 0 && remaining < 1 ? '<1% left' : `${formatFixed(remaining, 0)}% left`;
   const tint = remaining < 10 ? c.red : remaining < 25 ? c.yellow : c.green;
   const filled = Math.floor((remaining / 100) * BAR_WIDTH);
   const bar = `[${'='.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
-  return `${label}: ${tint(percent)} ${c.magentaBright(bar)}`;
+  return `${safeText(label)}: ${tint(percent)} ${c.magentaBright(bar)}`;
 }
 
 /**
@@ -161,7 +164,7 @@ function onDemandLines(c: ChalkInstance, cost: ProviderCost): string[] {
 }
 
 function labelled(c: ChalkInstance, label: string, value: string): string {
-  return `${c.magentaBright(label)}: ${value}`;
+  return `${c.magentaBright(safeText(label))}: ${value}`;
 }
 
 /**

@@ -6,6 +6,10 @@ describe('safe text', () => {
     expect(safeText('a\u001b[31mb\u0007\nc\u007f\u009bé…')).toBe('a\\x1b[31mb\\x07\\x0ac\\x7f\\x9bé…');
   });
 
+  it('escapes U+0000–U+001F, DEL and U+0080–U+009F, and nothing just past them (space, `~`, U+00A0)', () => {
+    expect(safeText('\u0000\u001f \u007e\u007f\u0080\u009f\u00a0')).toBe('\\x00\\x1f ~\\x7f\\x80\\x9f\u00a0');
+  });
+
   it.each([
     ['short', 10, 'short'],
     ['exactly-10', 10, 'exactly-10'],

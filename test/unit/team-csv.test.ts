@@ -8,12 +8,22 @@ describe('CSV writer (RFC 4180)', () => {
       [
         ['Ada', 'plain', 3],
         ['Lovelace, Ada', 'said "hi"', 0],
-        ['multi', 'line\nbreak', null],
       ],
     );
-    expect(text).toBe(
-      'name,note,count\r\nAda,plain,3\r\n"Lovelace, Ada","said ""hi""",0\r\nmulti,"line\nbreak",\r\n',
+    expect(text).toBe('name,note,count\r\nAda,plain,3\r\n"Lovelace, Ada","said ""hi""",0\r\n');
+  });
+
+  it('text shows control characters as visible escapes, so every record is one line', () => {
+    const text = encodeCsv(
+      ['name', 'note'],
+      [
+        ['multi', 'line\nbreak\r'],
+        ['\u001b]8;;x\u0007', 'a\u001f\u007f\u0080\u009fb'],
+      ],
     );
+    expect(text).toBe('name,note\r\nmulti,line\\x0abreak\\x0d\r\n\\x1b]8;;x\\x07,a\\x1f\\x7f\\x80\\x9fb\r\n');
+    // Just past each edge of the rule: a space, `~` and a no-break space are text.
+    expect(csvField(' ~\u00a0')).toBe(' ~\u00a0');
   });
 
   it('numbers are plain: no grouping or currency, integers exact, fractions without binary noise', () => {
@@ -32,8 +42,9 @@ describe('CSV writer (RFC 4180)', () => {
     expect(csvField('+1')).toBe("'+1");
     expect(csvField('@sum')).toBe("'@sum");
     expect(csvField('-x')).toBe("'-x");
-    expect(csvField('\tx')).toBe("'\tx");
-    expect(csvField('\rx')).toBe(`"'\rx"`);
+    // A leading tab or CR is a visible escape by now, which no spreadsheet runs.
+    expect(csvField('\tx')).toBe('\\x09x');
+    expect(csvField('\rx')).toBe('\\x0dx');
     expect(csvField('-x', { neutraliseFormulas: false })).toBe('-x');
     // Only at the start: a formula character later in the text is just text.
     expect(csvField('a-b=c')).toBe('a-b=c');
