@@ -10,6 +10,7 @@
  */
 import {
   closeSync,
+  constants,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -26,6 +27,7 @@ import vm from 'node:vm';
 import { isAbandonedTemp, isTempName } from '../cache/abandoned-temp.js';
 import { codexbarCacheDir } from '../cache/cache-dir.js';
 import { fnv1a } from '../lib/hash.js';
+import { openRegularFileSync } from '../local/read-file-sync.js';
 
 export function compileCacheDir(): string | undefined {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
@@ -94,14 +96,21 @@ export function requireBundle(file: string, dir: string | undefined, load: NodeJ
  */
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) { ';
 
+/**
+ * Our own cache file, or undefined: checked on the descriptor that is read (no link followed, no FIFO waited
+ * on, docs/invariants.md, "Regular files only, never a blocking read"), so nothing can take its place between
+ * the check and the read.
+ */
 function readPrivateFile(file: string): Buffer | undefined {
+  const opened = openRegularFileSync(file, constants.O_NOFOLLOW ?? 0);
+  if (opened.kind !== 'open') return undefined;
   try {
-    const stat = lstatSync(file);
-    if (!stat.isFile() || (typeof process.getuid === 'function' && stat.uid !== process.getuid()))
-      return undefined;
-    return readFileSync(file);
+    if (typeof process.getuid === 'function' && opened.stat.uid !== process.getuid()) return undefined;
+    return readFileSync(opened.fd);
   } catch {
     return undefined;
+  } finally {
+    closeSync(opened.fd);
   }
 }
 

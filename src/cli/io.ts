@@ -8,6 +8,7 @@ import {
 } from '../api/timeouts.js';
 import { DEFAULT_RETRY_POLICY } from '../lib/retry.js';
 import type { LocalEnvironment } from '../local/environment.js';
+import { zoneSafeProcessEnv } from '../local/zone-file.js';
 import type { RefreshSpawner } from '../statusline/background-refresh.js';
 import type { UsageTimeouts } from '../usage/collect.js';
 
@@ -82,7 +83,7 @@ export function processIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    env: process.env,
+    env: zoneSafeProcessEnv(),
     platform,
     homeDir: os.homedir(),
     now: () => new Date(),

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 /**
  * The one bounded, non-blocking read of a small local file (its rules are on `readTextFile` in read-file.ts,
@@ -15,20 +15,11 @@ export type TextFileReadSync =
   | { kind: 'ok'; text: string };
 
 export function readTextFileSync(filePath: string, limit: number): TextFileReadSync {
-  let fd: number;
+  const opened = openRegularFileSync(filePath);
+  if (opened.kind !== 'open') return opened;
+  const { fd } = opened;
   try {
-    // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever (not defined on Windows).
-    fd = openSync(filePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    return { kind: 'unreadable', reason: describeFsError(code) };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) return { kind: 'unreadable', reason: 'it is a directory' };
-    if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
-    if (stat.size > limit) return { kind: 'unreadable', reason: `larger than ${describeSize(limit)}` };
+    if (opened.stat.size > limit) return { kind: 'unreadable', reason: `larger than ${describeSize(limit)}` };
     // The file may grow between stat and read: one byte more than the limit proves it did.
     const buffer = Buffer.alloc(limit + 1);
     let length = 0;
@@ -45,6 +36,35 @@ export function readTextFileSync(filePath: string, limit: number): TextFileReadS
   } finally {
     closeSync(fd);
   }
+}
+
+type RegularFileOpen = Exclude<TextFileReadSync, { kind: 'ok' }> | { kind: 'open'; fd: number; stat: Stats };
+
+/**
+ * The one check before a local file is read: opened without blocking, and kept open only when `fstat` says
+ * it is a regular file (docs/invariants.md, "Regular files only, never a blocking read"). `flags` adds open
+ * flags (`O_NOFOLLOW`). The caller closes `fd`.
+ */
+export function openRegularFileSync(filePath: string, flags = 0): RegularFileOpen {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever (not defined on Windows).
+    fd = openSync(filePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | flags);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    return { kind: 'unreadable', reason: describeFsError(code) };
+  }
+  let reason: string;
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile()) return { kind: 'open', fd, stat };
+    reason = stat.isDirectory() ? 'it is a directory' : 'not a regular file';
+  } catch (error) {
+    reason = describeFsError(errorCode(error));
+  }
+  closeSync(fd);
+  return { kind: 'unreadable', reason };
 }
 
 export function errorCode(error: unknown): string | undefined {

@@ -15,6 +15,7 @@ import { readSnapshot, usageCacheDir } from '../cache/snapshot-read.js';
 import type { OutputStream } from '../cli/io.js';
 import { parseDurationMs } from '../lib/duration.js';
 import type { LocalEnvironment, Platform } from '../local/environment.js';
+import { zoneSafeProcessEnv } from '../local/zone-file.js';
 import { DEFAULT_TEMPLATE, unknownTokens } from '../render/statusline.js';
 import { authInputs, recordedAccount } from './account-record.js';
 import { type RefreshSpawner, startBackgroundRefresh } from './background-refresh.js';
@@ -200,7 +201,7 @@ function processFastIo(): FastIo {
       failure = code;
     }),
     writeFailure: () => failure,
-    env: process.env,
+    env: zoneSafeProcessEnv(),
     platform,
     // Only consulted when HOME is unusable: node:os is loaded only then.
     get homeDir() {

@@ -1,7 +1,7 @@
 /**
  * Where the event stores live and how their files are made, set aside and cleared:
- * `<cache dir>/codexbar/cost/<key>.sqlite` with SQLite's `-wal` and `-shm` beside it, 0600 files in 0700
- * directories (docs/invariants.md, "Owner-only atomic files"), never opened through a symlink.
+ * `<cache dir>/codexbar/cost/<key>.sqlite` with SQLite's `-wal`, `-shm` (and `-journal`) beside it, 0600
+ * files in 0700 directories (docs/invariants.md, "Owner-only atomic files"), never opened through a symlink.
  */
 import { constants } from 'node:fs';
 import { lstat, open, readdir, rename, unlink } from 'node:fs/promises';
@@ -15,7 +15,8 @@ const FILE_MODE = 0o600;
 const STORE_KEY = /^[0-9a-f]{32}$/;
 /** The suffix a store that could not be used is renamed to, replacing an older one. */
 const SET_ASIDE = '.unusable';
-const SIDECARS = ['-wal', '-shm'];
+/** SQLite's files beside a store: its WAL, its shared memory, and the rollback journal it checks on open. */
+const SIDECARS = ['-wal', '-shm', '-journal'];
 
 function costStoreDir(env: LocalEnvironment): string {
   return path.join(codexbarCacheDir(env), 'cost');
@@ -35,10 +36,20 @@ export function ensureStoreDir(env: LocalEnvironment): string {
 }
 
 /**
- * Why an existing store file must not be opened, or undefined when it is ours to use: a symlink (never
- * followed), anything but a regular file, another user's file, or one others may read.
+ * Why an existing store must not be opened, or undefined when it is ours to use: a symlink (never followed),
+ * anything but a regular file, another user's file, or one others may read. Its `-wal`, `-shm` and
+ * `-journal` are held to the same rules, as SQLite opens them itself: a FIFO at the journal would make it
+ * wait for a writer forever (docs/invariants.md, "Regular files only, never a blocking read").
  */
 export async function foreignFileReason(file: string): Promise<string | undefined> {
+  for (const suffix of ['', ...SIDECARS]) {
+    const reason = await fileReason(`${file}${suffix}`, suffix ? `its ${suffix}` : 'it');
+    if (reason) return reason;
+  }
+  return undefined;
+}
+
+async function fileReason(file: string, subject: string): Promise<string | undefined> {
   let stat: Awaited<ReturnType<typeof lstat>>;
   try {
     stat = await lstat(file);
@@ -46,12 +57,12 @@ export async function foreignFileReason(file: string): Promise<string | undefine
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if (stat.isSymbolicLink()) return 'it is a symbolic link';
-  if (!stat.isFile()) return 'it is not a regular file';
+  if (stat.isSymbolicLink()) return `${subject} is a symbolic link`;
+  if (!stat.isFile()) return `${subject} is not a regular file`;
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid())
-    return 'it belongs to another user';
+    return `${subject} belongs to another user`;
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-    return `its mode is ${(stat.mode & 0o777).toString(8)}, not 600`;
+    return `${subject === 'it' ? 'its' : `${subject}'s`} mode is ${(stat.mode & 0o777).toString(8)}, not 600`;
   }
   return undefined;
 }
@@ -72,7 +83,8 @@ export async function createStoreFile(file: string): Promise<void> {
 
 /**
  * Moves an unusable store out of the way (`<key>.sqlite.unusable`, replacing an older one) and removes its
- * `-wal`/`-shm`: SQLite would otherwise replay that log into the new database. Returns the new name.
+ * `-wal`/`-shm`/`-journal`: SQLite would otherwise replay that log into the new database. Returns the new
+ * name.
  */
 export async function setStoreAside(file: string): Promise<string> {
   const aside = `${file}${SET_ASIDE}`;
@@ -85,7 +97,7 @@ function ignoreMissing(error: NodeJS.ErrnoException): void {
   if (error.code !== 'ENOENT') throw error;
 }
 
-/** A file the cost store owns: a store, its WAL or shared memory, or a set-aside store. */
+/** A file the cost store owns: a store, its WAL, shared memory or journal, or a set-aside store. */
 function isStoreFile(name: string): boolean {
   const key = name.slice(0, 32);
   if (!STORE_KEY.test(key)) return false;
@@ -94,9 +106,9 @@ function isStoreFile(name: string): boolean {
 }
 
 /**
- * Deletes every cost event store (for `cache clear --cost`): the databases, their
- * `-wal`/`-shm` files and set-aside stores, and nothing else. Returns how many files it removed; a missing
- * directory removes none.
+ * Deletes every cost event store (for `cache clear --cost`): the databases, their `-wal`/`-shm`/`-journal`
+ * files and set-aside stores, and nothing else. Returns how many files it removed; a missing directory
+ * removes none.
  */
 export async function clearCostStores(env: LocalEnvironment): Promise<number> {
   const dir = costStoreDir(env);
