@@ -25,6 +25,14 @@ export interface Session {
    * (docs/invariants.md, "Only a rejection switches credentials").
    */
   final?: boolean;
+  /**
+   * A browser session: the fingerprints of every file the browser walk consulted to reach it, each taken
+   * before it was read. Absent when a profile before it was passed over for a reason no file shows. The
+   * statusline fast path vouches for the session only while they all match (src/statusline/account-record.ts).
+   */
+  cookieFiles?: Record<string, string>;
+  /** A browser session: when its cookie expires in the browser's store (none: when the browser closes). */
+  cookieExpiresAt?: Date;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { Session } from '../auth/types.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 import { type AuthInputs, accountRecord } from '../statusline/account-record.js';
 import { isAbandonedTemp, isTempName } from './abandoned-temp.js';
@@ -28,10 +27,10 @@ export function writeSnapshot(dir: string, file: SnapshotFile): void {
  */
 export function writeAccountRecord(
   inputs: AuthInputs,
-  session: Pick<Session, 'source' | 'jwt'>,
+  session: Parameters<typeof accountRecord>[1],
   account: string | undefined,
 ): void {
-  const text = `${JSON.stringify(accountRecord(inputs, session.source, account, session.jwt?.expiresAt))}\n`;
+  const text = `${JSON.stringify(accountRecord(inputs, session, account))}\n`;
   const current = readTextFileSync(inputs.recordPath, text.length + 1);
   if (current.kind === 'ok' && current.text === text) return;
   ensurePrivateDir(path.dirname(inputs.recordPath));

@@ -1,14 +1,14 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAppAccessToken } from '../auth/app-db.js';
 import { inspectAccessToken } from '../auth/jwt.js';
 import { authPaths } from '../auth/paths.js';
 import { type SourceMode, sourceOrder } from '../auth/resolver.js';
-import type { AuthSourceId, JwtIdentity } from '../auth/types.js';
+import type { AuthSourceId, JwtIdentity, Session } from '../auth/types.js';
 import { accountKey } from '../cache/account-key.js';
 import { ACCOUNT_KEY } from '../cache/snapshot-file.js';
 import { fnv1a } from '../lib/hash.js';
 import type { LocalEnvironment } from '../local/environment.js';
+import { fileFingerprint as fingerprint } from '../local/fingerprint.js';
 import { absoluteEnvDir, expandTilde, homeDirectory, pathApi } from '../local/paths.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
 
@@ -18,13 +18,15 @@ import { readTextFileSync } from '../local/read-file-sync.js';
  *
  * After every live fetch the full CLI records, per set-up (platform, source mode and the paths the ladder
  * reads), the source that supplied the session, its account key, and a fingerprint (device, inode, size,
- * times) of every file the ladder reads, taken before it read them; for a token winner also until when its
- * token is usable. The statusline fast path trusts the config and cookie files only while their fingerprints
- * match. A token store whose fingerprint matches holds the same token, so it gets the same verdict (a token
- * never becomes usable again by waiting); a changed one (Cursor writes its database while it runs) is read
- * again, so the answer is the account the ladder would pick now. Anything it cannot vouch for (browser
- * cookies, CodexBar's stored session, a changed config or cookie file) is "unknown": the full CLI then
- * resolves the session the ordinary way.
+ * times) of every file the ladder reads, taken before it read them; for a token or browser winner also until
+ * when its token (and cookie) is usable. The statusline fast path trusts the config and cookie files only
+ * while their fingerprints match. A token store whose fingerprint matches holds the same token, so it gets
+ * the same verdict (a token never becomes usable again by waiting); a changed one (Cursor writes its database
+ * while it runs) is read again, so the answer is the account the ladder would pick now. A browser winner is
+ * vouched for while every file its walk consulted (profile lists, cookie databases and their `-wal`, the
+ * winner's included) is unchanged: the walk would end at the same cookie. Anything it cannot vouch for
+ * (CodexBar's stored session, a browser walk that passed a profile over for a reason no file shows, a
+ * changed file) is "unknown": the full CLI then resolves the session the ordinary way.
  */
 
 const RECORD_VERSION = 1;
@@ -42,8 +44,13 @@ interface AccountRecordFile {
   setUp: string;
   /** The token stores' fingerprints, taken before the ladder read them. */
   tokens: Record<TokenSource, string>;
-  /** A token winner: when its token stops being usable (its expiry minus the ladder's margin), epoch ms. */
+  /**
+   * A token or browser winner: when its session stops being usable (its token's expiry minus the ladder's
+   * margin, or its cookie's expiry, whichever is first), epoch ms.
+   */
   usableUntil?: number;
+  /** A browser winner: path → fingerprint of every file its walk consulted (Session.cookieFiles). */
+  browser?: Record<string, string>;
 }
 
 type TokenSource = 'app' | 'agent';
@@ -78,13 +85,13 @@ export function authInputs(env: LocalEnvironment, mode: SourceMode, usageDir: st
 /** docs/invariants.md, "Tokens used as found, with 60 s to spare": the ladder's margin. */
 const TOKEN_MARGIN_MS = 60_000;
 
-/** The record a live fetch leaves; `tokenExpiresAt` is the winning session's JWT expiry, when it has one. */
+/** The record a live fetch leaves for the session that won. */
 export function accountRecord(
   inputs: AuthInputs,
-  winner: AuthSourceId,
+  session: Pick<Session, 'source' | 'jwt' | 'cookieFiles' | 'cookieExpiresAt'>,
   account: string | undefined,
-  tokenExpiresAt: Date | undefined,
 ): object {
+  const winner = session.source;
   const record: AccountRecordFile = {
     version: RECORD_VERSION,
     winner,
@@ -93,9 +100,15 @@ export function accountRecord(
     tokens: inputs.tokens,
   };
   if (account !== undefined) record.account = account;
-  if ((winner === 'app' || winner === 'agent') && tokenExpiresAt !== undefined) {
-    record.usableUntil = tokenExpiresAt.getTime() - TOKEN_MARGIN_MS;
+  const until: number[] = [];
+  if (winner !== 'manual' && winner !== 'cached' && session.jwt !== undefined) {
+    until.push(session.jwt.expiresAt.getTime() - TOKEN_MARGIN_MS);
   }
+  if (winner === 'browser' && session.cookieFiles !== undefined) {
+    record.browser = session.cookieFiles;
+    if (session.cookieExpiresAt !== undefined) until.push(session.cookieExpiresAt.getTime());
+  }
+  if (until.length > 0) record.usableUntil = Math.min(...until);
   return record;
 }
 
@@ -123,11 +136,10 @@ export async function recordedAccount(
         if (winner) return record.account;
         break;
       case 'stored':
-      case 'browser':
         if (winner) return undefined;
-        // Browser cookies change without a file we fingerprint; nothing past them is vouched for.
-        if (source === 'browser') return undefined;
         break;
+      case 'browser':
+        return winner ? browserAccount(record, env.now()) : undefined;
       case 'app':
       case 'agent': {
         const unchanged = record.tokens[source] === inputs.tokens[source];
@@ -148,6 +160,20 @@ export async function recordedAccount(
   return undefined;
 }
 
+/**
+ * A browser winner's account while every file its walk consulted is unchanged and its session still usable.
+ * A walk that passed the winner over (no cookie anywhere, then a later source) is never vouched for: its
+ * reasons are not all kept.
+ */
+function browserAccount(record: AccountRecordFile, now: Date): string | undefined {
+  const files = record.browser;
+  if (files === undefined) return undefined;
+  if (record.usableUntil !== undefined && now.getTime() >= record.usableUntil) return undefined;
+  return Object.entries(files).every(([file, seen]) => fingerprint(file) === seen)
+    ? record.account
+    : undefined;
+}
+
 /** Every path the config lookup may consult, whichever it ends up using. */
 function configCandidates(env: LocalEnvironment): string[] {
   const { join } = pathApi(env);
@@ -159,16 +185,6 @@ function configCandidates(env: LocalEnvironment): string[] {
   if (xdg !== undefined) candidates.push(join(xdg, 'codexbar', 'config.json'));
   candidates.push(join(home, '.config', 'codexbar', 'config.json'), join(home, '.codexbar', 'config.json'));
   return candidates;
-}
-
-function fingerprint(file: string): string {
-  try {
-    const stat = statSync(file, { bigint: true });
-    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : `error ${code}`;
-  }
 }
 
 function readRecord(file: string): AccountRecordFile | undefined {
@@ -197,6 +213,7 @@ function isRecord(value: unknown): value is AccountRecordFile {
     record.version === RECORD_VERSION &&
     typeof record.setUp === 'string' &&
     (record.usableUntil === undefined || typeof record.usableUntil === 'number') &&
+    (record.browser === undefined || isStringMap(record.browser)) &&
     isStringMap(tokens) &&
     typeof tokens.app === 'string' &&
     typeof tokens.agent === 'string' &&

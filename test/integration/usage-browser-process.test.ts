@@ -6,7 +6,8 @@ import { createFirefoxCookies } from '../../fixtures/builders/browser-db.js';
 import { firefoxRoot, writeFirefoxProfiles } from '../../fixtures/builders/browser-tree.js';
 import { proAccount } from '../helpers/accounts.js';
 import { addChromium, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
-import { spawnCli } from '../helpers/cli.js';
+import { spawnCli, startCli } from '../helpers/cli.js';
+import { holdOpenEnv, reachedHold } from '../helpers/hold-open.js';
 import { useScene } from '../helpers/scene.js';
 import { useUnprivileged } from '../helpers/unprivileged.js';
 
@@ -94,5 +95,61 @@ describe('browser import in the built CLI', () => {
     } finally {
       fs.chmodSync(path.join(root, 'Default'), 0o755);
     }
+  });
+});
+
+describe('a run stopped while the private copy exists', () => {
+  /**
+   * The built CLI reading a Firefox profile, held (test/helpers/hold-open.ts) as it opens the profile's
+   * `-wal`: the database, session cookie and all, is then already copied into TMPDIR.
+   */
+  async function startHeld(exitCode?: number) {
+    const user = await sessionToken('held_user');
+    await scene.serve([proAccount([user.cookieValue], 'held@example.com')]);
+    const dbPath = writeFirefoxProfiles(
+      firefoxRoot(scene.home, 'linux'),
+      'linux',
+      [{ name: 'default-release', folder: 'q.default-release' }],
+      'default-release',
+    )['default-release']!;
+    const now = Date.now();
+    createFirefoxCookies(dbPath, [
+      {
+        name: 'WorkosCursorSessionToken',
+        value: user.cookieValue,
+        created: new Date(now - DAY),
+        expires: new Date(now + 30 * DAY),
+      },
+    ]);
+    const cli = startCli(['usage', '--json'], {
+      home: scene.home,
+      env: { ...cliEnv(), ...holdOpenEnv(`${dbPath}-wal`, exitCode) },
+    });
+    await reachedHold(cli.child);
+    return { cli, user };
+  }
+
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    '%s: the copy is removed and the process still ends by that signal',
+    async (signal) => {
+      const { cli, user } = await startHeld();
+      // Looked at before any assertion, so a failing one never leaves the held process running.
+      const held = fs.readdirSync(scene.tmp).map((dir) => [dir, fs.readdirSync(path.join(scene.tmp, dir))]);
+
+      cli.child.kill(signal);
+      const result = await cli.result;
+
+      expect(held).toEqual([[expect.stringMatching(/^codexbar-cookies-/), ['cookies.db']]]);
+      expect(result).toMatchObject({ code: null, signal, stdout: '' });
+      expect(result.stderr).not.toContain(user.cookieValue);
+      expect(fs.readdirSync(scene.tmp)).toEqual([]);
+      expect(scene.fake?.requests).toEqual([]);
+    },
+  );
+
+  it('an exit while the copy exists removes it too, with the exit code kept', async () => {
+    const { cli } = await startHeld(7);
+    expect(await cli.result).toMatchObject({ code: 7, signal: null, stdout: '' });
+    expect(fs.readdirSync(scene.tmp)).toEqual([]);
   });
 });

@@ -10,9 +10,12 @@ import {
   encryptWindowsV10,
   localStateEncryptedKey,
 } from '../../fixtures/builders/browser-crypto.js';
-import { writeLocalState } from '../../fixtures/builders/browser-tree.js';
+import { createFirefoxCookies } from '../../fixtures/builders/browser-db.js';
+import { firefoxRoot, writeLocalState } from '../../fixtures/builders/browser-tree.js';
 import { createStateVscdb } from '../../fixtures/builders/vscdb.js';
+import { MAX_PROFILES } from '../../src/auth/sources/browser/profiles.js';
 import type { Platform } from '../../src/local/environment.js';
+import { fastStatusline } from '../../src/statusline/fast-path.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { proAccount } from '../helpers/accounts.js';
 import { runBrowserImport } from '../helpers/browser-cli.js';
@@ -204,6 +207,140 @@ describe('Linux: browser import comes after the cursor-agent token', () => {
     expect(JSON.parse(opera.stdout)[0].error.message).toBe(
       "--browser must be one of firefox, chrome, chromium, brave, edge, vivaldi, arc (got 'opera').",
     );
+  });
+});
+
+describe('many Firefox profiles: the work is bounded', () => {
+  /** Firefox with `count` profiles, the install default first; only the last one holds the session. */
+  async function profiles(count: number) {
+    const user = await token('last_profile_user');
+    const names = Array.from({ length: count }, (_, index) => `p${index + 1}`);
+    addFirefox(
+      scene.home,
+      'linux',
+      names.map((name) => ({
+        name,
+        folder: `${name}.x`,
+        session: name === names.at(-1) ? user.cookieValue : undefined,
+      })),
+    );
+    return usage('linux', [proAccount([user.cookieValue], 'last@example.com')]);
+  }
+
+  it('MAX_PROFILES profiles are all read: the cookie in the last one is used', async () => {
+    const result = await profiles(MAX_PROFILES);
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(email(result.stdout)).toBe('last@example.com');
+    expect(result.stderr).toContain(`[cursor] Using browser cookie from Firefox profile "p${MAX_PROFILES}"`);
+    expect(result.stderr.match(/Skipped Firefox profile/g)).toHaveLength(MAX_PROFILES - 1);
+    expect(result.stderr).not.toContain('more Firefox profile');
+  });
+
+  it('one profile more is not read, and --verbose says how many were skipped', async () => {
+    const result = await profiles(MAX_PROFILES + 1);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `[cursor] Skipped 1 more Firefox profile: only the first ${MAX_PROFILES} are read, the default first`,
+    );
+    expect(result.stderr.match(/Skipped Firefox profile/g)).toHaveLength(MAX_PROFILES);
+    expect(result.stderr).not.toContain(`profile "p${MAX_PROFILES + 1}"`);
+    expect(scene.fake?.requests).toEqual([]);
+  });
+
+  it('an accepted cookie in the first profile ends the search: the others are never read', async () => {
+    const user = await token('first_profile_user');
+    addFirefox(scene.home, 'linux', [
+      { name: 'default-release', folder: 'a.default-release', session: user.cookieValue },
+      { name: 'second', folder: 'b.second' },
+    ]);
+    // Read, the second profile's "database" would be skipped loudly: it is a directory.
+    const second = path.join(firefoxRoot(scene.home, 'linux'), 'b.second', 'cookies.sqlite');
+    fs.rmSync(second);
+    fs.mkdirSync(second);
+
+    const result = await usage('linux', [proAccount([user.cookieValue], 'first@example.com')]);
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('[cursor] Using browser cookie from Firefox profile "default-release"');
+    expect(result.stderr).not.toContain('second');
+  });
+});
+
+describe('the statusline fast path vouches for a browser cookie by its files', () => {
+  /** fastStatusline as bin/codexbar.js calls it, in the scene's HOME, 10 s after the live run. */
+  async function fast() {
+    let stdout = '';
+    const code = await fastStatusline(['statusline'], {
+      stdout: {
+        write: (text: string) => {
+          stdout += text;
+        },
+        isTTY: false,
+      },
+      env: { HOME: scene.home, TZ: 'UTC', CODEXBAR_CURSOR_BASE_URL: scene.fake!.url, PATH: tools!.path },
+      platform: 'linux',
+      homeDir: scene.home,
+      now: () => new Date(NOW.getTime() + 10_000),
+      spawnRefresh: () => undefined,
+    });
+    return { code, stdout };
+  }
+
+  it('a fresh snapshot is answered without the CLI, until the cookie database changes', async () => {
+    const user = await token('fast_browser_user');
+    addFirefox(scene.home, 'linux', [
+      { name: 'default', folder: 'd.default' },
+      { name: 'work', folder: 'w.work', session: user.cookieValue },
+    ]);
+    await scene.serve([proAccount([user.cookieValue], 'fast@example.com')]);
+    tools = installFakeTools({}, scene.root);
+    const live = await runBrowserImport(scene, ['statusline'], {
+      platform: 'linux',
+      path: tools.path,
+      secrets,
+    });
+    expect(live.code, live.stderr).toBe(0);
+
+    // Answered by the fast path itself (the full CLI, which reads the browser, was never asked), with the
+    // bytes the full command printed and no request.
+    expect(await fast()).toEqual({ code: 0, stdout: live.stdout });
+    expect(summaryCookies()).toHaveLength(1);
+
+    // The browser writes its cookie database: the account is no longer vouched for.
+    const db = createFirefoxCookies(
+      path.join(firefoxRoot(scene.home, 'linux'), 'w.work', 'cookies.sqlite.new'),
+      [],
+    );
+    db?.close();
+    fs.renameSync(
+      path.join(firefoxRoot(scene.home, 'linux'), 'w.work', 'cookies.sqlite.new'),
+      path.join(firefoxRoot(scene.home, 'linux'), 'w.work', 'cookies.sqlite'),
+    );
+    expect(await fast()).toEqual({ code: undefined, stdout: '' });
+  });
+
+  it('a profile before the winner that gains a database hands over too', async () => {
+    const user = await token('earlier_profile_user');
+    addFirefox(scene.home, 'linux', [
+      { name: 'default', folder: 'd.default' },
+      { name: 'work', folder: 'w.work', session: user.cookieValue },
+    ]);
+    const earlier = path.join(firefoxRoot(scene.home, 'linux'), 'd.default', 'cookies.sqlite');
+    fs.rmSync(earlier);
+    await scene.serve([proAccount([user.cookieValue], 'fast@example.com')]);
+    tools = installFakeTools({}, scene.root);
+    const live = await runBrowserImport(scene, ['statusline'], {
+      platform: 'linux',
+      path: tools.path,
+      secrets,
+    });
+    expect(live.code, live.stderr).toBe(0);
+    expect((await fast()).code).toBe(0);
+
+    createFirefoxCookies(earlier, []);
+    expect(await fast()).toEqual({ code: undefined, stdout: '' });
   });
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { chromiumRoot, firefoxRoot, writeFirefoxProfiles } from '../../fixtures/builders/browser-tree.js';
 import { browsersToSearch, installLocations } from '../../src/auth/sources/browser/catalog.js';
-import { listProfiles, parseProfilesIni } from '../../src/auth/sources/browser/profiles.js';
+import { listProfiles, MAX_PROFILES, parseProfilesIni } from '../../src/auth/sources/browser/profiles.js';
 import type { LocalEnvironment, Platform } from '../../src/local/environment.js';
 import { useScene } from '../helpers/scene.js';
 
@@ -145,10 +145,13 @@ describe('listProfiles reads the real trees', () => {
     const [install] = installLocations(env, 'firefox');
     expect(await listProfiles(install!, show)).toEqual({
       ok: true,
-      value: [
-        { name: 'default-release', dbPath: dbs['default-release'] },
-        { name: 'dev', dbPath: dbs.dev },
-      ],
+      value: {
+        profiles: [
+          { name: 'default-release', dbPath: dbs['default-release'] },
+          { name: 'dev', dbPath: dbs.dev },
+        ],
+        unread: 0,
+      },
     });
   });
 
@@ -165,13 +168,35 @@ describe('listProfiles reads the real trees', () => {
     const [install] = installLocations(env, 'chrome');
     expect(await listProfiles(install!, show)).toEqual({
       ok: true,
-      value: [
-        { name: 'Default', dbPath: path.join(root, 'Default', 'Network', 'Cookies') },
-        { name: 'Profile 2', dbPath: path.join(root, 'Profile 2', 'Cookies') },
-        { name: 'Profile 10', dbPath: path.join(root, 'Profile 10', 'Cookies') },
-      ],
+      value: {
+        profiles: [
+          { name: 'Default', dbPath: path.join(root, 'Default', 'Network', 'Cookies') },
+          { name: 'Profile 2', dbPath: path.join(root, 'Profile 2', 'Cookies') },
+          { name: 'Profile 10', dbPath: path.join(root, 'Profile 10', 'Cookies') },
+        ],
+        unread: 0,
+      },
     });
   });
+
+  it.each([
+    [MAX_PROFILES, 0],
+    [MAX_PROFILES + 1, 1],
+  ])(
+    'Chromium with %i profiles: at most MAX_PROFILES are listed, in number order; %i left unread',
+    async (count, unread) => {
+      const env = environment('linux', home);
+      const root = chromiumRoot(home, 'linux', 'chrome');
+      for (let n = 1; n <= count; n++) fs.mkdirSync(path.join(root, `Profile ${n}`), { recursive: true });
+      const [install] = installLocations(env, 'chrome');
+      const listed = await listProfiles(install!, show);
+      if (!listed.ok) throw new Error(listed.skip.reason);
+      expect(listed.value.unread).toBe(unread);
+      expect(listed.value.profiles.map((profile) => profile.name)).toEqual(
+        Array.from({ length: MAX_PROFILES }, (_, index) => `Profile ${index + 1}`),
+      );
+    },
+  );
 
   it('a missing browser is "not installed"; an empty one has no profiles', async () => {
     const env = environment('linux', home);

@@ -26,6 +26,10 @@ function cookie(
   return candidate;
 }
 
+/** The header picked, and the expiry of the session cookie in it (absent: a cookie kept until the browser closes). */
+const picked = (header: string, expires?: string) =>
+  ok(expires === undefined ? { header } : { header, expiresMs: at(expires) });
+
 async function sessionValue(userId: string, exp: number): Promise<string> {
   return `${userId}%3A%3A${await makeJwt({ sub: `auth0|${userId}`, exp, now: NOW })}`;
 }
@@ -44,7 +48,7 @@ describe('pickSessionHeader: the newest unexpired session cookie wins', () => {
       ],
       NOW,
     );
-    expect(result).toEqual(ok(`WorkosCursorSessionToken=${newer}`));
+    expect(result).toEqual(picked(`WorkosCursorSessionToken=${newer}`, '2027-01-01T00:00:00Z'));
   });
 
   it('skips a newer cookie that has expired, without reading it', async () => {
@@ -59,7 +63,7 @@ describe('pickSessionHeader: the newest unexpired session cookie wins', () => {
       [expired, cookie('WorkosCursorSessionToken', live, '2026-11-01T00:00:00Z', '2027-01-01T00:00:00Z')],
       NOW,
     );
-    expect(result).toEqual(ok(`WorkosCursorSessionToken=${live}`));
+    expect(result).toEqual(picked(`WorkosCursorSessionToken=${live}`, '2027-01-01T00:00:00Z'));
     expect(expired.reads).toBe(0);
   });
 
@@ -70,7 +74,9 @@ describe('pickSessionHeader: the newest unexpired session cookie wins', () => {
     expect(await expiring('2026-11-20T12:00:00.000Z')).toEqual(
       skip('expired', 'its cursor.com session cookie expired 2026-11-20T12:00:00Z'),
     );
-    expect(await expiring('2026-11-20T12:00:00.001Z')).toEqual(ok(`WorkosCursorSessionToken=${value}`));
+    expect(await expiring('2026-11-20T12:00:00.001Z')).toEqual(
+      picked(`WorkosCursorSessionToken=${value}`, '2026-11-20T12:00:00.001Z'),
+    );
   });
 
   it('a cookie without an expiry (kept until the browser closes) is live', async () => {
@@ -78,7 +84,7 @@ describe('pickSessionHeader: the newest unexpired session cookie wins', () => {
       [cookie('__Secure-next-auth.session-token', 'jwe', '2026-11-01T00:00:00Z')],
       NOW,
     );
-    expect(result).toEqual(ok('__Secure-next-auth.session-token=jwe'));
+    expect(result).toEqual(picked('__Secure-next-auth.session-token=jwe'));
   });
 
   it('a session token whose JWT expires within 60 s passes the turn to the next newest', async () => {
@@ -91,7 +97,7 @@ describe('pickSessionHeader: the newest unexpired session cookie wins', () => {
       ],
       NOW,
     );
-    expect(result).toEqual(ok(`WorkosCursorSessionToken=${fine}`));
+    expect(result).toEqual(picked(`WorkosCursorSessionToken=${fine}`, '2027-01-01T00:00:00Z'));
   });
 
   it('a value that does not decrypt passes the turn; the team cookies of the profile ride along', async () => {
@@ -107,7 +113,9 @@ describe('pickSessionHeader: the newest unexpired session cookie wins', () => {
       ],
       NOW,
     );
-    expect(result).toEqual(ok(`WorkosCursorSessionToken=${fine}; portal-selected-team-id=42; team_id=77`));
+    expect(result).toEqual(
+      picked(`WorkosCursorSessionToken=${fine}; portal-selected-team-id=42; team_id=77`),
+    );
   });
 
   it('team cookies alone are not a session', async () => {

@@ -17,10 +17,15 @@ import {
 } from '../../fixtures/builders/browser-tree.js';
 import type { KeyProviders } from '../../src/auth/sources/browser/key-providers.js';
 import { type Outcome, ok, skip } from '../../src/auth/sources/browser/outcome.js';
-import { COPY_LIMIT_BYTES, copyRegularFile } from '../../src/auth/sources/browser/private-copy.js';
+import {
+  COPY_LIMIT_BYTES,
+  copyRegularFile,
+  readPrivateCopy,
+} from '../../src/auth/sources/browser/private-copy.js';
 import { type BrowserImportOptions, load } from '../../src/auth/sources/browser/source.js';
 import type { SourceResult } from '../../src/auth/types.js';
 import type { Platform } from '../../src/local/environment.js';
+import { fileFingerprint } from '../../src/local/fingerprint.js';
 import { addChromium, addFirefox, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
 import { makeFifo, startFifoRescue } from '../helpers/fifo.js';
 import { localEnvironment } from '../helpers/local-sources.js';
@@ -361,12 +366,104 @@ describe('the private copy', () => {
     fs.writeFileSync(from, 'x'.repeat(100));
     const to = (name: string) => path.join(scene.root, name);
 
-    expect(await copyRegularFile(from, to('at-limit'), 100)).toBe('copied');
+    // The answer is the source's fingerprint before the copy: device, inode, size, mtime and ctime.
+    const before = fs.statSync(from, { bigint: true });
+    expect(await copyRegularFile(from, to('at-limit'), 100)).toBe(
+      `${before.dev}:${before.ino}:100:${before.mtimeNs}:${before.ctimeNs}`,
+    );
     expect(fs.readFileSync(to('at-limit'), 'utf8')).toBe('x'.repeat(100));
     expect(fs.statSync(to('at-limit')).mode & 0o777).toBe(0o600);
     await expect(copyRegularFile(from, to('over'), 99)).rejects.toThrow('larger than 99 bytes');
     expect(fs.existsSync(to('over'))).toBe(false);
     expect(await copyRegularFile(to('nowhere'), to('none'), 100)).toBe('missing');
+  });
+
+  const stopEvents = ['SIGINT', 'SIGTERM', 'SIGHUP', 'exit'] as const;
+  const listeners = () => stopEvents.map((event) => process.listenerCount(event));
+
+  it('its stop and exit handlers exist only while a copy does: one set for copies read at once, none after', async () => {
+    const db = oneFirefoxProfile();
+    createFirefoxCookies(db, []);
+    const before = listeners();
+    const during: number[][] = [];
+    const read = () => {
+      during.push(listeners());
+      return ok(null);
+    };
+
+    await Promise.all([readPrivateCopy(db, 'one', read), readPrivateCopy(db, 'two', read)]);
+    expect(during).toEqual([before.map((count) => count + 1), before.map((count) => count + 1)]);
+    expect(listeners()).toEqual(before);
+    // A copy that fails is released too.
+    expect(await readPrivateCopy(`${db}.gone`, 'gone', read)).toMatchObject({ ok: false });
+    expect(listeners()).toEqual(before);
+  });
+
+  it('a stop signal another listener handles (serve stopping gracefully) is left to it; the copy goes after the read', async () => {
+    const db = oneFirefoxProfile();
+    createFirefoxCookies(db, []);
+    let stops = 0;
+    const serveStop = () => {
+      stops += 1;
+    };
+    let copiesDuring: string[] = [];
+    process.on('SIGTERM', serveStop);
+    try {
+      const read = await readPrivateCopy(db, 'db', () => {
+        process.emit('SIGTERM', 'SIGTERM');
+        copiesDuring = fs.readdirSync(scene.tmp);
+        return ok('read on');
+      });
+      expect(read).toMatchObject({ ok: true, value: { data: 'read on' } });
+    } finally {
+      process.off('SIGTERM', serveStop);
+    }
+    expect(stops).toBe(1);
+    expect(copiesDuring).toEqual([expect.stringMatching(/^codexbar-cookies-/)]);
+    expect(fs.readdirSync(scene.tmp)).toEqual([]);
+  });
+});
+
+describe('what a browser session carries for the statusline fast path', () => {
+  it('the fingerprint of every file the walk consulted, taken before it was read, and the cookie expiry', async () => {
+    const user = await sessionToken('trail_user');
+    const expires = new Date('2027-01-01T00:00:00Z');
+    addFirefox(scene.home, 'linux', [
+      { name: 'default', folder: 'd.default' },
+      { name: 'work', folder: 'w.work', session: user.cookieValue, expires },
+    ]);
+    const root = firefoxRoot(scene.home, 'linux');
+    const consulted = [
+      path.join(root, 'profiles.ini'),
+      path.join(root, 'd.default', 'cookies.sqlite'),
+      path.join(root, 'd.default', 'cookies.sqlite-wal'),
+      path.join(root, 'w.work', 'cookies.sqlite'),
+      path.join(root, 'w.work', 'cookies.sqlite-wal'),
+    ];
+
+    const found = session(await run('linux'));
+
+    expect(found.session.cookieFiles).toEqual(
+      Object.fromEntries(consulted.map((file) => [file, fileFingerprint(file)])),
+    );
+    expect(found.session.cookieFiles?.[consulted[2]!]).toBe('missing');
+    expect(found.session.cookieExpiresAt).toEqual(expires);
+  });
+
+  it('none after a profile passed over for a reason no file shows (a locked keyring)', async () => {
+    const user = await sessionToken('after_keyring_user');
+    addChromium(scene.home, 'linux', 'chrome', [
+      { profile: 'Default', encrypt: (p) => encryptLinuxV11('keyring-pw', p), session: 'x' },
+    ]);
+    addChromium(scene.home, 'linux', 'brave', [
+      { profile: 'Default', encrypt: encryptLinuxV10, session: user.cookieValue },
+    ]);
+
+    const found = session(await run('linux'));
+
+    expect(found.notes).toContain('Skipped Chrome profile "Default": the keyring is locked');
+    expect(found.session.cookieHeader).toBe(`WorkosCursorSessionToken=${user.cookieValue}`);
+    expect(found.session.cookieFiles).toBeUndefined();
   });
 });
 

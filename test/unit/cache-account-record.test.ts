@@ -6,6 +6,7 @@ import type { AuthSourceId } from '../../src/auth/types.js';
 import { accountKey } from '../../src/cache/account-key.js';
 import { writeAccountRecord } from '../../src/cache/snapshot-write.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
+import { fileFingerprint } from '../../src/local/fingerprint.js';
 import { authInputs, recordedAccount } from '../../src/statusline/account-record.js';
 import {
   makeToken,
@@ -149,14 +150,69 @@ describe('a cookie winner is vouched for by fingerprints', () => {
   });
 });
 
+describe('a browser winner is vouched for by the files its walk consulted', () => {
+  const cookieDb = () => path.join(scene.home, '.mozilla', 'firefox', 'p.default', 'cookies.sqlite');
+
+  /** What a live run leaves after the browser walk read `files` (fingerprinted as it read them). */
+  async function recordBrowser(options: { exp?: number; cookieExpiresAt?: Date; files?: string[] } = {}) {
+    const inputs = authInputs(env, 'auto', dir);
+    const token = await makeToken('user_browser', { exp: options.exp ?? NOW_S + 86_400 });
+    const decoded = decodeAccessToken(token.jwt);
+    const session = {
+      source: 'browser' as const,
+      jwt: decoded.kind === 'ok' ? decoded.identity : undefined,
+      cookieFiles: Object.fromEntries((options.files ?? [cookieDb()]).map((f) => [f, fileFingerprint(f)])),
+      cookieExpiresAt: options.cookieExpiresAt,
+    };
+    writeAccountRecord(inputs, session, accountKey({ userId: 'user_browser' }));
+  }
+
+  beforeEach(() => {
+    fs.mkdirSync(path.dirname(cookieDb()), { recursive: true });
+    fs.writeFileSync(cookieDb(), 'cookies');
+  });
+
+  it('while every file is unchanged; a changed cookie database, or one appearing, hands over', async () => {
+    const wal = `${cookieDb()}-wal`;
+    await recordBrowser({ files: [cookieDb(), wal] });
+    expect(await now()).toBe(accountKey({ userId: 'user_browser' }));
+
+    fs.writeFileSync(wal, 'a new cookie');
+    expect(await now()).toBeUndefined();
+    fs.rmSync(wal);
+    expect(await now()).toBe(accountKey({ userId: 'user_browser' }));
+
+    fs.appendFileSync(cookieDb(), ', and one more');
+    expect(await now()).toBeUndefined();
+  });
+
+  it('until 60 s before its token expires', async () => {
+    await recordBrowser({ exp: NOW_S + 120 });
+    clock = new Date(NOW.getTime() + 60_000 - 1);
+    expect(await now()).toBe(accountKey({ userId: 'user_browser' }));
+    clock = new Date(NOW.getTime() + 60_000);
+    expect(await now()).toBeUndefined();
+  });
+
+  it('until its cookie expires in the browser, when that comes first', async () => {
+    await recordBrowser({ cookieExpiresAt: new Date(NOW.getTime() + 5_000) });
+    clock = new Date(NOW.getTime() + 4_999);
+    expect(await now()).toBe(accountKey({ userId: 'user_browser' }));
+    clock = new Date(NOW.getTime() + 5_000);
+    expect(await now()).toBeUndefined();
+  });
+
+  it('never without fingerprints: its walk passed a profile over for a reason no file shows', async () => {
+    await record('browser');
+    expect(await now()).toBeUndefined();
+  });
+});
+
 describe('nothing is vouched for', () => {
-  it.each(['browser', 'stored'] as const)(
-    'when the %s source won (it changes without a file we watch)',
-    async (winner) => {
-      await record(winner);
-      expect(await now()).toBeUndefined();
-    },
-  );
+  it('when the stored session won (it changes without a file we watch)', async () => {
+    await record('stored');
+    expect(await now()).toBeUndefined();
+  });
 
   it('without a record, with a record of another source mode, or with a damaged one', async () => {
     const one = await makeToken('user_one');

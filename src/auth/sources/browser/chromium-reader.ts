@@ -1,6 +1,6 @@
 import { COOKIE_HOSTS, type CookieRow, placeholders, WANTED_NAMES } from './catalog.js';
 import { type Outcome, ok, skip } from './outcome.js';
-import { readPrivateCopy, type SqliteDatabase } from './private-copy.js';
+import { type Copied, readPrivateCopy, type SqliteDatabase } from './private-copy.js';
 
 export interface ChromiumCookie extends CookieRow {
   /** The plain `value` column: set only by very old versions, else empty. */
@@ -30,7 +30,10 @@ const TO_EPOCH_MS = (column: string) => `(${column} / 1000 - 11644473600000)`;
  * The cursor.com cookies in a Chromium `Cookies` database (tables `cookies` and `meta`), read from a private
  * copy. Partitioned cookies (a non-empty `top_frame_site_key`) are left out.
  */
-export function readChromiumCookies(dbPath: string, shown: string): Promise<Outcome<ChromiumCookies>> {
+export function readChromiumCookies(
+  dbPath: string,
+  shown: string,
+): Promise<Outcome<Copied<ChromiumCookies>>> {
   return readPrivateCopy(dbPath, shown, (db) => {
     const info = db.pragma('table_info(cookies)') as Array<{ name: string }>;
     const columns = new Set(info.map((column) => column.name));

@@ -1,6 +1,6 @@
 import { COOKIE_HOSTS, type CookieRow, placeholders, WANTED_NAMES } from './catalog.js';
 import { type Outcome, ok } from './outcome.js';
-import { readPrivateCopy } from './private-copy.js';
+import { type Copied, readPrivateCopy } from './private-copy.js';
 
 export interface FirefoxCookie extends CookieRow {
   /** Firefox stores values in plain text. */
@@ -23,7 +23,7 @@ const MILLISECONDS_THRESHOLD = 1e11;
  * The cursor.com cookies in a Firefox `cookies.sqlite` (table `moz_cookies`), read from a private copy.
  * Partitioned cookies (set while cursor.com was embedded in another site) are not the session and are left out.
  */
-export function readFirefoxCookies(dbPath: string, shown: string): Promise<Outcome<FirefoxCookie[]>> {
+export function readFirefoxCookies(dbPath: string, shown: string): Promise<Outcome<Copied<FirefoxCookie[]>>> {
   return readPrivateCopy(dbPath, shown, (db) => {
     const rows = db
       .prepare<unknown[], Row>(

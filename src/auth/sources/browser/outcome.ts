@@ -5,6 +5,7 @@
 export type SkipKind =
   | 'not-installed'
   | 'no-profile'
+  | 'over-limit'
   | 'unreadable'
   | 'corrupt'
   | 'locked'

@@ -3,9 +3,11 @@ import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { fingerprintOf, MISSING } from '../../../local/fingerprint.js';
 import { errorCode } from '../../../local/read-file.js';
 import { loadSqlite } from '../../../local/sqlite.js';
-import { type Outcome, skip } from './outcome.js';
+import { guardCopy } from './copy-cleanup.js';
+import { type Outcome, ok, skip } from './outcome.js';
 
 export type SqliteDatabase = import('better-sqlite3').Database;
 
@@ -15,18 +17,24 @@ export type SqliteDatabase = import('better-sqlite3').Database;
  */
 export const COPY_LIMIT_BYTES = 256 * 1024 * 1024;
 
+/** What was read from a copy, and the fingerprints of the database and its `-wal` taken before copying. */
+export interface Copied<T> {
+  data: T;
+  files: Record<string, string>;
+}
+
 /**
  * A running browser keeps its cookie database locked and journalled, and nothing may be opened for writing in
  * its directory (docs/invariants.md, "Read-only on Cursor's and browsers' files"). So the database and its
  * `-wal` (when there is one) are copied into a fresh 0700 directory under the system temp dir (only regular
  * files, of at most COPY_LIMIT_BYTES), the copy is opened read-only, and the directory is removed afterwards
- * whatever happens; copies killed runs left behind are swept first.
+ * whatever happens, a stop signal included (copy-cleanup.ts); copies killed runs left behind are swept first.
  */
 export async function readPrivateCopy<T>(
   dbPath: string,
   shown: string,
   read: (db: SqliteDatabase) => Outcome<T>,
-): Promise<Outcome<T>> {
+): Promise<Outcome<Copied<T>>> {
   // Loaded on first use so the native addon stays out of start-up for every other credential source.
   const Database = await loadSqlite().catch(() => undefined);
   if (Database === undefined) return skip('unreadable', `cannot read ${shown} (SQLite is not available)`);
@@ -41,20 +49,24 @@ export async function readPrivateCopy<T>(
       `cannot make a private copy of ${shown}: no temp directory at ${os.tmpdir()} (${errorCode(error) ?? 'mkdtemp failed'})`,
     );
   }
+  const release = guardCopy(dir);
   try {
     const copy = path.join(dir, 'cookies.db');
+    const files: Record<string, string> = {};
     try {
-      if ((await copyRegularFile(dbPath, copy, COPY_LIMIT_BYTES)) === 'missing') {
+      files[dbPath] = await copyRegularFile(dbPath, copy, COPY_LIMIT_BYTES);
+      if (files[dbPath] === MISSING) {
         return skip('unreadable', `${shown} disappeared while it was being read`);
       }
-      await copyRegularFile(`${dbPath}-wal`, `${copy}-wal`, COPY_LIMIT_BYTES);
+      files[`${dbPath}-wal`] = await copyRegularFile(`${dbPath}-wal`, `${copy}-wal`, COPY_LIMIT_BYTES);
     } catch (error) {
       return copyFailure(error, shown);
     }
     let db: SqliteDatabase | undefined;
     try {
       db = new Database(copy, { readonly: true, fileMustExist: true });
-      return read(db);
+      const data = read(db);
+      return data.ok ? ok({ data: data.value, files }) : data;
     } catch (error) {
       return sqliteFailure(error, shown);
     } finally {
@@ -62,6 +74,8 @@ export async function readPrivateCopy<T>(
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
+    // Only once it is gone: a copy rm could not remove stays guarded until the process exits.
+    release();
   }
 }
 
@@ -109,30 +123,26 @@ async function sweepAbandonedCopies(tmp: string, nowMs: number): Promise<void> {
 class CopyRefusedError extends Error {}
 
 /**
- * Copies `from` to a new file `to` (0600, never through a link), or answers 'missing'. The source is opened
- * without blocking and copied only when it is a regular file of at most `limit` bytes (docs/invariants.md,
- * "Regular files only, never a blocking read"): copyFile would open a named pipe and wait for a writer
- * forever. A directory is EISDIR, as copying one would be.
+ * Copies `from` to a new file `to` (0600, never through a link) and answers the fingerprint `from` had before
+ * a byte was read, or MISSING. The source is opened without blocking and copied only when it is a regular
+ * file of at most `limit` bytes (docs/invariants.md, "Regular files only, never a blocking read"): copyFile
+ * would open a named pipe and wait for a writer forever. A directory is EISDIR, as copying one would be.
  */
-export async function copyRegularFile(
-  from: string,
-  to: string,
-  limit: number,
-): Promise<'copied' | 'missing'> {
+export async function copyRegularFile(from: string, to: string, limit: number): Promise<string> {
   let source: Awaited<ReturnType<typeof open>>;
   try {
     source = await open(from, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return 'missing';
+    if (errorCode(error) === 'ENOENT') return MISSING;
     throw error;
   }
   // Once streaming, each stream closes its own handle (FileHandle.close would wait on the streams forever).
   let streaming = false;
   try {
-    const info = await source.stat();
+    const info = await source.stat({ bigint: true });
     if (info.isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
     if (!info.isFile()) throw new CopyRefusedError('not a regular file');
-    if (info.size > limit) {
+    if (info.size > BigInt(limit)) {
       const mib = limit / (1024 * 1024);
       throw new CopyRefusedError(`larger than ${Number.isInteger(mib) ? `${mib} MiB` : `${limit} bytes`}`);
     }
@@ -142,7 +152,7 @@ export async function copyRegularFile(
     // No further than the limit, even if the file grows while it is copied.
     const reading = source.createReadStream({ start: 0, end: Math.max(0, limit - 1) });
     await pipeline(reading, target.createWriteStream());
-    return 'copied';
+    return fingerprintOf(info);
   } finally {
     if (!streaming) await source.close();
   }

@@ -20,6 +20,12 @@ const FAILURE_ORDER: readonly SkipKind[] = [
   'undecryptable',
 ];
 
+/** The Cookie header to send, and when the session cookie in it expires (none: when the browser closes). */
+export interface PickedSession {
+  header: string;
+  expiresMs?: number;
+}
+
 /**
  * Among one profile's cursor.com session cookies the newest unexpired one wins (by creation time). A value
  * that does not decrypt, whose session token has expired, or that makes a header that cannot be sent, passes
@@ -29,7 +35,7 @@ const FAILURE_ORDER: readonly SkipKind[] = [
 export async function pickSessionHeader(
   cookies: readonly CandidateCookie[],
   now: Date,
-): Promise<Outcome<string>> {
+): Promise<Outcome<PickedSession>> {
   const sessions = cookies.filter((cookie) => SESSION_COOKIE_NAMES.includes(cookie.name));
   if (sessions.length === 0) return skip('no-cookie', 'no cursor.com session cookie');
   const live = newestFirst(sessions.filter((cookie) => isLive(cookie, now)));
@@ -60,7 +66,7 @@ export async function pickSessionHeader(
       failures.push({ kind: 'undecryptable', reason: `its cursor.com cookie cannot be sent: ${refused}` });
       continue;
     }
-    return ok(header);
+    return ok(cookie.expiresMs === undefined ? { header } : { header, expiresMs: cookie.expiresMs });
   }
   const failure = [...failures].sort(
     (a, b) => FAILURE_ORDER.indexOf(a.kind) - FAILURE_ORDER.indexOf(b.kind),

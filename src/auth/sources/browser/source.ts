@@ -1,5 +1,6 @@
 import type { BrowserId } from '../../../config/schema.js';
 import type { LocalEnvironment } from '../../../local/environment.js';
+import { fileFingerprint, MISSING } from '../../../local/fingerprint.js';
 import { displayPath } from '../../../local/paths.js';
 import { errorCode } from '../../../local/read-file.js';
 import { sessionTokenIdentityFromCookie } from '../../cookie.js';
@@ -10,9 +11,9 @@ import { readChromiumCookies } from './chromium-reader.js';
 import { decryptChromiumValue } from './decrypt.js';
 import { readFirefoxCookies } from './firefox-reader.js';
 import { type InstallKeys, installKeys, type KeyProviders, systemKeyProviders } from './key-providers.js';
-import { type BrowserSkip, type Outcome, ok, skip } from './outcome.js';
-import { type BrowserProfile, fileState, listProfiles } from './profiles.js';
-import { type CandidateCookie, pickSessionHeader } from './select.js';
+import { type BrowserSkip, type Outcome, ok, type SkipKind, skip } from './outcome.js';
+import { type BrowserProfile, fileState, listProfiles, MAX_PROFILES, profileListing } from './profiles.js';
+import { type CandidateCookie, type PickedSession, pickSessionHeader } from './select.js';
 
 export interface BrowserImportOptions {
   /** `--browser` or config `browser`: search only this one. */
@@ -27,7 +28,7 @@ export interface BrowserSourceDeps {
 }
 
 type Step =
-  | { kind: 'found'; where: string; dbPath: string; header: string }
+  | { kind: 'found'; where: string; dbPath: string; picked: PickedSession }
   | { kind: 'skip'; browser: string; where: string; skip: BrowserSkip; installed: boolean };
 
 interface Context {
@@ -35,7 +36,24 @@ interface Context {
   options: BrowserImportOptions;
   providers: KeyProviders;
   show: (filePath: string) => string;
+  /**
+   * The fingerprints of every file the walk has consulted, each taken before it was read: while they match,
+   * the walk would end where it did. Undefined once a profile was passed over for a reason no file shows.
+   */
+  consulted: Record<string, string> | undefined;
 }
+
+/**
+ * What an unchanged file passes over again. Any other reason (a locked keyring, a busy database, no consent)
+ * can go away with no file changing, so a session found after one is never vouched for by fingerprints.
+ */
+const FILE_REASONS: readonly SkipKind[] = [
+  'not-installed',
+  'no-profile',
+  'no-cookie',
+  'expired',
+  'over-limit',
+];
 
 const PLATFORM_NAMES = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' } as const;
 
@@ -55,6 +73,7 @@ export function load(
     options,
     providers: deps.providers ?? systemKeyProviders(env),
     show: (filePath) => displayPath(filePath, env),
+    consulted: {},
   };
   return advance(walk(context), context, new Tally());
 }
@@ -65,17 +84,21 @@ async function advance(steps: AsyncGenerator<Step>, context: Context, tally: Tal
     const step = next.value;
     if (step.kind === 'skip') {
       tally.add(step);
+      if (!FILE_REASONS.includes(step.skip.kind)) context.consulted = undefined;
       notes.push(`Skipped ${step.where}: ${step.skip.reason}`);
       continue;
     }
     tally.found += 1;
+    const { header, expiresMs } = step.picked;
     const session: Session = {
       source: 'browser',
       description: `browser cookie from ${step.where} (${context.show(step.dbPath)})`,
-      cookieHeader: step.header,
+      cookieHeader: header,
     };
-    const jwt = sessionTokenIdentityFromCookie(step.header);
+    const jwt = sessionTokenIdentityFromCookie(header);
     if (jwt !== undefined) session.jwt = jwt;
+    if (context.consulted !== undefined) session.cookieFiles = { ...context.consulted };
+    if (expiresMs !== undefined) session.cookieExpiresAt = new Date(expiresMs);
     return { kind: 'session', session, notes, next: () => advance(steps, context, tally) };
   }
   return { ...tally.result(context), notes };
@@ -92,6 +115,7 @@ async function* walk(context: Context): AsyncGenerator<Step> {
     }
     let found = false;
     for (const install of installs) {
+      consult(context, { [profileListing(install)]: fileFingerprint(profileListing(install)) });
       const profiles = await listProfiles(install, context.show);
       if (!profiles.ok && profiles.skip.kind === 'not-installed') continue;
       found = true;
@@ -103,7 +127,7 @@ async function* walk(context: Context): AsyncGenerator<Step> {
         install.kind === 'chromium'
           ? installKeys(install, { ...context, allowKeychainPrompt: context.options.allowKeychainPrompt })
           : undefined;
-      for (const profile of profiles.value) {
+      for (const profile of profiles.value.profiles) {
         const where = `${install.label} profile "${profile.name}"`;
         // A profile that fails in a way nobody foresaw is skipped with its error code, never a crash.
         const header = await readProfile(install, profile, keys, context).catch((error: unknown) =>
@@ -113,8 +137,16 @@ async function* walk(context: Context): AsyncGenerator<Step> {
           ),
         );
         yield header.ok
-          ? { kind: 'found', where, dbPath: profile.dbPath, header: header.value }
+          ? { kind: 'found', where, dbPath: profile.dbPath, picked: header.value }
           : skipStep(install.label, where, header.skip);
+      }
+      const { unread } = profiles.value;
+      if (unread > 0) {
+        const more = `${unread} more ${install.label} profile${unread === 1 ? '' : 's'}`;
+        yield skipStep(install.label, more, {
+          kind: 'over-limit',
+          reason: `only the first ${MAX_PROFILES} are read, the default first`,
+        });
       }
     }
     if (!found) yield notInstalled(name, 'not installed');
@@ -129,27 +161,36 @@ function notInstalled(browser: string, reason: string): Step {
   return skipStep(browser, browser, { kind: 'not-installed', reason }, false);
 }
 
+function consult(context: Context, files: Record<string, string>): void {
+  if (context.consulted !== undefined) Object.assign(context.consulted, files);
+}
+
 /** One profile's Cookie header, or why it has none. The database is read from a private copy. */
 async function readProfile(
   install: BrowserInstall,
   profile: BrowserProfile,
   keys: InstallKeys | undefined,
   context: Context,
-): Promise<Outcome<string>> {
+): Promise<Outcome<PickedSession>> {
   const shown = context.show(profile.dbPath);
   const state = await fileState(profile.dbPath);
-  if (state === 'absent') return skip('no-cookie', `no cookie database (${shown})`);
+  if (state === 'absent') {
+    consult(context, { [profile.dbPath]: MISSING });
+    return skip('no-cookie', `no cookie database (${shown})`);
+  }
   if (state === 'unreadable') return skip('unreadable', `cannot read ${shown} (permission denied)`);
 
   let candidates: CandidateCookie[];
   if (install.kind === 'firefox') {
     const read = await readFirefoxCookies(profile.dbPath, shown);
     if (!read.ok) return read;
-    candidates = read.value.map((cookie) => ({ ...cookie, read: async () => plainValue(cookie.value) }));
+    consult(context, read.value.files);
+    candidates = read.value.data.map((cookie) => ({ ...cookie, read: async () => plainValue(cookie.value) }));
   } else {
     const read = await readChromiumCookies(profile.dbPath, shown);
     if (!read.ok) return read;
-    const { metaVersion, cookies } = read.value;
+    consult(context, read.value.files);
+    const { metaVersion, cookies } = read.value.data;
     candidates = cookies.map((cookie) => ({
       ...cookie,
       read: async () =>
