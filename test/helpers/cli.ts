@@ -136,6 +136,11 @@ export interface SpawnOptions {
   closeStdout?: boolean;
   /** Leave HOME without the run's warm compile cache (test/helpers/compile-cache.ts): the cache's own tests. */
   coldCompileCache?: boolean;
+  /**
+   * Every write into a file fails (EFBIG), as on a full disk: the process runs under `ulimit -f 0`, with
+   * SIGXFSZ ignored so the write returns its error instead of killing the process.
+   */
+  writesFail?: boolean;
 }
 
 /** Whether `npm run build` has produced the bundle bin/codexbar.js loads. */
@@ -161,7 +166,10 @@ export function startCli(
     preload.push('--import', pathToFileURL(fixedNowPreload).href);
   }
   if (!options.coldCompileCache) seedCompileCache(options.home);
-  const child = spawn(process.execPath, [...preload, binPath, ...args], { env, cwd: options.home });
+  const argv = [process.execPath, ...preload, binPath, ...args];
+  const child = options.writesFail
+    ? spawn('sh', ['-c', 'trap "" XFSZ; ulimit -f 0; exec "$@"', 'sh', ...argv], { env, cwd: options.home })
+    : spawn(argv[0]!, argv.slice(1), { env, cwd: options.home });
   if (options.closeStdout) child.stdout.destroy();
   const result = outputOf(child);
   child.stdin.end();

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emailOf, tokenAccounts } from '../helpers/accounts.js';
+import { spawnCli } from '../helpers/cli.js';
 import { makeFifo, startFifoRescue } from '../helpers/fifo.js';
 import {
   makeToken,
@@ -275,5 +276,21 @@ describe('CODEXBAR_CONFIG naming a missing file', () => {
     expect(result.stderr).toContain(
       '[cursor] CODEXBAR_CONFIG names ~/nowhere/config.json, which does not exist; using the defaults',
     );
+  });
+});
+
+describe('a config lock whose content could not be written (a full disk)', () => {
+  it('is removed again, so the next command does not wait for "another process"', async () => {
+    fs.mkdirSync(path.dirname(places.config()), { recursive: true });
+    fs.writeFileSync(places.config(), JSON.stringify({ version: 1, providers: [{ id: 'cursor' }] }));
+    const full = await spawnCli(['config', 'disable', '--provider', 'cursor'], {
+      home: scene.home,
+      writesFail: true,
+    });
+    expect(full.code).toBe(1);
+    expect(full.stderr).toContain('Cannot write the config file ~/.config/codexbar/config.json: EFBIG');
+    expect(fs.existsSync(`${places.config()}.lock`)).toBe(false);
+    const next = await scene.run(['config', 'disable', '--provider', 'cursor']);
+    expect(next).toMatchObject({ code: 0, stderr: '' });
   });
 });
