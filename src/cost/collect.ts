@@ -16,6 +16,7 @@ import { type RetryPolicy, withRetry } from '../lib/retry.js';
 import { createCostAggregator } from './aggregate.js';
 import type { PageProgress } from './pager.js';
 import { createListPricer } from './pricing.js';
+import type { TimeSpan } from './store/plan.js';
 import {
   type CollectedRanges,
   type CostStoreUse,
@@ -81,23 +82,25 @@ export async function collectCost(options: CollectCostOptions): Promise<CostRepo
   });
 }
 
-/** cursor.com's events endpoint, a span `[a, b)` asked for as `startDate = a`, `endDate = b − 1`. */
+/**
+ * cursor.com's events endpoint, a span `[a, b)` asked for as `startDate = a`, `endDate = b − 1`, and its
+ * totals endpoint for the same span.
+ */
 function dashboardSource(options: CollectCostOptions): EventsSource {
+  const range = (span: TimeSpan, signal: AbortSignal | undefined) => ({
+    cookieHeader: options.cookieHeader,
+    start: new Date(span.start),
+    end: new Date(span.end - 1),
+    timeoutMs: options.timeoutMs,
+    signal,
+  });
   return {
     tag: '[cursor-cost]',
     server: 'cursor.com',
     concurrency: options.concurrency,
     fetchPage: (span, page, signal) =>
       withRetry(
-        () =>
-          fetchEventsPage(options.client, {
-            cookieHeader: options.cookieHeader,
-            page,
-            start: new Date(span.start),
-            end: new Date(span.end - 1),
-            timeoutMs: options.timeoutMs,
-            signal,
-          }),
+        () => fetchEventsPage(options.client, { ...range(span, signal), page }),
         options.retry,
         signal,
       ),
@@ -106,14 +109,7 @@ function dashboardSource(options: CollectCostOptions): EventsSource {
     fetchTotals: async (span, signal) => {
       try {
         return await withRetry(
-          () =>
-            fetchRangeTotals(options.client, {
-              cookieHeader: options.cookieHeader,
-              start: new Date(span.start),
-              end: new Date(span.end - 1),
-              timeoutMs: options.timeoutMs,
-              signal,
-            }),
+          () => fetchRangeTotals(options.client, range(span, signal)),
           options.retry,
           signal,
         );

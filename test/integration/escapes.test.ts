@@ -18,6 +18,7 @@ import { later, PROMPT_NOW, promptScene, usageDir } from '../helpers/prompt.js';
 import { type Scene, type SceneWith, useScene } from '../helpers/scene.js';
 import { freePort, httpGet } from '../helpers/serve.js';
 import { runTeam } from '../helpers/team-cli.js';
+import { configWithAccountEntries } from '../helpers/token-accounts.js';
 
 /** An OSC 8 link, a clear-screen, a colour and its reset, a C1 CSI, DEL, a raw CR, LF and tab. */
 const HOSTILE =
@@ -170,24 +171,13 @@ async function hostileWorld(scene: Scene): Promise<World> {
     addedAt: 1_735_123_456 + index,
     lastUsed: null,
   });
-  writeConfig(scene.home, {
-    version: 1,
-    providers: [
-      {
-        id: 'cursor',
-        tokenAccounts: {
-          version: 1,
-          activeIndex: 0,
-          accounts: [
-            entry(WORK, `WorkosCursorSessionToken=${work.cookieValue}`, 0),
-            entry(WORK, ' ', 1),
-            entry(BROKEN, `WorkosCursorSessionToken=${broken.cookieValue}`, 2),
-          ],
-        },
-      },
-      { id: OTHER_PROVIDER, enabled: true },
-    ],
-  });
+  const config = configWithAccountEntries([
+    entry(WORK, `WorkosCursorSessionToken=${work.cookieValue}`, 0),
+    entry(WORK, ' ', 1),
+    entry(BROKEN, `WorkosCursorSessionToken=${broken.cookieValue}`, 2),
+  ]) as { providers: unknown[] };
+  config.providers.push({ id: OTHER_PROVIDER, enabled: true });
+  writeConfig(scene.home, config);
   await scene.serve(
     [
       hostileCursor(work.cookieValue),

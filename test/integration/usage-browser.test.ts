@@ -288,13 +288,9 @@ describe('the statusline fast path vouches for a browser cookie by its files', (
     return { code, stdout };
   }
 
-  it('a fresh snapshot is answered without the CLI, until the cookie database changes', async () => {
-    const user = await token('fast_browser_user');
-    addFirefox(scene.home, 'linux', [
-      { name: 'default', folder: 'd.default' },
-      { name: 'work', folder: 'w.work', session: user.cookieValue },
-    ]);
-    await scene.serve([proAccount([user.cookieValue], 'fast@example.com')]);
+  /** A live `statusline` of the browser's session, as the fast path's record is written by. */
+  const liveStatusline = async (cookieValue: string) => {
+    await scene.serve([proAccount([cookieValue], 'fast@example.com')]);
     tools = installFakeTools({}, scene.root);
     const live = await runBrowserImport(scene, ['statusline'], {
       platform: 'linux',
@@ -302,6 +298,16 @@ describe('the statusline fast path vouches for a browser cookie by its files', (
       secrets,
     });
     expect(live.code, live.stderr).toBe(0);
+    return live;
+  };
+
+  it('a fresh snapshot is answered without the CLI, until the cookie database changes', async () => {
+    const user = await token('fast_browser_user');
+    addFirefox(scene.home, 'linux', [
+      { name: 'default', folder: 'd.default' },
+      { name: 'work', folder: 'w.work', session: user.cookieValue },
+    ]);
+    const live = await liveStatusline(user.cookieValue);
 
     // Answered by the fast path itself (the full CLI, which reads the browser, was never asked), with the
     // bytes the full command printed and no request.
@@ -329,14 +335,7 @@ describe('the statusline fast path vouches for a browser cookie by its files', (
     ]);
     const earlier = path.join(firefoxRoot(scene.home, 'linux'), 'd.default', 'cookies.sqlite');
     fs.rmSync(earlier);
-    await scene.serve([proAccount([user.cookieValue], 'fast@example.com')]);
-    tools = installFakeTools({}, scene.root);
-    const live = await runBrowserImport(scene, ['statusline'], {
-      platform: 'linux',
-      path: tools.path,
-      secrets,
-    });
-    expect(live.code, live.stderr).toBe(0);
+    await liveStatusline(user.cookieValue);
     expect((await fast()).code).toBe(0);
 
     createFirefoxCookies(earlier, []);
