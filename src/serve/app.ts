@@ -17,6 +17,7 @@ import { PAGE_CSP } from './page/assets.js';
 import { accountSelection, detailLevel, isResponse, providerSelection } from './query.js';
 import {
   badQuery,
+  expectationFailed,
   forbiddenHost,
   invalidRequest,
   JSON_TYPE,
@@ -58,6 +59,8 @@ interface Route {
   run(context: RequestContext): Promise<ServeResponse> | ServeResponse;
 }
 
+const HEAD_REFUSALS = { 400: invalidRequest, 403: forbiddenHost, 417: expectationFailed };
+
 /** Each provider gets 0.8 × the request timeout. */
 const PROVIDER_SHARE = 0.8;
 /** How long a hung config read holds back the next one. */
@@ -70,10 +73,15 @@ export function createApp(options: AppOptions): (request: IncomingMessage) => Pr
   return async (request) => {
     const arrivedAt = performance.now();
     const head = checkHead(
-      { method: request.method ?? '', target: request.url ?? '', rawHeaders: request.rawHeaders },
+      {
+        method: request.method ?? '',
+        httpVersion: request.httpVersion,
+        target: request.url ?? '',
+        rawHeaders: request.rawHeaders,
+      },
       options.settings,
     );
-    if (!head.ok) return head.status === 400 ? invalidRequest() : forbiddenHost();
+    if (!head.ok) return HEAD_REFUSALS[head.status]();
     if (request.method !== 'GET') return methodNotAllowed();
     const route = routes.get(head.path);
     if (!route) return notFound();

@@ -1,12 +1,15 @@
 /**
  * Request-head checks that come before routing (docs/invariants.md, "Servers safe by default"): the
- * target form, dot segments, exactly one Host and at most one Authorization header, and the Host
- * allowlist that defeats DNS rebinding. Pure: it sees the method, the raw target and the raw header list.
+ * target form, dot segments, exactly one Host and at most one Authorization header, the Host
+ * allowlist that defeats DNS rebinding, then `Expect:`. Pure: it sees the method, the HTTP version, the
+ * raw target and the raw header list.
  */
 import type { ServeSettings } from './settings.js';
 
 export interface RequestHead {
   method: string;
+  /** `req.httpVersion`: `1.1`, `1.0`. */
+  httpVersion: string;
   /** The request target exactly as sent (`req.url`). */
   target: string;
   /** Node's `rawHeaders`: name, value, name, value, … with duplicates kept. */
@@ -21,7 +24,7 @@ export interface ValidHead {
   authorization?: string;
 }
 
-export type HeadCheck = ValidHead | { ok: false; status: 400 | 403 };
+export type HeadCheck = ValidHead | { ok: false; status: 400 | 403 | 417 };
 
 const ALWAYS_ALLOWED = new Set(['127.0.0.1', 'localhost', 'localhost.', '[::1]']);
 const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -36,6 +39,7 @@ export function checkHead(head: RequestHead, settings: ServeSettings): HeadCheck
   const hostName = parseHostHeader(hosts[0]!);
   if (!target || hostName === undefined) return { ok: false, status: 400 };
   if (!hostAllowed(hostName, settings)) return { ok: false, status: 403 };
+  if (!expectationMet(head)) return { ok: false, status: 417 };
   const valid: ValidHead = { ok: true, path: target.path, query: target.query };
   if (authorizations[0] !== undefined) valid.authorization = authorizations[0];
   return valid;
@@ -47,6 +51,18 @@ function headerValues(rawHeaders: readonly string[], name: string): string[] {
     if (rawHeaders[i]!.toLowerCase() === name) values.push(rawHeaders[i + 1]!);
   }
   return values;
+}
+
+/**
+ * The one expectation serve meets is `100-continue`, by answering at once (it reads no body); any other
+ * (`fancy`, `100-continue, fancy`) is 417. `Expect:` is HTTP/1.1's: an HTTP/1.0 client cannot mean it,
+ * so there it is ignored, as Node does.
+ */
+function expectationMet(head: RequestHead): boolean {
+  if (head.httpVersion !== '1.1') return true;
+  return headerValues(head.rawHeaders, 'expect').every(
+    (value) => value.trim().toLowerCase() === '100-continue',
+  );
 }
 
 /**

@@ -6,6 +6,10 @@
  * A socket costs nothing until its head is complete, so there is no connection gate that idle clients
  * could fill. Sockets still waiting for their head are tracked: each is closed at the head deadline or
  * after a silent read interval, and when too many are waiting the oldest is closed to make room.
+ *
+ * One request per connection: every answer closes it, so once a head is in the socket stops reading, and
+ * a request pipelined behind it (which Node's parser dispatches from the bytes it already holds) is never
+ * run, answered or logged.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -89,8 +93,13 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
   });
 
   const answer = (request: http.IncomingMessage, write: (response: ServeResponse) => void): void => {
-    release(request.socket);
-    answered.add(request.socket);
+    const { socket } = request;
+    if (answered.has(socket)) return;
+    // Node's parser resumes the socket after each message it parses: keep this one paused.
+    socket.pause();
+    socket.on('resume', () => socket.pause());
+    release(socket);
+    answered.add(socket);
     const { onResponse } = options;
     const startedAt = onResponse ? process.hrtime.bigint() : 0n;
     const done = options
@@ -104,9 +113,14 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
     inFlight.add(done);
   };
 
-  server.on('request', (request: http.IncomingMessage, res: http.ServerResponse) => {
+  const onRequest = (request: http.IncomingMessage, res: http.ServerResponse): void => {
     answer(request, (response) => writeResponse(res, response));
-  });
+  };
+  server.on('request', onRequest);
+  // Every `Expect:` is judged by the head checks (417 for one we cannot meet) and answered like any other
+  // request. `100-continue` gets no interim 100: serve reads no body, so the final answer comes at once.
+  server.on('checkContinue', onRequest);
+  server.on('checkExpectation', onRequest);
   // CONNECT never reaches 'request'; it still gets a proper answer (400 or 405) from the same pipeline.
   server.on('connect', (request: http.IncomingMessage, socket: Socket) => {
     answer(request, (response) => {

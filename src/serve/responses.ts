@@ -30,6 +30,7 @@ function errorResponse(status: number, message: string, headers: Record<string, 
 
 export const invalidRequest = (): ServeResponse => errorResponse(400, 'invalid request');
 export const forbiddenHost = (): ServeResponse => errorResponse(403, 'forbidden host');
+export const expectationFailed = (): ServeResponse => errorResponse(417, 'expectation failed');
 export const notFound = (): ServeResponse => errorResponse(404, 'not found');
 export const methodNotAllowed = (): ServeResponse =>
   errorResponse(405, 'method not allowed', { Allow: 'GET' });

@@ -1,13 +1,20 @@
 /**
- * docs/invariants.md, "Servers safe by default": idle and slow clients never lock anyone out, and every
- * socket that does not deliver its head in time is closed. The head deadline is injected, so no test waits
- * 10 s.
+ * docs/invariants.md, "Servers safe by default": idle and slow clients never lock anyone out, every
+ * socket that does not deliver its head in time is closed, and a connection carries one request. The head
+ * deadline is injected, so no test waits 10 s.
  */
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../fake-cursor/server.js';
-import { gated, type ServeHarness, serveAccount, startServeHarness, until } from '../helpers/serve.js';
+import {
+  gated,
+  type ServeHarness,
+  serveAccount,
+  startServeHarness,
+  USAGE_SUMMARY,
+  until,
+} from '../helpers/serve.js';
 
 let serve: ServeHarness | undefined;
 const sockets: net.Socket[] = [];
@@ -127,5 +134,51 @@ describe('idle sockets do not lock anyone out', () => {
     await sleep(600);
     summary.open();
     expect((await pending).status).toBe(200);
+  });
+});
+
+/** Writes `bytes` in one write and never ends its side: resolves to what came back once the server closes. */
+function sendOnce(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    sockets.push(socket);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.once('end', () => {
+      resolve(Buffer.concat(chunks).toString('utf8'));
+      socket.destroy();
+    });
+    socket.write(bytes);
+  });
+}
+
+describe('one request per connection', () => {
+  const responses = (raw: string) => raw.match(/^HTTP\/1\.1 \d{3} /gm) ?? [];
+
+  it.each([1, 2, 2000])(
+    '%i pipelined requests in one write: the first alone is run, answered and logged, then the server closes',
+    async (count) => {
+      const logged: string[] = [];
+      serve = await startServeHarness({ deps: { log: (request) => logged.push(request.url ?? '') } });
+      const port = serve.server.port;
+      const request = `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+      const raw = await sendOnce(port, request.repeat(count));
+      expect(responses(raw)).toEqual(['HTTP/1.1 200 ']);
+      expect(raw).toContain('\r\nConnection: close\r\n');
+      expect(raw.endsWith('\r\n\r\n{"status":"ok","version":"9.9.9"}')).toBe(true);
+      expect(logged).toEqual(['/health']);
+      expect(serve.server.listener.inFlight()).toBe(0);
+    },
+  );
+
+  it('a /usage pipelined behind /health never reaches cursor.com', async () => {
+    serve = await startServeHarness();
+    const port = serve.server.port;
+    const request = (target: string) => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+    const raw = await sendOnce(port, request('/health') + request('/usage'));
+    expect(responses(raw)).toEqual(['HTTP/1.1 200 ']);
+    expect(serve.count(USAGE_SUMMARY)).toBe(0);
+    expect(serve.server.listener.inFlight()).toBe(0);
   });
 });

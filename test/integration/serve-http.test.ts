@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEAD_BYTES } from '../../src/serve/listener.js';
+import { createRequestLogger } from '../../src/serve/log.js';
 import { repoRoot } from '../helpers/cli.js';
 import { httpGet, rawRequest, type ServeHarness, startServeHarness } from '../helpers/serve.js';
 
@@ -231,6 +232,50 @@ describe('loopback bind: head checks, methods, routes', () => {
 
   it('the server is still healthy after all of the above', async () => {
     expect((await serve.get('/health')).status).toBe(200);
+  });
+});
+
+describe('Expect header', () => {
+  let serve: ServeHarness;
+  const logged: string[] = [];
+  const raw = (text: string) => rawRequest('127.0.0.1', serve.server.port, text);
+
+  beforeAll(async () => {
+    const stderr = { write: (line: string) => logged.push(line) };
+    serve = await startServeHarness({
+      deps: { log: createRequestLogger({ stderr, json: false, now: () => new Date(0) }) },
+    });
+  });
+  afterAll(() => serve.close());
+
+  it.each(['fancy', '100-continue, fancy'])(
+    'an expectation the server cannot meet (%s) is a 417 JSON error with the usual headers, logged, then closed',
+    async (expectation) => {
+      logged.length = 0;
+      const response = await serve.get('/health', { Expect: expectation });
+      expectError(response, 417, '{"error":"expectation failed"}');
+      const notFound = await serve.get('/missing');
+      expect(Object.keys(response.headers).sort()).toEqual(Object.keys(notFound.headers).sort());
+      expect(logged[0]).toMatch(/^\[serve\] GET \/health 417 \d+ms\n$/);
+    },
+  );
+
+  it('Expect: 100-continue gets no interim 100: the final answer comes at once', async () => {
+    const health = await serve.get('/health', { Expect: '100-Continue' });
+    expect(health.raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(health.json()).toEqual({ status: 'ok', version: '9.9.9' });
+    // A client holding back its body until told to continue learns at once that it need not send it.
+    const post = await raw(
+      'POST /usage HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n',
+    );
+    expect(post.raw).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expectError(post, 405, '{"error":"method not allowed"}');
+  });
+
+  it('an HTTP/1.0 request has no expectations: its Expect header is ignored', async () => {
+    const response = await raw('GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\nExpect: fancy\r\n\r\n');
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', version: '9.9.9' });
   });
 });
 

@@ -16,8 +16,9 @@ const LOOPBACK = settingsFor('127.0.0.1');
 const LAN = settingsFor('192.168.1.20');
 const WILDCARD = settingsFor('0.0.0.0');
 
-const head = (target: string, headers: string[] = ['Host', '127.0.0.1:8080']) => ({
+const head = (target: string, headers: string[] = ['Host', '127.0.0.1:8080'], httpVersion = '1.1') => ({
   method: 'GET',
+  httpVersion,
   target,
   rawHeaders: headers,
 });
@@ -102,6 +103,34 @@ describe('Host and Authorization headers', () => {
 
   it('a long hostile Host is rejected quickly (no backtracking blow-up)', () => {
     expect(parseHostHeader(`${'a'.repeat(16_000)}!`)).toBeUndefined();
+  });
+});
+
+describe('Expect header', () => {
+  const expecting = (...values: string[]) => ['Host', '127.0.0.1', ...values.flatMap((v) => ['Expect', v])];
+
+  it.each([[[]], [['100-continue']], [['100-Continue ']], [['100-continue', '100-continue']]])(
+    'no expectation or only 100-continue (%j) is met',
+    (values) => {
+      expect(checkHead(head('/health', expecting(...values)), LOOPBACK)).toMatchObject({ ok: true });
+    },
+  );
+
+  it.each([[['fancy']], [['100-continue, fancy']], [['100-continue', 'fancy']], [['']]])(
+    'any other expectation (%j) cannot be met: 417',
+    (values) => {
+      expect(checkHead(head('/health', expecting(...values)), LOOPBACK)).toEqual({ ok: false, status: 417 });
+    },
+  );
+
+  it('an HTTP/1.0 request has no expectations: its Expect header is ignored', () => {
+    expect(checkHead(head('/health', expecting('fancy'), '1.0'), LOOPBACK)).toMatchObject({ ok: true });
+  });
+
+  it('the Host checks come first: a forbidden or missing Host is refused as such, whatever it expects', () => {
+    const evil = ['Host', 'evil.example', 'Expect', 'fancy'];
+    expect(checkHead(head('/usage', evil), LOOPBACK)).toEqual({ ok: false, status: 403 });
+    expect(checkHead(head('/usage', ['Expect', 'fancy']), LOOPBACK)).toEqual({ ok: false, status: 400 });
   });
 });
 
