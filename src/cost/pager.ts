@@ -134,8 +134,17 @@ class PageFetcher<P> {
     }
   }
 
+  /** Asks for a repeated page once more: a request like any other, so it counts against the concurrency. */
+  again(page: number): Promise<P> {
+    return this.request(page);
+  }
+
   private start(): void {
     const page = this.nextToStart++;
+    this.pending.set(page, this.request(page));
+  }
+
+  private request(page: number): Promise<P> {
     this.inFlight++;
     const promise = Promise.resolve().then(() => this.fetchPage(page, this.signal));
     // A page past the stopping point may fail after the run ended; that failure is not the run's.
@@ -145,7 +154,7 @@ class PageFetcher<P> {
         this.inFlight--;
         this.pump();
       });
-    this.pending.set(page, promise);
+    return promise;
   }
 }
 
@@ -169,7 +178,7 @@ export async function pageEventRows(options: RowsPagerOptions): Promise<PagerRes
       // persists means the pages cannot be trusted.
       const repeated = walk.repeatOf(response);
       if (repeated !== undefined) {
-        response = await options.fetchPage(page, controller.signal);
+        response = await fetcher.again(page);
         const again = walk.repeatOf(response);
         if (again !== undefined) throw repeatedPage(page, again);
       }

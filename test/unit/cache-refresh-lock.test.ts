@@ -190,3 +190,172 @@ describe('after acquiring', () => {
     expect(held(T0 + 365 * 86_400_000)).toBe('acquired');
   });
 });
+
+describe('a lock is only ever replaced as it was judged', () => {
+  const other = (pid: number, nonce: string) => JSON.stringify({ pid, nonce, startedAt: T0 + 1000 });
+
+  it('a lock replaced while it was being judged stale is not overwritten: the new one is judged afresh', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const isAlive = (pid: number) => {
+      if (pid !== 4242) return true;
+      fs.writeFileSync(lock, other(7777, 'newcomer'));
+      return false;
+    };
+
+    expect(acquireRefreshLock(lock, { now: T0 + 2000, isAlive }, 4343)).toEqual({ kind: 'busy' });
+    expect(content()).toEqual({ pid: 7777, nonce: 'newcomer', startedAt: T0 + 1000 });
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+
+  it('a replacement that is stale too is taken over on the next try', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const isAlive = (pid: number) => {
+      if (pid === 4242) fs.writeFileSync(lock, other(7777, 'newcomer'));
+      return false;
+    };
+
+    expect(acquireRefreshLock(lock, { now: T0 + 2000, isAlive }, 4343).kind).toBe('acquired');
+    expect(content()).toMatchObject({ pid: 4343, startedAt: T0 + 2000 });
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+
+  it('a lock that changes under every takeover is tried three times, then reported busy', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    let judged = 0;
+    // Each judgement finds the owner gone and, before the swap, another process puts a new lock there. After
+    // ten it stops, so a taker that retried without end still ends (busy) and the count shows it.
+    const isAlive = () => {
+      judged += 1;
+      if (judged > 10) return true;
+      fs.writeFileSync(lock, other(7000 + judged, `newcomer-${judged}`));
+      return false;
+    };
+
+    expect(acquireRefreshLock(lock, { now: T0 + 2000, isAlive }, 4343)).toEqual({ kind: 'busy' });
+    expect(judged).toBe(3);
+    expect(content()).toMatchObject({ pid: 7003, nonce: 'newcomer-3' });
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+
+  it('a lock path that exists but reads as gone (a dangling symlink) is retried a few times, then busy, and never written through', () => {
+    const target = path.join(dir, 'elsewhere');
+    fs.symlinkSync(target, lock);
+
+    expect(acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242)).toEqual({ kind: 'busy' });
+    expect(fs.lstatSync(lock).isSymbolicLink()).toBe(true);
+    expect(fs.existsSync(target)).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual(['account.lock']);
+  });
+});
+
+describe('a lock that does not name an owner is taken over, even with every pid alive', () => {
+  const cases: [string, unknown][] = [
+    ['JSON null', null],
+    ['an empty object', {}],
+    ['no pid', { nonce: 'n', startedAt: T0 }],
+    ['a pid that is not a number', { pid: '4242', nonce: 'n', startedAt: T0 }],
+    ['no nonce', { pid: 4242, startedAt: T0 }],
+    ['a nonce that is not a string', { pid: 4242, nonce: 7, startedAt: T0 }],
+    ['no start', { pid: 4242, nonce: 'n' }],
+    ['a start that is not a number', { pid: 4242, nonce: 'n', startedAt: String(T0) }],
+    ['only a start', { startedAt: T0 }],
+    ['a hold that is not a number', { pid: 4242, nonce: 'n', startedAt: T0, holdUntil: String(T0 + 60_000) }],
+  ];
+
+  it.each(cases)('%s', (_, held) => {
+    fs.writeFileSync(lock, JSON.stringify(held));
+
+    expect(acquireRefreshLock(lock, { now: T0 + 1000, isAlive: alive }, 4343).kind).toBe('acquired');
+    expect(content()).toMatchObject({ pid: 4343, startedAt: T0 + 1000 });
+  });
+
+  it('while a complete one, with or without a numeric hold, is respected', () => {
+    fs.writeFileSync(lock, JSON.stringify({ pid: 4242, nonce: 'n', startedAt: T0 }));
+    expect(acquireRefreshLock(lock, { now: T0 + 1000, isAlive: alive }, 4343).kind).toBe('busy');
+    fs.writeFileSync(lock, JSON.stringify({ pid: 4242, nonce: 'n', startedAt: T0, holdUntil: T0 + 60_000 }));
+    expect(acquireRefreshLock(lock, { now: T0 + 1000, isAlive: dead }, 4343).kind).toBe('busy');
+  });
+});
+
+describe('a claim left by another taker', () => {
+  /** A claim by a live process, dated `age` ms before now (negative: ahead); whether this caller kept it. */
+  const claimKept = (age: number) => {
+    fs.rmSync(lock, { force: true });
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const now = T0 + 60_000;
+    fs.writeFileSync(`${lock}.claim`, JSON.stringify({ pid: 4343, nonce: 'claim', startedAt: now - age }));
+    const attempt = acquireRefreshLock(lock, { now, isAlive: (pid) => pid === 4343 }, 4444);
+    expect(attempt.kind).toBe('busy');
+    return fs.existsSync(`${lock}.claim`);
+  };
+
+  it('by a live process is kept for ten seconds either way, and cleared once older or further ahead', () => {
+    expect(claimKept(0)).toBe(true);
+    expect(claimKept(10_000)).toBe(true);
+    expect(claimKept(10_001)).toBe(false);
+    expect(claimKept(-10_000)).toBe(true);
+    expect(claimKept(-10_001)).toBe(false);
+  });
+});
+
+describe('only the holder changes the lock, and a missing lock is left missing', () => {
+  it('hand-over and hold with a nonce that is not ours leave the lock as it was', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const before = fs.readFileSync(lock, 'utf8');
+
+    handOverRefreshLock(lock, 'not-ours', 5151);
+    holdRefreshLock(lock, 'not-ours', T0 + 60_000);
+
+    expect(fs.readFileSync(lock, 'utf8')).toBe(before);
+  });
+
+  it('with no lock at all, hand-over, hold and release do nothing and nobody holds it', () => {
+    handOverRefreshLock(lock, 'gone', 5151);
+    holdRefreshLock(lock, 'gone', T0 + 60_000);
+    releaseRefreshLock(lock, 'gone');
+
+    expect(holdsRefreshLock(lock, 'gone')).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('without an injected check, a pid is alive while the process runs', () => {
+  /** Far above any pid_max, so no process has it: kill(pid, 0) answers ESRCH. */
+  const NO_SUCH_PID = 2 ** 31 - 1;
+
+  it('a lock held by a running process is busy; one whose process does not exist is taken over', () => {
+    acquireRefreshLock(lock, { now: T0 }, process.pid);
+    expect(acquireRefreshLock(lock, { now: T0 + 1000 }, 4343).kind).toBe('busy');
+
+    fs.rmSync(lock);
+    acquireRefreshLock(lock, { now: T0 }, NO_SUCH_PID);
+    expect(acquireRefreshLock(lock, { now: T0 + 1000 }, 4343).kind).toBe('acquired');
+    expect(content()).toMatchObject({ pid: 4343 });
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('no file descriptor is left open', () => {
+  /** The open descriptors of this process on files in the scene's HOME (/proc/self/fd names their paths). */
+  const openHere = () =>
+    fs
+      .readdirSync('/proc/self/fd')
+      .map((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      })
+      .filter((target) => target.startsWith(dir));
+
+  it('by taking over, handing over, holding and releasing the lock', () => {
+    acquireRefreshLock(lock, { now: T0, isAlive: alive }, 4242);
+    const attempt = acquireRefreshLock(lock, { now: T0 + 1000, isAlive: dead }, 4343);
+    const nonce = (attempt as { nonce: string }).nonce;
+    handOverRefreshLock(lock, nonce, 5151);
+    holdRefreshLock(lock, nonce, T0 + 60_000);
+    releaseRefreshLock(lock, nonce);
+
+    expect(openHere()).toEqual([]);
+  });
+});

@@ -49,8 +49,12 @@ describe('cost aggregation: which events count', () => {
     ['a negative timestamp', { timestamp: '-5' }],
     ['a fractional timestamp', { timestamp: '1781519582153.5' }],
     ['a timestamp past the range of a date', { timestamp: '100000000000000000' }],
+    ['a timestamp one millisecond past the latest date', { timestamp: '8640000000000001' }],
     ['a timestamp that is not a number', { timestamp: 'abc' }],
-    ['a negative token count', { tokenUsage: tokens(100, -1, 0, 0, { totalCents: 5 }) }],
+    ['a negative input count', { tokenUsage: tokens(-1, 100, 0, 0, { totalCents: 5 }) }],
+    ['a negative output count', { tokenUsage: tokens(100, -1, 0, 0, { totalCents: 5 }) }],
+    ['a negative cache-write count', { tokenUsage: tokens(100, 0, -1, 0, { totalCents: 5 }) }],
+    ['a negative cache-read count', { tokenUsage: tokens(100, 0, 0, -1, { totalCents: 5 }) }],
     [
       'token counts whose sum overflows',
       { tokenUsage: tokens(Number.MAX_SAFE_INTEGER, 1, 0, 0, { totalCents: 5 }) },
@@ -78,6 +82,13 @@ describe('cost aggregation: which events count', () => {
     expect(r.eventCount).toBe(1);
     expect(r.meteredCostUSD).toBe(2.5);
     expect(r.byKind.other.requests).toBe(1);
+  });
+
+  it('an event at the latest instant a date can hold counts, on its own day', () => {
+    // 8.64e15 ms; one millisecond later is skipped (above).
+    const r = report([event('+275760-09-13T00:00:00Z', { tokenUsage: usage(10, 1), chargedCents: 2 })]);
+    expect(r.daily.map((day) => day.date)).toEqual(['275760-09-13']);
+    expect([r.eventCount, r.skippedEvents]).toEqual([1, 0]);
   });
 
   it('an event without a model is reported as "unknown"', () => {
@@ -526,5 +537,19 @@ describe('cost aggregation: billing kinds (our additive byKind)', () => {
       meteredUSD: null,
       models: [],
     });
+  });
+});
+
+describe('cost aggregation: what the report says of the event store', () => {
+  const finish = (storedRanges?: { used: number; countOnly: number }) =>
+    createCostAggregator({ timeZone: 'UTC', pricing: null, today: NOW }).finish(WINDOW, {
+      generatedAt: NOW,
+      reportedEventCount: 0,
+      ...(storedRanges ? { storedRanges } : {}),
+    });
+
+  it('a run that used stored ranges reports how they were checked; a run that used none has no such field', () => {
+    expect(finish({ used: 3, countOnly: 1 }).storedRanges).toEqual({ used: 3, countOnly: 1 });
+    expect('storedRanges' in finish()).toBe(false);
   });
 });

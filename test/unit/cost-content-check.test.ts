@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregatedUsageSchema, type RangeTotals } from '../../src/api/schemas/aggregated-usage.js';
 import { eventsPageSchema } from '../../src/api/schemas/events.js';
 import { EventRows } from '../../src/cost/events/rows.js';
-import { heldTotals, sameTotals } from '../../src/cost/store/content-check.js';
+import { heldTotals, sameTotals, totalsText } from '../../src/cost/store/content-check.js';
 
 const totals = (over: Partial<RangeTotals> = {}): RangeTotals => ({
   inputTokens: 1000,
@@ -60,6 +60,11 @@ describe('the stored sums against those totals', () => {
     expect(sameTotals(totals({ totalCents: 0.5 + 1.1e-9 }), totals({ totalCents: 0.5 }))).toBe(false);
   });
 
+  it('a cents difference of exactly the tolerance still matches', () => {
+    expect(sameTotals(totals({ totalCents: 1e-9 }), totals({ totalCents: 0 }))).toBe(true);
+    expect(sameTotals(totals({ totalCents: 0 }), totals({ totalCents: 1e-9 }))).toBe(true);
+  });
+
   it('a token sum past 2^53 cannot be compared, so it never matches', () => {
     expect(sameTotals(totals({ inputTokens: 2 ** 53 - 1 }), totals({ inputTokens: 2 ** 53 - 1 }))).toBe(true);
     expect(sameTotals(totals({ inputTokens: 2 ** 53 }), totals({ inputTokens: 2 ** 53 }))).toBe(false);
@@ -80,5 +85,16 @@ describe('the stored sums against those totals', () => {
       cacheWriteTokens: 3,
       totalCents: 1.25,
     });
+  });
+});
+
+describe('totals as --verbose shows them', () => {
+  it('the cost in dollars and the four token counts summed', () => {
+    expect(totalsText(totals())).toBe('$735.63, 1,234 tokens');
+    expect(totalsText(totals({ totalCents: 0 }))).toBe('$0.00, 1,234 tokens');
+  });
+
+  it('cents that cannot be summed read "no cost", never $0.00', () => {
+    expect(totalsText(totals({ totalCents: Number.NaN }))).toBe('no cost, 1,234 tokens');
   });
 });

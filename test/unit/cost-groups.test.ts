@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCostAggregator } from '../../src/cost/aggregate.js';
 import { groupReport } from '../../src/cost/groups.js';
+import { createListPricer } from '../../src/cost/pricing.js';
 import type { CostReport, CostWindow } from '../../src/cost/types.js';
 import { shortModelLabel } from '../../src/render/model-label.js';
 import { event, tokens } from '../helpers/cost-events.js';
@@ -14,8 +15,12 @@ const WINDOW: CostWindow = {
   label: 'Last 30 days',
 };
 
-function report(events: ReturnType<typeof event>[]): CostReport {
-  const aggregator = createCostAggregator({ timeZone: 'UTC', pricing: null, today: WINDOW.end });
+function report(events: ReturnType<typeof event>[], pricing = false): CostReport {
+  const aggregator = createCostAggregator({
+    timeZone: 'UTC',
+    pricing: pricing ? createListPricer() : null,
+    today: WINDOW.end,
+  });
   for (const e of events) aggregator.add(e);
   return aggregator.finish(WINDOW, { generatedAt: WINDOW.end, reportedEventCount: events.length });
 }
@@ -120,6 +125,75 @@ describe('--by', () => {
     expect(kinds.map((group) => [group.key, group.requestCount, group.meteredUSD])).toEqual([
       ['included', 4, 3.15],
       ['onDemand', 1, 0.6],
+    ]);
+  });
+});
+
+describe('--by: groups sum their days', () => {
+  // All in the ISO week of Monday 2026-11-23. The unpriced model is the only one on the first day, so only
+  // ranking puts the priced one first.
+  const WEEK = report(
+    [
+      event('2026-11-23T10:00:00Z', {
+        model: 'mystery-model',
+        tokenUsage: usage(100, undefined),
+        chargedCents: 5,
+      }),
+      event('2026-11-24T10:00:00Z', { model: 'gpt-5', tokenUsage: usage(100, 50), chargedCents: 60 }),
+      // No totalCents: priced from the list.
+      event('2026-11-25T10:00:00Z', { model: 'gpt-5', tokenUsage: usage(1000, undefined), chargedCents: 40 }),
+      event('2026-11-25T11:00:00Z', {
+        model: 'mystery-model',
+        tokenUsage: usage(100, undefined),
+        chargedCents: 5,
+      }),
+    ],
+    true,
+  );
+
+  it("a week's request count and per-model rows are the sums of its days, ranked like the window's models", () => {
+    const [week, ...others] = groupReport(WEEK, { by: 'week', weekStart: 'monday' });
+    expect(others).toEqual([]);
+    expect(week!.requestCount).toBe(4);
+    expect(
+      week!.models.map((model) => [
+        model.modelName,
+        model.requestCount,
+        model.requestCounts,
+        model.meteredUSD,
+      ]),
+    ).toEqual([
+      ['gpt-5', 2, { reported: 1, estimated: 1, unpriced: 0 }, 1],
+      ['mystery-model', 2, { reported: 0, estimated: 0, unpriced: 2 }, 0.1],
+    ]);
+    const gpt = week!.models[0]!;
+    expect(gpt.costUSD).toBeGreaterThan(0.5);
+    // The week holds the whole window, so its model rows are the window's.
+    expect(week!.models).toEqual(WEEK.byModel);
+  });
+
+  it("a model group's models are that model's own row", () => {
+    const models = groupReport(WEEK, { by: 'model', weekStart: 'monday' });
+    expect(models.map((group) => group.models)).toEqual(WEEK.byModel.map((row) => [row]));
+  });
+
+  it('months are oldest first by default even when a later month costs more; --order desc reverses them', () => {
+    const twoMonths = report([
+      event('2026-10-30T10:00:00Z', { model: 'gpt-5', tokenUsage: usage(100, 10), chargedCents: 10 }),
+      event('2026-11-02T10:00:00Z', { model: 'gpt-5', tokenUsage: usage(100, 90), chargedCents: 90 }),
+    ]);
+    const months = (order?: 'asc' | 'desc') =>
+      groupReport(twoMonths, { by: 'month', weekStart: 'monday', order }).map((group) => [
+        group.key,
+        group.costUSD,
+      ]);
+    expect(months()).toEqual([
+      ['2026-10', 0.1],
+      ['2026-11', 0.9],
+    ]);
+    expect(months('desc')).toEqual([
+      ['2026-11', 0.9],
+      ['2026-10', 0.1],
     ]);
   });
 });

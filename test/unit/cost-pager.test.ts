@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { DecodedUsageEvent, EventsPage } from '../../src/api/schemas/events.js';
 import { EventRows, type EventRowsPage } from '../../src/cost/events/rows.js';
@@ -19,6 +20,7 @@ interface Outcome {
   expected?: number | null;
   error?: string;
   errorType?: string;
+  code?: string;
 }
 
 /** Resolves after `turns` turns of the event loop: an ordering without a clock. */
@@ -84,8 +86,8 @@ async function run(
     });
     return { events, expected: result.expected, requested };
   } catch (error) {
-    const e = error as Error;
-    return { events: [], error: e.message, errorType: e.constructor.name, requested };
+    const e = error as Error & { code?: string };
+    return { events: [], error: e.message, errorType: e.constructor.name, code: e.code, requested };
   }
 }
 
@@ -303,6 +305,117 @@ describe('cost pagination, sequential and concurrent alike', () => {
   });
 });
 
+describe('cost pagination: repeats, codes and the result', () => {
+  it.each<[string, (n: number) => PageAnswer, string]>([
+    ['fewer rows than reported', pagesOf(rows(2500), 3000), 'pagination_incomplete'],
+    ['a count that changes', (n) => pagesOf(rows(2500), n === 2 ? 2600 : 2500)(n), 'pagination_inconsistent'],
+    ['more rows than reported', pagesOf(rows(1500), 1400), 'pagination_inconsistent'],
+    ['a page repeated twice', (n) => pagesOf(rows(2500), 2500)(n === 2 ? 1 : n), 'pagination_incomplete'],
+  ])('%s fails with the stable code %s', async (_name, answer, code) => {
+    expect((await both(answer)).code).toBe(code);
+  });
+
+  it('200 full pages fail with the stable code pagination_safety_limit', async () => {
+    expect((await both((n) => fullPage(n), SMALL_PAGE)).code).toBe('pagination_safety_limit');
+  });
+
+  it('a page that repeats an earlier one once is asked again, and the fresh answer is used', async () => {
+    const all = rows(2500);
+    for (const concurrency of [1, 6]) {
+      let asked = 0;
+      const outcome = await run((n) => {
+        if (n === 2) asked++;
+        return pagesOf(all, 2500)(n === 2 && asked === 1 ? 1 : n);
+      }, concurrency);
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.events).toEqual(stamps(all));
+      expect(outcome.requested.filter((n) => n === 2)).toEqual([2, 2]);
+    }
+  });
+
+  it('a page that repeats an earlier page other than the previous one is a repeated page too', async () => {
+    const all = rows(3500);
+    const outcome = await both((n) => pagesOf(all, 3500)(n === 3 ? 1 : n));
+    expect(outcome.error).toBe('Cursor cost refresh was incomplete (page 3 repeated page 1, twice).');
+  });
+
+  it('the result counts raw rows and delivered rows: the dropped boundary repeats are the difference', async () => {
+    const all = rows(2500);
+    const served = [...all.slice(0, 1000), ...all.slice(998, 1000), ...all.slice(1000)];
+    const result = await pageEvents({
+      onEvent: () => {},
+      fetchPage: async (n) => pagesOf(served, 2500)(n),
+    });
+    expect(result).toEqual({ expected: 2500, raw: 2502, delivered: 2500, pages: 3 });
+  });
+});
+
+describe('cost pagination: the caller’s signal', () => {
+  /** Page 1 gives a count of 6000; later pages wait until their signal aborts, or until `release`. */
+  function hanging() {
+    const aborted: number[] = [];
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fetchPage = (n: number, signal: AbortSignal) =>
+      new Promise<EventsPage>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        if (n === 1) return resolve(page(rows(1000), 6000));
+        signal.addEventListener('abort', () => {
+          aborted.push(n);
+          reject(signal.reason);
+        });
+        void released.then(() => resolve(page(rows(1000, (n - 1) * 1000), 6000)));
+      });
+    return { aborted, release, fetchPage };
+  }
+
+  it('an already aborted signal aborts the first request with its reason', async () => {
+    const { fetchPage } = hanging();
+    const signal = AbortSignal.abort(new Error('cost deadline passed'));
+    await expect(pageEvents({ signal, onEvent: () => {}, fetchPage })).rejects.toThrow(
+      'cost deadline passed',
+    );
+  });
+
+  it('aborting the signal mid-run aborts every request in flight with its reason', async () => {
+    const { aborted, release, fetchPage } = hanging();
+    const outer = new AbortController();
+    const attempt = pageEvents({ signal: outer.signal, concurrency: 6, onEvent: () => {}, fetchPage });
+    const settled = attempt.then(
+      () => 'finished',
+      (error: Error) => error.message,
+    );
+    await turns(5);
+    outer.abort(new Error('cost deadline passed'));
+    await turns(5);
+    // Let any request the abort missed finish, so a broken pager fails the test instead of hanging it.
+    release();
+    expect(await settled).toBe('cost deadline passed');
+    expect(aborted.sort()).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it('leaves no listener on the signal, which one deadline shares across many walks', async () => {
+    const outer = new AbortController();
+    for (let walk = 0; walk < 3; walk++) {
+      await pageEvents({
+        signal: outer.signal,
+        onEvent: () => {},
+        fetchPage: async (n) => pagesOf(rows(1500), 1500)(n),
+      });
+    }
+    await expect(
+      pageEvents({
+        signal: outer.signal,
+        onEvent: () => {},
+        fetchPage: () => Promise.reject(serverError(1)),
+      }),
+    ).rejects.toThrow('HTTP 500');
+    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0);
+  });
+});
+
 describe('cost pagination: read-ahead', () => {
   it('once page 1 gives the count, later pages are requested before earlier ones finish, within the bound', async () => {
     const all = rows(9500);
@@ -329,6 +442,32 @@ describe('cost pagination: read-ahead', () => {
     const outcome = await run(pagesOf(rows(4200), 4200), 1);
     expect(outcome.requested).toEqual([1, 2, 3, 4, 5]);
   });
+
+  it.each([1, 3])(
+    'a repeated page asked again counts against the concurrency (%i), as any request does',
+    async (concurrency) => {
+      const all = rows(9500);
+      let asked = 0;
+      let inFlight = 0;
+      let maxInFlight = 0;
+      await pageEvents({
+        concurrency,
+        onEvent: () => {},
+        fetchPage: async (n) => {
+          if (n === 2) asked++;
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          await turns(3);
+          inFlight--;
+          // Page 2's first answer repeats page 1.
+          const served = n === 2 && asked === 1 ? 1 : n;
+          return page(all.slice((served - 1) * 1000, served * 1000), 9500);
+        },
+      });
+      expect(asked).toBe(2);
+      expect(maxInFlight).toBe(concurrency);
+    },
+  );
 
   it('an exact multiple reads ahead up to the empty page, and not past it', async () => {
     const all = rows(3000);
@@ -369,6 +508,44 @@ describe('cost pagination: read-ahead', () => {
       { page: 3, pageEvents: 500, pagesKnown: 3, eventsReceived: 2500, expected: 2500 },
     ]);
     expect(verbosePageLine(progress[2]!)).toBe('[cursor-cost] page 3: 500 events (2500 raw total)');
+  });
+
+  it('without a count the number of pages is unknown in progress, not the page reached', async () => {
+    const progress: PageProgress[] = [];
+    await pageEvents({
+      onEvent: () => {},
+      onProgress: (p) => progress.push(p),
+      fetchPage: async (n) => pagesOf(rows(1500), null)(n),
+    });
+    expect(progress.map((p) => [p.page, p.pagesKnown, p.expected])).toEqual([
+      [1, null, null],
+      [2, null, null],
+    ]);
+  });
+
+  it('pages requested but not yet consumed are at most twice the concurrency', async () => {
+    const all = rows(9500);
+    const requested: number[] = [];
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const attempt = pageEvents({
+      concurrency: 2,
+      onEvent: () => {},
+      fetchPage: async (n) => {
+        requested.push(n);
+        // Page 2 is slow: the pages after it arrive and wait to be consumed.
+        if (n === 2) await released;
+        return page(all.slice((n - 1) * 1000, n * 1000), 9500);
+      },
+    });
+    await turns(20);
+    // Pages 3–6 wait behind page 2: 2 × 2 of them, and not a 5th.
+    expect(requested).toEqual([1, 2, 3, 4, 5, 6]);
+    release();
+    expect((await attempt).delivered).toBe(9500);
+    expect(requested).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it('the empty page that proves completion is reported too', async () => {

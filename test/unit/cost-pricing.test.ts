@@ -36,6 +36,12 @@ describe('model-name mapping', () => {
     ['composer-2-standard', 'composer-2'],
     ['grok-code-fast-1', 'grok-code-fast-1'],
     ['gemini-3-pro-preview', 'gemini-3-pro'],
+    ['gemini-2.5-pro', 'gemini-2.5-pro'],
+    ['gpt-5-preview', 'gpt-5-preview'],
+    ['gpt-5-extra-low', 'gpt-5-extra'],
+    ['extra-high', 'extra'],
+    ['high', 'high'],
+    ['thinking-high', 'thinking'],
     ['auto', 'cursor-auto'],
     ['default', 'cursor-auto'],
   ])('%s → %s', (name, key) => {
@@ -50,6 +56,8 @@ describe('model-name mapping', () => {
     ['cursor-small', 'a Cursor-only model without a published price'],
     ['agent_review', 'Bugbot has no per-token row'],
     ['gpt-5-turbo', 'unknown names are never fuzzy-matched'],
+    ['gpt-5-preview', 'only a Gemini name drops -preview'],
+    ['gpt-5-extra-low', '"extra" is an effort word only before "high"'],
   ])('%s stays unpriced (%s)', (name) => {
     expect(pricer.estimateCents(name, million(1_000_000), AT)).toBeNull();
   });
@@ -90,6 +98,22 @@ describe('list-price estimate: Cursor counters do not overlap', () => {
     const at = (input: number) => pricer.estimateCents('claude-4.5-sonnet', million(input, 0, 0, 50_000), AT);
     expect(at(150_000)).toBeCloseTo((0.15 * 3 + 0.05 * 0.3) * 100, 9);
     expect(at(150_001)).toBeCloseTo((0.150_001 * 6 + 0.05 * 0.6) * 100, 9);
+  });
+
+  it('cache writes count toward the 200k-token prompt: at exactly 200k normal rates, one more long-context', () => {
+    // The prompt is input + cache writes + cache reads: 100,000 + 50,000 + 50,000.
+    const at = (input: number) =>
+      pricer.estimateCents('claude-4.5-sonnet', million(input, 0, 50_000, 50_000), AT);
+    expect(at(100_000)).toBeCloseTo((0.1 * 3 + 0.05 * 3.75 + 0.05 * 0.3) * 100, 9);
+    expect(at(100_001)).toBeCloseTo((0.100_001 * 6 + 0.05 * 7.5 + 0.05 * 0.6) * 100, 9);
+  });
+
+  it('a Gemini name with or without -preview has the same list price', () => {
+    const counts = million(1e6);
+    expect(pricer.estimateCents('gemini-2.5-pro', counts, AT)).not.toBeNull();
+    expect(pricer.estimateCents('gemini-2.5-pro-preview', counts, AT)).toBe(
+      pricer.estimateCents('gemini-2.5-pro', counts, AT),
+    );
   });
 
   it('a row outside its validity dates does not price the event', () => {
@@ -155,6 +179,14 @@ describe('event cost: reported first, list price only when totalCents is missing
     ['an invalid reported value fails closed', { totalCentsInvalid: true }, { source: 'invalid' }],
   ])('%s', (_label, extra, expected) => {
     expect(eventCost(usage(extra), 'gpt-5', AT, pricer)).toEqual(expected);
+  });
+
+  it.each([
+    ['a negative', -1],
+    ['a NaN', Number.NaN],
+    ['an infinite', Number.POSITIVE_INFINITY],
+  ])('%s reported value fails closed even when not flagged invalid', (_label, totalCents) => {
+    expect(eventCost(usage({ totalCents }), 'gpt-5', AT, pricer)).toEqual({ source: 'invalid' });
   });
 
   it('a missing value on an unknown model is unpriced, never zero', () => {

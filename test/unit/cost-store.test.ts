@@ -16,7 +16,7 @@ import {
   openEventStore,
 } from '../../src/cost/store/event-store.js';
 import { KeptEvents } from '../../src/cost/store/kept-events.js';
-import { planWindow } from '../../src/cost/store/plan.js';
+import { planWindow, settledPart } from '../../src/cost/store/plan.js';
 import { clearCostStores, costStorePath } from '../../src/cost/store/store-files.js';
 import type { LocalEnvironment } from '../../src/local/environment.js';
 
@@ -259,6 +259,79 @@ describe('planning a window', () => {
         settledBefore,
       }),
     ).toEqual([{ kind: 'stored', start: 100, end: 400, fetchedAt: 7 }]);
+  });
+
+  it('stored ranges are used in time order, whatever order the store lists them in', () => {
+    expect(
+      planWindow({
+        window: { start: 0, end: 1200 },
+        stored: [
+          { start: 600, end: 800, count: 1, fetchedAt: 9 },
+          { start: 400, end: 500, count: 1, fetchedAt: 8 },
+          { start: 100, end: 200, count: 1, fetchedAt: 7 },
+        ],
+        settledBefore,
+      }),
+    ).toEqual([
+      { kind: 'fetch', start: 0, end: 100 },
+      { kind: 'stored', start: 100, end: 200, fetchedAt: 7 },
+      { kind: 'fetch', start: 200, end: 400 },
+      { kind: 'stored', start: 400, end: 500, fetchedAt: 8 },
+      { kind: 'fetch', start: 500, end: 600 },
+      { kind: 'stored', start: 600, end: 800, fetchedAt: 9 },
+      { kind: 'fetch', start: 800, end: 1200 },
+    ]);
+  });
+
+  it('a stored range that only touches the window, or lies in its recent part, gives no stored step', () => {
+    const plan = (stored: { start: number; end: number }[]) =>
+      planWindow({
+        window: { start: 100, end: 1200 },
+        stored: stored.map((range) => ({ ...range, count: 1, fetchedAt: 7 })),
+        settledBefore,
+      });
+    // Ending where the window starts, or before it: nothing of it is inside.
+    expect(plan([{ start: 0, end: 100 }])).toEqual([{ kind: 'fetch', start: 100, end: 1200 }]);
+    expect(plan([{ start: 0, end: 50 }])).toEqual([{ kind: 'fetch', start: 100, end: 1200 }]);
+    // One millisecond inside is used.
+    expect(plan([{ start: 0, end: 101 }])).toEqual([
+      { kind: 'stored', start: 100, end: 101, fetchedAt: 7 },
+      { kind: 'fetch', start: 101, end: 1200 },
+    ]);
+    // Starting at or after the settled boundary: recent time is always fetched.
+    expect(plan([{ start: 1000, end: 1100 }])).toEqual([{ kind: 'fetch', start: 100, end: 1200 }]);
+    expect(plan([{ start: 1050, end: 1100 }])).toEqual([{ kind: 'fetch', start: 100, end: 1200 }]);
+    expect(plan([{ start: 999, end: 1100 }])).toEqual([
+      { kind: 'fetch', start: 100, end: 999 },
+      { kind: 'stored', start: 999, end: 1000, fetchedAt: 7 },
+      { kind: 'fetch', start: 1000, end: 1200 },
+    ]);
+  });
+
+  it('a range overlapping one already planned (a damaged store) is skipped: no time is planned twice', () => {
+    expect(
+      planWindow({
+        window: { start: 0, end: 1200 },
+        stored: [
+          { start: 0, end: 500, count: 1, fetchedAt: 7 },
+          { start: 400, end: 900, count: 1, fetchedAt: 8 },
+        ],
+        settledBefore,
+      }),
+    ).toEqual([
+      { kind: 'stored', start: 0, end: 500, fetchedAt: 7 },
+      { kind: 'fetch', start: 500, end: 1200 },
+    ]);
+  });
+});
+
+describe('the settled part of a fetched span', () => {
+  it('is the part before the settled boundary; a span wholly after it has none', () => {
+    expect(settledPart({ start: 100, end: 900 }, 1000)).toEqual({ start: 100, end: 900 });
+    expect(settledPart({ start: 100, end: 1200 }, 1000)).toEqual({ start: 100, end: 1000 });
+    expect(settledPart({ start: 999, end: 1200 }, 1000)).toEqual({ start: 999, end: 1000 });
+    expect(settledPart({ start: 1000, end: 1200 }, 1000)).toBeUndefined();
+    expect(settledPart({ start: 1100, end: 1200 }, 1000)).toBeUndefined();
   });
 });
 

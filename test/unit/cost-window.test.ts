@@ -114,12 +114,25 @@ describe('parseCivilDate: YYYY-MM-DD or YYYYMMDD naming a real date', () => {
     expect(parseCivilDate(text)).toEqual(date);
   });
 
-  it.each(['2026-02-30', '2025-02-29', '2026/07/01', '2026-0701', '202607-01', '26-07-01', 'today', ''])(
-    '%j is not a date',
-    (text) => {
-      expect(parseCivilDate(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '2026-02-30',
+    '2025-02-29',
+    '2026-13-01',
+    '2026-00-15',
+    '2026-07-00',
+    '2026/07/01',
+    '2026-0701',
+    '202607-01',
+    '26-07-01',
+    'x2026-07-01',
+    '2026-07-01x',
+    '120260701',
+    '202607011',
+    'today',
+    '',
+  ])('%j is not a date', (text) => {
+    expect(parseCivilDate(text)).toBeUndefined();
+  });
 });
 
 describe('cost window: --since / --until, --month, --all', () => {
@@ -171,19 +184,51 @@ describe('cost window: --since / --until, --month, --all', () => {
 
 describe('cost window: dates that only today can judge are argument errors naming the accepted forms', () => {
   const now = new Date('2026-07-20T15:00:00Z');
-  it.each<[string, Omit<CostWindowOptions, 'now' | 'timeZone'>]>([
-    ['--since in the future', { since: day('2026-08-01') }],
-    ['--since after --until', { since: day('2026-07-10'), until: day('2026-07-01') }],
-    ['--until without --since', { until: day('2026-07-01') }],
-  ])('%s', (_label, options) => {
+  const refusal = (options: Omit<CostWindowOptions, 'now'>): ArgumentError => {
     let caught: unknown;
     try {
-      resolveCostWindow({ ...options, timeZone: 'UTC', now });
+      resolveCostWindow({ ...options, now });
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ArgumentError);
-    const error = caught as ArgumentError;
+    return caught as ArgumentError;
+  };
+
+  it.each<[string, Omit<CostWindowOptions, 'now' | 'timeZone'>, string]>([
+    ['--since in the future', { since: day('2026-08-01') }, '--since 2026-08-01 is in the future.'],
+    // Tomorrow is the first day in the future.
+    ['--since tomorrow', { since: day('2026-07-21') }, '--since 2026-07-21 is in the future.'],
+    [
+      '--since after --until',
+      { since: day('2026-07-10'), until: day('2026-07-01') },
+      '--since 2026-07-10 is after --until 2026-07-01.',
+    ],
+    ['--until without --since', { until: day('2026-07-01') }, '--until needs --since.'],
+  ])('%s', (_label, options, message) => {
+    const error = refusal({ ...options, timeZone: 'UTC' });
+    expect(error.message).toBe(message);
     expect(`${error.message} ${error.hint}`).toMatch(/YYYY-MM-DD or YYYYMMDD/);
+  });
+
+  it('--since today is not in the future: the window is today so far', () => {
+    const w = resolveCostWindow({ since: day('2026-07-20'), timeZone: 'UTC', now });
+    expect(iso(w.start)).toBe('2026-07-20T00:00:00.000Z');
+    expect(w).toMatchObject({ end: now, historyDays: 1, label: '2026-07-20 – 2026-07-20' });
+  });
+
+  it('a --since whose local midnight is the Unix epoch is accepted; one before the epoch is refused', () => {
+    const epoch = resolveCostWindow({
+      since: day('1970-01-01'),
+      until: day('1970-01-01'),
+      timeZone: 'UTC',
+      now,
+    });
+    expect(epoch.start.getTime()).toBe(0);
+    expect(iso(epoch.end)).toBe('1970-01-01T23:59:59.999Z');
+    // In Tokyo, 1970-01-01 begins at 1969-12-31T15:00Z: before the epoch the API can be asked for.
+    const error = refusal({ since: day('1970-01-01'), timeZone: 'Asia/Tokyo' });
+    expect(error.message).toBe('--since 1970-01-01 starts before the Unix epoch in Asia/Tokyo.');
+    expect(error.hint).toBe('Use --all for all history, or a later --since.');
   });
 });

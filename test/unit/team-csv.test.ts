@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, encodeCsv } from '../../src/render/csv.js';
+import { csvField, encodeCsv, encodeCsvColumns } from '../../src/render/csv.js';
 
 describe('CSV writer (RFC 4180)', () => {
   it('writes a header row and CRLF after every line, quoting only where needed', () => {
@@ -34,7 +34,9 @@ describe('CSV writer (RFC 4180)', () => {
     expect(csvField(-2.5)).toBe('-2.5');
     expect(csvField(Number.NaN)).toBe('');
     expect(csvField(undefined)).toBe('');
+    expect(csvField(null)).toBe('');
     expect(csvField(true)).toBe('true');
+    expect(csvField(false)).toBe('false');
   });
 
   it('text a spreadsheet would run as a formula gets a leading apostrophe, unless turned off', () => {
@@ -48,6 +50,19 @@ describe('CSV writer (RFC 4180)', () => {
     expect(csvField('-x', { neutraliseFormulas: false })).toBe('-x');
     // Only at the start: a formula character later in the text is just text.
     expect(csvField('a-b=c')).toBe('a-b=c');
+  });
+
+  it('a column list gives the header and each record’s fields in column order', () => {
+    const columns = [
+      ['name', (member: { name: string; spend: number | null }) => member.name],
+      ['spend', (member: { name: string; spend: number | null }) => member.spend],
+    ] as const;
+    const text = encodeCsvColumns(columns, [
+      { name: 'Ada', spend: 1.5 },
+      { name: 'Bob', spend: null },
+    ]);
+    expect(text).toBe('name,spend\r\nAda,1.5\r\nBob,\r\n');
+    expect(encodeCsvColumns(columns, [])).toBe('name,spend\r\n');
   });
 
   it('a row with the wrong number of fields is a bug, not a shifted column', () => {

@@ -4,7 +4,7 @@ import { legacyUsageSchema } from '../../src/api/schemas/legacy-usage.js';
 import { usageSummarySchema } from '../../src/api/schemas/usage-summary.js';
 import type { JwtIdentity } from '../../src/auth/types.js';
 import { parseIsoDate } from '../../src/lib/iso-date.js';
-import { cycleMinutes, summarizeUsage } from '../../src/usage/summary.js';
+import { cycleMinutes, hasUsableRequestQuota, summarizeUsage } from '../../src/usage/summary.js';
 
 const summaryOf = (json: unknown) => usageSummarySchema.parse(json);
 const figuresOf = (json: unknown) => summarizeUsage({ summary: summaryOf(json) });
@@ -52,6 +52,7 @@ describe('headline percent: the first of eight rules that applies wins', () => {
     ['5. plan used/limit', { plan: { used: 500, limit: 2000 } }, 25],
     ['6. personal overall cap', { overall: { used: 7384, limit: 10000 } }, 73.84],
     ['6. overall with limit 0 falls through', { overall: { used: 5, limit: 0 } }, 0],
+    ['6. overall without a limit falls through', { overall: { used: 5 } }, 0],
     ['8. nothing applies', { plan: { used: 10, limit: 0 } }, 0],
   ])('%s', (_rule, individualUsage, expected) => {
     expect(figuresOf({ individualUsage }).planPercentUsed).toBeCloseTo(expected, 10);
@@ -87,6 +88,21 @@ describe('dollars', () => {
       'pooled when overall is incomplete',
       { individualUsage: { overall: { used: 5 } }, teamUsage: { pooled: { used: 300, limit: 900 } } },
       [3, 9],
+    ],
+    [
+      'plan cents when a plan limit exists but nothing is spent yet',
+      { individualUsage: { plan: { used: 0, limit: 2000 }, overall: { used: 700, limit: 900 } } },
+      [0, 20],
+    ],
+    [
+      'plan cents when plan spend exists under a limit of 0',
+      { individualUsage: { plan: { used: 86, limit: 0 }, overall: { used: 700, limit: 900 } } },
+      [0.86, 0],
+    ],
+    [
+      'overall when the plan has neither spend nor a limit',
+      { individualUsage: { plan: { used: 0, limit: 0 }, overall: { used: 700, limit: 900 } } },
+      [7, 9],
     ],
     ['zero when nothing is known', {}, [0, 0]],
   ])('%s', (_name, json, [used, limit]) => {
@@ -124,6 +140,15 @@ describe('legacy request quota', () => {
 
   it('counts a limit of 0 as a legacy plan', () => {
     expect(withLegacy({ 'gpt-4': { numRequests: 3, maxRequestUsage: 0 } }).isLegacyRequestPlan).toBe(true);
+  });
+
+  it.each([
+    ['a count and a positive limit', { numRequests: 3, maxRequestUsage: 500 }, true],
+    ['a count and a limit of 0', { numRequests: 3, maxRequestUsage: 0 }, false],
+    ['a positive limit without a count', { maxRequestUsage: 500 }, false],
+    ['a count without a limit', { numRequests: 3 }, false],
+  ])('a request quota is usable only with a count and a positive limit: %s', (_label, gpt4, usable) => {
+    expect(hasUsableRequestQuota(withLegacy({ 'gpt-4': gpt4 }))).toBe(usable);
   });
 
   it('a token-based answer {"gpt-4":{}} is not a legacy plan', () => {
