@@ -21,7 +21,7 @@ export function zoneSafeProcessEnv(): NodeJS.ProcessEnv {
 }
 
 /** Whether the file libc would read for TZ (glibc's rules) is there but not a readable regular file. */
-function zoneFileBlocks(env: NodeJS.ProcessEnv): boolean {
+export function zoneFileBlocks(env: NodeJS.ProcessEnv): boolean {
   if (env.TZ === undefined) return false; // /etc/localtime: the system's own
   const name = env.TZ === '' ? 'Universal' : env.TZ.replace(/^:/, '');
   const file = name.startsWith('/') ? name : `${env.TZDIR || '/usr/share/zoneinfo'}/${name}`;

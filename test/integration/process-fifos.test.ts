@@ -49,20 +49,15 @@ async function options(env: Record<string, string> = {}): Promise<SpawnOptions> 
 }
 
 describe('a TZ whose zone file is a FIFO never hangs the process', () => {
-  it.each([
-    ['a path', (fifo: string) => fifo],
-    ['a path after POSIX’s colon', (fifo: string) => `:${fifo}`],
-    [
-      'a name that climbs out of the zone directory',
-      (fifo: string) => path.relative('/usr/share/zoneinfo', fifo),
-    ],
-  ])('TZ names %s: usage finishes in UTC, and --verbose says TZ is not a zone', async (_what, tz) => {
+  // Which file TZ names (after a colon, climbing out of the zone directory) is pinned in
+  // unit/zone-file.test.ts; here the process itself, end to end.
+  it('TZ names a path: usage finishes in UTC, and --verbose says TZ is not a zone', async () => {
     const fifo = path.join(scene.home, 'zone');
     const rescued = fifoAt(fifo);
-    const run = await spawnCli(['usage', '--json', '--verbose'], await options({ TZ: tz(fifo) }));
+    const run = await spawnCli(['usage', '--json', '--verbose'], await options({ TZ: fifo }));
     expect(await rescued()).toEqual([]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain(`[cursor] TZ=${tz(fifo)} is not a time zone this system knows; using UTC`);
+    expect(run.stderr).toContain(`[cursor] TZ=${fifo} is not a time zone this system knows; using UTC`);
     // The billing cycle ends at midnight UTC: in UTC that reads 12:00AM.
     expect(JSON.parse(run.stdout)[0].usage.primary.resetDescription).toBe('Resets Dec 15 at 12:00AM');
   });
