@@ -134,14 +134,6 @@ export class KeptEvents {
     return this.length++;
   }
 
-  /**
-   * Makes room for `capacity` events at once (the count a server reported), so a 150,000-event month is
-   * not copied through eight doublings.
-   */
-  reserve(capacity: number): void {
-    if (capacity > this.flags.length) this.grow(capacity);
-  }
-
   private grow(size: number): void {
     const grown = <T extends Float64Array | Uint8Array | Int32Array>(from: T): T => {
       const to = new (from.constructor as new (n: number) => T)(size);

@@ -12,13 +12,14 @@
  *   than a day ago.
  * - A store found damaged while it is read or written is set aside and a new one started.
  * - Fetched pieces are paged by the pager (src/cost/pager.ts); their settled part (older than 48 hours,
- *   proven complete) is written back at the end, in one transaction.
+ *   proven complete, every event inside the span asked for) is written back at the end, in one
+ *   transaction.
  */
 
 import type { RangeTotals } from '../../api/schemas/aggregated-usage.js';
 import { isoSeconds } from '../../lib/iso-date.js';
 import type { EventRows, EventRowsPage } from '../events/rows.js';
-import { MAX_PAGES, PAGE_SIZE, type PageProgress, pageEventRows } from '../pager.js';
+import { PAGE_SIZE, type PageProgress, pageEventRows } from '../pager.js';
 import type { StoredRangesCheck } from '../types.js';
 import { heldTotals, sameTotals, totalsText } from './content-check.js';
 import { type EventStore, type RangeEvents, type StoredRange, storeErrorText } from './event-store.js';
@@ -101,8 +102,9 @@ export async function collectRanges(options: CollectRangesOptions): Promise<Coll
   const pieces = steps.flatMap((step) => splitStep(step, options.source.maxSpanMs));
   let reported: number | null = 0;
   for (const [index, step] of pieces.entries()) {
-    collector.at = { piece: index + 1, pieces: pieces.length };
-    const count = step.kind === 'stored' ? await collector.fromStore(step) : await collector.fetch(step);
+    const at = { piece: index + 1, pieces: pieces.length };
+    const count =
+      step.kind === 'stored' ? await collector.fromStore(step, at) : await collector.fetch(step, at);
     reported = reported === null || count === null ? null : reported + count;
   }
   await collector.writeStore(options.runAt);
@@ -112,7 +114,7 @@ export async function collectRanges(options: CollectRangesOptions): Promise<Coll
 
 /** A step in pieces of at most `maxSpanMs`, each of the step's kind. */
 function splitStep(step: PlanStep, maxSpanMs: number | undefined): PlanStep[] {
-  if (maxSpanMs === undefined || step.end - step.start <= maxSpanMs) return [step];
+  if (maxSpanMs === undefined) return [step];
   const pieces: PlanStep[] = [];
   for (let start = step.start; start < step.end; start += maxSpanMs) {
     pieces.push({ ...step, start, end: Math.min(start + maxSpanMs, step.end) });
@@ -120,33 +122,13 @@ function splitStep(step: PlanStep, maxSpanMs: number | undefined): PlanStep[] {
   return pieces;
 }
 
-/**
- * Keeps the rows `from` to `to` of `rows` older than `settledBefore`, a run at a time. False when a row lies
- * outside `span` (no timestamp, or outside what was asked): the span cannot be stored then.
- */
-function keepSettled(
-  kept: KeptEvents,
-  rows: EventRows,
-  from: number,
-  to: number,
-  span: TimeSpan,
-  settledBefore: number,
-): boolean {
-  let placed = true;
-  let run = -1;
+/** Whether every row `from` to `to` of `rows` lies in `span` (a row without a timestamp does not). */
+function allInSpan(rows: EventRows, from: number, to: number, span: TimeSpan): boolean {
   for (let i = from; i < to; i++) {
     const t = rows.timestamp[i]!;
-    const inSpan = t >= span.start && t < span.end;
-    if (!inSpan) placed = false;
-    if (inSpan && t < settledBefore) {
-      if (run < 0) run = i;
-    } else if (run >= 0) {
-      kept.appendRange(rows, run, i);
-      run = -1;
-    }
+    if (!(t >= span.start && t < span.end)) return false;
   }
-  if (run >= 0) kept.appendRange(rows, run, to);
-  return placed;
+  return true;
 }
 
 /** Spans in messages, half-open as they are kept: `2026-09-01T00:00:00Z – 2026-11-28T14:00:00Z`. */
@@ -158,8 +140,6 @@ function spanText(span: TimeSpan): string {
 class RangeCollector {
   /** Fetched spans whose settled part will be stored, with the events fetched for them. */
   private readonly writes: RangeEvents[] = [];
-  /** The piece being collected, for progress. */
-  at: PieceIndex = { piece: 1, pieces: 1 };
   readonly checked: StoredRangesCheck = { used: 0, countOnly: 0 };
   /** The source's totals failed once this run: they are not asked for again. */
   private totalsUnavailable = false;
@@ -188,42 +168,38 @@ class RangeCollector {
   }
 
   /**
-   * Fetches every event of `span` (page 1 may be given, already fetched) into `add`, and keeps the settled
-   * ones for the store. Returns the server's count for the span.
+   * Fetches every event of `span` (page 1 may be given, already fetched) into `add`, and keeps them for
+   * the store when part of the span is settled (the store takes only that part: src/cost/store/
+   * event-store.ts `replace`). Returns the server's count for the span.
    */
-  async fetch(span: TimeSpan, firstPage?: EventRowsPage): Promise<number | null> {
+  async fetch(span: TimeSpan, at: PieceIndex, firstPage?: EventRowsPage): Promise<number | null> {
     const { options } = this;
     const settled = options.store ? settledPart(span, this.settledBefore) : undefined;
-    const kept = settled ? new KeptEvents() : undefined;
-    let storable = true;
-    if (options.store) this.log(`Fetching ${spanText(span)}`);
-    const at = this.at;
+    const keep = settled && { ...settled, events: new KeptEvents() };
+    let placed = true;
+    this.log(`Fetching ${spanText(span)}`);
     const result = await pageEventRows({
       concurrency: options.source.concurrency,
       maxPages: options.source.maxPages,
-      onProgress: (progress) => {
-        // Room for every event reported, up to what `cost`'s page cap allows (a count is only a claim).
-        if (progress.page === 1 && progress.expected !== null) {
-          kept?.reserve(Math.min(progress.expected, MAX_PAGES * PAGE_SIZE));
-        }
-        options.onProgress?.(progress, at);
-      },
+      onProgress: (progress) => options.onProgress?.(progress, at),
       signal: options.signal,
       onRows: (rows, from, to) => {
         options.addRows(rows, from, to);
-        if (kept && !keepSettled(kept, rows, from, to, span, this.settledBefore)) storable = false;
+        if (!keep) return;
+        keep.events.appendRange(rows, from, to);
+        if (!allInSpan(rows, from, to, span)) placed = false;
       },
       fetchPage: (page, signal) =>
         page === 1 && firstPage ? Promise.resolve(firstPage) : this.page(span, page, signal),
     });
-    if (settled && kept) {
-      // A count proves a span complete, and so does a single short page; a longer
-      // answer without a count is not stored.
+    if (keep) {
+      // A count proves a span complete, and so does a single short page; a longer answer without a count
+      // is not stored, nor is one holding an event outside what was asked.
       const complete = result.expected !== null || result.raw < PAGE_SIZE;
-      if (storable && complete) this.writes.push({ ...settled, events: kept });
+      if (placed && complete) this.writes.push(keep);
       else
         this.log(
-          `Not storing ${spanText(settled)}: ${options.source.server}'s answer did not prove it complete`,
+          `Not storing ${spanText(keep)}: ${options.source.server}'s answer did not prove it complete`,
         );
     }
     return result.expected;
@@ -234,7 +210,7 @@ class RangeCollector {
    * counts and totals: the stored events are used. Otherwise (no count, or no totals for a range fetched
    * a day ago or more) the span is fetched again in full and replaces what was stored.
    */
-  async fromStore(step: TimeSpan & { fetchedAt: number }): Promise<number | null> {
+  async fromStore(step: TimeSpan & { fetchedAt: number }, at: PieceIndex): Promise<number | null> {
     const span = { start: step.start, end: step.end };
     let held: EventRows;
     try {
@@ -242,7 +218,7 @@ class RangeCollector {
     } catch (error) {
       this.log(`The event store could not be read (${storeErrorText(error)}); fetching ${spanText(span)}`);
       await this.startOverIfDamaged(error);
-      return this.fetch(span);
+      return this.fetch(span, at);
     }
     const [first, totals] = await Promise.all([this.page(span, 1), this.totals(span)]);
     // `{}` is the answer for an empty range: a short page without a count is complete by itself.
@@ -254,7 +230,7 @@ class RangeCollector {
         `The event store holds ${held.length} events for ${spanText(span)}, ${server} ` +
           `${reported === undefined ? 'gave no count' : `reports ${reported}`}; fetching it again`,
       );
-      return this.fetch(span, first);
+      return this.fetch(span, at, first);
     }
     if (totals !== undefined) {
       const sums = heldTotals(held);
@@ -263,14 +239,14 @@ class RangeCollector {
           `The event store holds ${totalsText(sums)} for ${spanText(span)}, ${server} reports ` +
             `${totalsText(totals)}; fetching it again`,
         );
-        return this.fetch(span, first);
+        return this.fetch(span, at, first);
       }
     } else if (Math.abs(this.options.runAt - step.fetchedAt) >= COUNT_ONLY_TRUST_MS) {
       // Both ways: a range dated a day ahead of this clock (set back since) is no fresher.
       this.log(
         `${spanText(span)} was stored a day or more from now and can only be checked by count; fetching it again`,
       );
-      return this.fetch(span, first);
+      return this.fetch(span, at, first);
     }
     this.checked.used++;
     if (totals === undefined) this.checked.countOnly++;
@@ -305,16 +281,20 @@ class RangeCollector {
    */
   async writeStore(runAt: number): Promise<void> {
     const use = this.options.store;
-    if (!use || this.writes.length === 0) return;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        use.store.replace(this.writes, runAt);
-        for (const piece of this.writes) this.log(`Stored ${spanText(piece)} for the next run`);
-        return;
-      } catch (error) {
-        this.log(`The event store could not be written (${storeErrorText(error)}); nothing was stored`);
-        if (attempt > 0 || !(await this.startOverIfDamaged(error))) return;
-      }
+    if (!use) return;
+    const failed = this.tryWrite(use.store, runAt);
+    if (failed && (await this.startOverIfDamaged(failed.error))) this.tryWrite(use.store, runAt);
+  }
+
+  /** One write of everything fetched: undefined, or the error it failed with (logged). */
+  private tryWrite(store: EventStore, runAt: number): { error: unknown } | undefined {
+    try {
+      store.replace(this.writes, runAt);
+    } catch (error) {
+      this.log(`The event store could not be written (${storeErrorText(error)}); nothing was stored`);
+      return { error };
     }
+    for (const piece of this.writes) this.log(`Stored ${spanText(piece)} for the next run`);
+    return undefined;
   }
 }
