@@ -19,7 +19,7 @@ export function buildLadder(
   credentials: CursorCredentialsConfig,
   browser: BrowserImportOptions = { allowKeychainPrompt: false },
 ): SourceLoader[] {
-  const rungs: Record<AuthSourceId, Omit<SourceLoader, 'id'>> = {
+  const rungs: Record<Exclude<AuthSourceId, 'apikey'>, Omit<SourceLoader, 'id'>> = {
     manual: { name: 'manual cookie header', load: () => manual.load(credentials) },
     cached: { name: 'cached cookie', load: () => cached.load(env) },
     stored: { name: 'stored session', load: () => stored.load(env) },
@@ -34,5 +34,5 @@ export function buildLadder(
   };
   const ids =
     credentials.cookieSource === 'manual' ? (['manual'] as const) : sourceOrder(env.platform, mode).slice(1);
-  return ids.map((id) => ({ id, ...rungs[id] }));
+  return ids.flatMap((id) => (id === 'apikey' ? [] : [{ id, ...rungs[id] }]));
 }

@@ -11,18 +11,24 @@ export interface SourceLoader {
   load: () => Promise<SourceResult>;
 }
 
-export type SourceMode = 'auto' | 'web';
+/** `auto` (either door), `web` (cookies, cursor.com only) or `rpc` (Bearer tokens, api2 only). */
+export type SourceMode = 'auto' | 'web' | 'rpc';
+
+/** The sources whose session carries an access token api2 accepts (docs/api2.md). */
+export const BEARER_SOURCES: readonly AuthSourceId[] = ['app', 'agent', 'apikey'];
 
 /**
  * The automatic order per platform; browser import sits between the cached and stored cookies on macOS and
- * comes last elsewhere. `web` keeps only the cookie ladder.
+ * comes last elsewhere. `web` keeps only the cookie ladder, `rpc` only the sources with a Bearer token.
  */
 export function sourceOrder(platform: Platform, mode: SourceMode): AuthSourceId[] {
   const auto: AuthSourceId[] =
     platform === 'darwin'
       ? ['manual', 'app', 'cached', 'browser', 'stored', 'agent']
       : ['manual', 'cached', 'stored', 'app', 'agent', 'browser'];
-  return mode === 'web' ? auto.filter((id) => id !== 'app' && id !== 'agent') : auto;
+  if (mode === 'web') return auto.filter((id) => !BEARER_SOURCES.includes(id));
+  if (mode === 'rpc') return ['manual', ...auto.filter((id) => BEARER_SOURCES.includes(id))];
+  return auto;
 }
 
 export interface ResolveOptions {
@@ -68,6 +74,7 @@ export async function withSession<T>(
       // docs/invariants.md, "Never a credential shown": known before its first request, so nothing a server
       // echoes back can print it.
       registerSecret(session.cookieHeader);
+      if (session.accessToken !== undefined) registerSecret(session.accessToken);
       log(`[cursor] Using ${session.description}`);
       try {
         return { value: await perform(session), session };

@@ -1,6 +1,6 @@
 /** Shared shapes for credential sources and the resolver. */
 
-export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent' | 'browser';
+export type AuthSourceId = 'manual' | 'cached' | 'stored' | 'app' | 'agent' | 'browser' | 'apikey';
 
 /** Identity decoded from a Cursor access token. */
 export interface JwtIdentity {
@@ -18,6 +18,14 @@ export interface Session {
   /** What `--verbose` prints, e.g. `Cursor app token (~/.config/Cursor/User/globalStorage/state.vscdb)`. */
   description: string;
   cookieHeader: string;
+  /**
+   * The access token api2's Connect RPCs take as `Authorization: Bearer` (docs/api2.md): present for the
+   * Cursor app's and cursor-agent's tokens (and the API-key source's exchanged token), never for a cookie.
+   * Never print it; it is registered as a secret with the cookie header.
+   */
+  accessToken?: string;
+  /** The session opens only api2's door (the API-key source): cursor.com is never asked with it. */
+  rpcOnly?: boolean;
   /** Present when the session was derived from a JWT (app or agent token, or a parsable cookie). */
   jwt?: JwtIdentity;
   /**

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { SourceMode } from '../auth/resolver.js';
 import { ACCOUNT_INDEX_INVALID, parseAccountIndex } from '../config/accounts.js';
 import { BROWSER_IDS, type BrowserId } from '../config/schema.js';
 import { MAX_AGE_RANGE } from '../statusline/output.js';
@@ -74,7 +75,7 @@ export function maxAgeOption(defaultMs: number, meaning: string): Option {
 }
 
 const PROVIDERS = ['cursor', 'all', 'both'] as const;
-const SOURCES = ['auto', 'web', 'cli', 'oauth', 'api'] as const;
+const SOURCES = ['auto', 'web', 'cli', 'rpc', 'oauth', 'api'] as const;
 
 /** `--provider`: cursor, or all/both meaning cursor; anything else is refused. */
 export function providerOption(what = 'provider to query'): Option {
@@ -92,7 +93,7 @@ export function sourceOption(description: string): Option {
     '--source <mode>',
     description,
     SOURCES,
-    () => '--source must be auto|web|cli|oauth|api.',
+    () => '--source must be auto|web|cli|rpc|oauth|api.',
   );
 }
 /** What every command prints; `cost` also prints CSV. */
@@ -133,8 +134,8 @@ export interface OutputOptions {
 }
 
 export interface SharedOptions extends OutputOptions {
-  /** `auto` and `web`; `cli` behaves as `auto`. */
-  sourceMode: 'auto' | 'web';
+  /** `auto`, `web` and `rpc` (api2's Connect RPCs only: docs/api2.md); `cli` behaves as `auto`. */
+  sourceMode: SourceMode;
   /** The mode as given (`auto`, `web`, `cli`, …): what a JSON error row reports as its `source`. */
   sourceLabel: string;
   /** `oauth`/`api` are valid values Cursor does not support: a row error, not an argument error. */
@@ -163,7 +164,7 @@ export function sharedOptions(flags: SharedFlags): SharedOptions {
   const source = flags.web ? 'web' : (flags.source ?? 'auto');
   return {
     ...outputOptions(flags),
-    sourceMode: source === 'web' ? 'web' : 'auto',
+    sourceMode: source === 'web' || source === 'rpc' ? source : 'auto',
     sourceLabel: source,
     unsupportedSource: source === 'oauth' || source === 'api' ? source : undefined,
     cookieFlag: flags.cookie,

@@ -1,4 +1,5 @@
-import { resolveBaseUrl } from '../api/base-url.js';
+import { Api2Client } from '../api/api2/client.js';
+import { resolveApi2BaseUrl, resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
 import { cookieHeaderProblem } from '../api/header-value.js';
 import { proxySettings } from '../api/transport.js';
@@ -8,7 +9,7 @@ import {
   resolveCursorCredentialsConfig,
 } from '../auth/credentials.js';
 import { buildLadder } from '../auth/ladder.js';
-import { type Resolved, type SourceLoader, withSession } from '../auth/resolver.js';
+import { type Resolved, type SourceLoader, type SourceMode, withSession } from '../auth/resolver.js';
 import type { Session, SourceResult } from '../auth/types.js';
 import type { CliIo } from '../cli/io.js';
 import type { SharedOptions } from '../cli/options.js';
@@ -25,6 +26,8 @@ export interface CursorPrep {
   authEnv: LocalEnvironment;
   config: LoadedConfig;
   baseUrl: string;
+  /** api2's base URL (CODEXBAR_CURSOR_API2_BASE_URL), checked with cursor.com's before any request. */
+  api2BaseUrl: string;
 }
 
 /**
@@ -47,7 +50,8 @@ export async function prepareCursor(
     );
   }
   const baseUrl = resolveBaseUrl(io.env.CODEXBAR_CURSOR_BASE_URL);
-  return { authEnv, config, baseUrl };
+  const api2BaseUrl = resolveApi2BaseUrl(io.env.CODEXBAR_CURSOR_API2_BASE_URL);
+  return { authEnv, config, baseUrl, api2BaseUrl };
 }
 
 /** Optional inputs of one run: a shared preparation, and the token account to run as. */
@@ -71,7 +75,7 @@ export async function runWithCursorSession<T>(
   options: SharedOptions,
   purpose: Purpose,
   log: (line: string) => void,
-  perform: (client: CursorClient, session: Session) => Promise<T>,
+  perform: (client: CursorClient, session: Session, api2: Api2Client) => Promise<T>,
   target: CursorTarget = {},
 ): Promise<T> {
   return (await (await openCursorSession(io, options, purpose, log, target)).run(perform)).value;
@@ -91,7 +95,9 @@ export interface CursorSessionSetup {
    */
   peek(): Promise<{ session: Session; lines: string[] } | undefined>;
   /** Walks the ladder and fetches with each session until one is not rejected. */
-  run<T>(perform: (client: CursorClient, session: Session) => Promise<T>): Promise<Resolved<T>>;
+  run<T>(
+    perform: (client: CursorClient, session: Session, api2: Api2Client) => Promise<T>,
+  ): Promise<Resolved<T>>;
 }
 
 /** The credential policy and the ladder for one run, before anything is read from the ladder or sent. */
@@ -102,7 +108,7 @@ export async function openCursorSession(
   log: (line: string) => void,
   target: CursorTarget = {},
 ): Promise<CursorSessionSetup> {
-  const { authEnv, config, baseUrl } = target.prep ?? (await prepareCursor(io, options, log));
+  const { authEnv, config, baseUrl, api2BaseUrl } = target.prep ?? (await prepareCursor(io, options, log));
   const credentials = resolveCursorCredentialsConfig({
     config,
     cookieFlag: options.cookieFlag,
@@ -158,18 +164,17 @@ export async function openCursorSession(
     manualOrigin: credentials.origin,
     peek: () => firstLocalSession(ladder),
     async run(perform) {
-      const client = new CursorClient({
-        baseUrl,
-        proxy: proxySettings(io.env),
-        timer: io.timing.requestTimer,
-      });
+      const proxy = proxySettings(io.env);
+      const client = new CursorClient({ baseUrl, proxy, timer: io.timing.requestTimer });
+      // No socket is opened until a method is called: a web-only run costs nothing here.
+      const api2 = new Api2Client({ baseUrl: api2BaseUrl, proxy, timer: io.timing.requestTimer });
       try {
         return await withSession(
           { ladder, log, noSessionHint: noSessionHint(options.sourceMode, configShown) },
-          (session) => perform(client, session),
+          (session) => perform(client, session, api2),
         );
       } finally {
-        await client.close();
+        await Promise.all([client.close(), api2.close()]);
       }
     },
   };
@@ -199,7 +204,10 @@ async function firstLocalSession(
   return undefined;
 }
 
-function noSessionHint(mode: 'auto' | 'web', configShown: string): string {
+function noSessionHint(mode: SourceMode, configShown: string): string {
+  if (mode === 'rpc') {
+    return '--source rpc needs an access token, which a cookie is not: sign in to the Cursor app, or run `cursor-agent login` on this machine, or set CURSOR_API_KEY to a Cursor user API key (crsr_…).';
+  }
   const cookie = `paste a Cookie header copied from cursor.com as "cookieHeader" in ${configShown} (or pass --cookie / set CODEXBAR_CURSOR_COOKIE)`;
   if (mode === 'web')
     return `--source web uses cookies only: sign in to cursor.com in a browser, or ${cookie}.`;

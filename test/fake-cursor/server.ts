@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { answerApi2, isApi2Path } from './api2.js';
 import { createAggregatedHandler, createEventsHandler, isEventsScenario } from './events.js';
 import type {
   EventsScenario,
@@ -23,7 +24,7 @@ export type {
   UsageEventJson,
 } from './types.js';
 
-type AccountEndpoint = Exclude<keyof FakeAccount, 'cookies'>;
+type AccountEndpoint = Exclude<keyof FakeAccount, 'cookies' | 'bearers' | 'rpc'>;
 
 /** Every route the CLI may call. */
 const ROUTES: Record<string, { method: 'GET' | 'POST'; endpoint: AccountEndpoint }> = {
@@ -209,8 +210,19 @@ export async function startFakeCursor(options: FakeCursorOptions): Promise<FakeC
       if (handler === undefined) return { status: 404, json: { error: 'not_found' } };
       return typeof handler === 'function' ? handler(recorded, 0) : handler;
     }
+    if (isApi2Path(recorded.path)) {
+      return answerApi2(recorded, accounts, options, (key) => {
+        const attempt = attempts.get(`api2|${key}`) ?? 0;
+        attempts.set(`api2|${key}`, attempt + 1);
+        return attempt;
+      });
+    }
     const route = ROUTES[recorded.path];
     if (!route) return { status: 404, json: { error: 'not_found' } };
+    // A Bearer token belongs to api2 only (test/fake-cursor/api2.ts).
+    if (recorded.headers.authorization !== undefined) {
+      return { status: 400, json: { error: 'an Authorization header was sent to cursor.com' } };
+    }
     if (req.method !== route.method) return { status: 405, json: { error: 'method_not_allowed' } };
     // docs/invariants.md, "Credentials only to their own server, over HTTPS": POSTs need the Origin header
     // (CSRF), checked before the session.

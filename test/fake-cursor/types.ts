@@ -116,6 +116,13 @@ export interface FakeAccount {
    * a handler replaces them (e.g. `{"code":"internal"}` for an unsupported window).
    */
   aggregated?: Handler;
+  /** api2: accepted `Authorization: Bearer` tokens (test/fake-cursor/api2.ts). */
+  bearers?: string[];
+  /**
+   * api2: Connect unary methods by `<Service>/<Method>`, e.g. `DashboardService/GetCurrentPeriodUsage`;
+   * a method not listed answers Connect `unimplemented` (404).
+   */
+  rpc?: Record<string, Handler>;
 }
 
 export interface FakeCursorOptions {
@@ -128,6 +135,8 @@ export interface FakeCursorOptions {
    * the fake). Answered without any session; 404 when not set.
    */
   statusPage?: Handler;
+  /** api2's auth routes, answered without an account: `POST /oauth/token` and the API-key exchange. */
+  api2?: { oauthToken?: Handler; exchangeApiKey?: Handler };
 }
 
 export interface FakeCursor {

@@ -67,7 +67,7 @@ describe('fixed value sets: case-insensitive, anything else refused with the acc
 
   it.each([
     [['--provider', 'codex'], "unknown provider 'codex' (supported: cursor)"],
-    [['--source', 'browser'], '--source must be auto|web|cli|oauth|api.'],
+    [['--source', 'browser'], '--source must be auto|web|cli|rpc|oauth|api.'],
     [['--format', 'toon'], "--format must be one of text, json (got 'toon')."],
     [
       ['--log-level', 'loud'],

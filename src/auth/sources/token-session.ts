@@ -44,6 +44,7 @@ export function sessionFromAccessToken(stored: string, from: AccessTokenSource):
       source: from.source,
       description: `${from.label} (${from.location})`,
       cookieHeader,
+      accessToken: token,
       jwt: inspection.identity,
     },
   };
