@@ -7,7 +7,13 @@
  * Authorization header sent to a cursor.com route, is answered 400: a credential for one door that
  * reached the other fails the test that sent it.
  */
-import type { FakeAccount, FakeCursorOptions, FakeResponse, HandlerFunction, RecordedRequest } from './types.js';
+import type {
+  FakeAccount,
+  FakeCursorOptions,
+  FakeResponse,
+  HandlerFunction,
+  RecordedRequest,
+} from './types.js';
 
 const RPC_PREFIX = '/aiserver.v1.';
 export const OAUTH_TOKEN_PATH = '/oauth/token';
