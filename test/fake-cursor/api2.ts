@@ -16,8 +16,8 @@ import type {
 } from './types.js';
 
 const RPC_PREFIX = '/aiserver.v1.';
-export const OAUTH_TOKEN_PATH = '/oauth/token';
-export const EXCHANGE_API_KEY_PATH = '/auth/exchange_user_api_key';
+const OAUTH_TOKEN_PATH = '/oauth/token';
+const EXCHANGE_API_KEY_PATH = '/auth/exchange_user_api_key';
 
 /** Whether a path belongs to the fake api2 rather than the fake cursor.com. */
 export function isApi2Path(path: string): boolean {
@@ -41,7 +41,7 @@ export function connectError(status: number, code: string, debugError?: string):
   return { status, json: { code, message: 'Error', details } };
 }
 
-export const NOT_LOGGED_IN = connectError(401, 'unauthenticated', 'ERROR_NOT_LOGGED_IN');
+const NOT_LOGGED_IN = connectError(401, 'unauthenticated', 'ERROR_NOT_LOGGED_IN');
 
 /** The Bearer token of an `Authorization` header, untouched. */
 function bearerOf(header: string | undefined): string | undefined {
