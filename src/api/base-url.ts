@@ -53,7 +53,7 @@ export function resolveOverridableUrl(raw: string | undefined, target: BaseUrlTa
 }
 
 /** The Connect RPC host of Cursor's own IDE (docs/api2.md). */
-export const API2_ORIGIN = 'https://api2.cursor.sh';
+const API2_ORIGIN = 'https://api2.cursor.sh';
 
 /** CODEXBAR_CURSOR_API2_BASE_URL replaces https://api2.cursor.sh under the same rule. */
 export function resolveApi2BaseUrl(raw: string | undefined): string {

@@ -15,7 +15,7 @@ export interface SourceLoader {
 export type SourceMode = 'auto' | 'web' | 'rpc';
 
 /** The sources whose session carries an access token api2 accepts (docs/api2.md). */
-export const BEARER_SOURCES: readonly AuthSourceId[] = ['app', 'agent', 'apikey'];
+const BEARER_SOURCES: readonly AuthSourceId[] = ['app', 'agent', 'apikey'];
 
 /**
  * The automatic order per platform; browser import sits between the cached and stored cookies on macOS and
