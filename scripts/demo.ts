@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { makeJwt, sessionCookieValue } from '../fixtures/builders/jwt.js';
 import { createStateVscdb } from '../fixtures/builders/vscdb.js';
 import { DEMO_SUB, DEMO_USER_ID, loadDemoAccount } from '../fixtures/demo/account.js';
-import { startFakeCursor } from '../test/fake-cursor/server.js';
+import { availableModelsAnswer } from '../test/fake-cursor/models.js';
+import { type FakeAccount, startFakeCursor } from '../test/fake-cursor/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'codexbar.js');
@@ -25,6 +26,10 @@ const COMMANDS = [
   // A CI gate on the same snapshot: 42% left passes a 20% minimum, exit 0.
   ['guard', '--min-remaining', '20', '--max-age', '5m'],
   ['cost', '--provider', 'cursor'],
+  // The same figures through the second door: api2's Connect RPCs with the app's access token.
+  ['usage', '--source', 'rpc'],
+  // The model catalog through api2 with the app's access token (cached for 24 h afterwards).
+  ['models'],
   ['doctor'],
 ];
 /** What the fake status page says for `usage --status`. */
@@ -55,6 +60,8 @@ function demoEnv(home: string, appData: string, baseUrl: string): NodeJS.Process
     LOCALAPPDATA: localAppData,
     CODEXBAR_CURSOR_BASE_URL: baseUrl,
     CODEXBAR_CURSOR_STATUS_URL: baseUrl,
+    // The fake serves api2's Connect RPCs on the same port (test/fake-cursor/api2.ts).
+    CODEXBAR_CURSOR_API2_BASE_URL: baseUrl,
   };
 }
 
@@ -74,6 +81,43 @@ function shellWords(args: readonly string[]): string {
   return args.map((arg) => (/[\s{}]/.test(arg) ? `'${arg}'` : arg)).join(' ');
 }
 
+/** The sample account's usage summary as api2's GetCurrentPeriodUsage says it (docs/api2.md, "Methods"). */
+function periodUsageOf(account: FakeAccount): Record<string, unknown> {
+  const summary = (account.usageSummary as { json: SampleSummary }).json;
+  const { plan, onDemand } = summary.individualUsage;
+  return {
+    billingCycleStart: String(Date.parse(summary.billingCycleStart)),
+    billingCycleEnd: String(Date.parse(summary.billingCycleEnd)),
+    planUsage: {
+      totalSpend: plan.used,
+      includedSpend: plan.used,
+      remaining: plan.remaining,
+      limit: plan.limit,
+      autoPercentUsed: plan.autoPercentUsed,
+      apiPercentUsed: plan.apiPercentUsed,
+      totalPercentUsed: plan.totalPercentUsed,
+    },
+    spendLimitUsage: { individualLimit: onDemand.limit, individualUsed: onDemand.used, limitType: 'user' },
+    enabled: true,
+  };
+}
+
+interface SampleSummary {
+  billingCycleStart: string;
+  billingCycleEnd: string;
+  individualUsage: {
+    plan: {
+      used: number;
+      remaining: number;
+      limit: number;
+      autoPercentUsed: number;
+      apiPercentUsed: number;
+      totalPercentUsed: number;
+    };
+    onDemand: { used: number; limit: number };
+  };
+}
+
 async function main(): Promise<number> {
   if (!fs.existsSync(BUILT)) {
     console.error('demo: dist/cli.cjs is missing; run `npm run build` first.');
@@ -81,7 +125,18 @@ async function main(): Promise<number> {
   }
   const now = new Date();
   const token = await makeJwt({ sub: DEMO_SUB, now, exp: Math.floor(now.getTime() / 1000) + 30 * DAY_S });
-  const account = loadDemoAccount(now, sessionCookieValue(DEMO_USER_ID, token));
+  const web = loadDemoAccount(now, sessionCookieValue(DEMO_USER_ID, token));
+  const account = {
+    ...web,
+    // The app token is also api2's Bearer token: `usage --source rpc`, `models` and doctor's second door
+    // ask api2 with it, which describes the same state as cursor.com.
+    bearers: [token],
+    rpc: {
+      'AiService/AvailableModels': { json: availableModelsAnswer({ extra: 6 }) },
+      'DashboardService/GetCurrentPeriodUsage': { json: periodUsageOf(web) },
+      'DashboardService/GetPlanInfo': { json: { planInfo: { planName: 'Pro', includedAmountCents: 2000 } } },
+    },
+  };
   const fake = await startFakeCursor({ accounts: [account], statusPage: STATUS_PAGE });
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-demo-'));
   const appData = path.join(home, 'AppData', 'Roaming');

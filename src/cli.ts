@@ -58,6 +58,7 @@ const COMMANDS: readonly CommandEntry[] = [
   { names: ['logout'], load: () => import('./commands/logout.js') },
   { names: ['doctor', 'diagnose'], load: () => import('./commands/doctor.js') },
   { names: ['team'], load: () => import('./commands/team.js') },
+  { names: ['models'], load: () => import('./commands/models.js') },
   { names: ['completion'], load: () => import('./commands/completion.js') },
 ];
 

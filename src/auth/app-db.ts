@@ -19,6 +19,8 @@ import { walStamp } from './sqlite/wal.js';
 export type AppTokenRead = DecodedToken | { kind: 'error'; message: string };
 
 const ACCESS_TOKEN_KEY = 'cursorAuth/accessToken';
+/** Read only for the opt-in refresh (docs/api2.md, "Token refresh (opt-in)"); never written back. */
+const REFRESH_TOKEN_KEY = 'cursorAuth/refreshToken';
 /** A read that a running Cursor disturbs is tried this many times in all. */
 const READ_ATTEMPTS = 3;
 
@@ -32,11 +34,20 @@ function exists(path: string): boolean {
   }
 }
 
-export async function readAppAccessToken(dbPath: string): Promise<AppTokenRead> {
+export function readAppAccessToken(dbPath: string): Promise<AppTokenRead> {
+  return readAppToken(dbPath, ACCESS_TOKEN_KEY);
+}
+
+/** The app's refresh token (`cursorAuth/refreshToken`), read the same way as the access token. */
+export function readAppRefreshToken(dbPath: string): Promise<AppTokenRead> {
+  return readAppToken(dbPath, REFRESH_TOKEN_KEY);
+}
+
+async function readAppToken(dbPath: string, key: string): Promise<AppTokenRead> {
   try {
     // A missing file is no session.
     if (!exists(dbPath)) return { kind: 'absent' };
-    return readStable(dbPath, `${dbPath}-wal`);
+    return readStable(dbPath, `${dbPath}-wal`, key);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'error', message: `SQLite error reading Cursor app auth: ${message}` };
@@ -47,11 +58,11 @@ export async function readAppAccessToken(dbPath: string): Promise<AppTokenRead> 
  * A running Cursor may append to its WAL, checkpoint it or restart it while we read. A read whose WAL header
  * (salts, checksum) changed underneath it is not trusted and is done again.
  */
-function readStable(dbPath: string, walPath: string): DecodedToken {
+function readStable(dbPath: string, walPath: string, key: string): DecodedToken {
   for (let attempt = 1; ; attempt++) {
     const before = walStamp(walPath);
     try {
-      const value = readToken(dbPath, walPath);
+      const value = readToken(dbPath, walPath, key);
       if (walStamp(walPath) === before) return value;
     } catch (error) {
       if (attempt >= READ_ATTEMPTS || walStamp(walPath) === before) throw error;
@@ -60,10 +71,10 @@ function readStable(dbPath: string, walPath: string): DecodedToken {
   }
 }
 
-function readToken(dbPath: string, walPath: string): DecodedToken {
+function readToken(dbPath: string, walPath: string, key: string): DecodedToken {
   const table = openItemTable(dbPath, walPath);
   try {
-    return decodeTokenValue(table.get(ACCESS_TOKEN_KEY), table.textEncoding);
+    return decodeTokenValue(table.get(key), table.textEncoding);
   } finally {
     table.close();
   }

@@ -80,3 +80,12 @@ export function resolveBrowserImport(inputs: BrowserImportInputs): BrowserImport
   if (browser !== undefined) options.browser = browser;
   return options;
 }
+
+/**
+ * Whether an expired or rejected Cursor app or cursor-agent token may be refreshed for this run:
+ * `--refresh-token`, or `"allowTokenRefresh": true` in the cursor entry (docs/api2.md, "Token refresh
+ * (opt-in)"). Off unless asked for.
+ */
+export function resolveTokenRefresh(inputs: { config: LoadedConfig; refreshTokenFlag?: boolean }): boolean {
+  return inputs.refreshTokenFlag === true || inputs.config.cursor.allowTokenRefresh === true;
+}

@@ -1,4 +1,4 @@
-import { NoSessionError, NotLoggedInError } from '../errors.js';
+import { ApiError, NoSessionError, NotLoggedInError } from '../errors.js';
 import { registerSecret } from '../lib/redact.js';
 import type { Platform } from '../local/environment.js';
 import type { AuthSourceId, Session, SourceResult } from './types.js';
@@ -9,6 +9,17 @@ export interface SourceLoader {
   /** Short name for messages, e.g. `cached cookie`. */
   name: string;
   load: () => Promise<SourceResult>;
+  /**
+   * Loading sends a request (the API-key exchange): a local look at the ladder, which must send nothing,
+   * stops before it.
+   */
+  remote?: boolean;
+  /**
+   * Present only with the opt-in (`--refresh-token`, `"allowTokenRefresh": true`; docs/api2.md, "Token
+   * refresh (opt-in)"): a session from the source's refresh token, asked for once when its access token has
+   * expired or was rejected. It throws "not logged in" when Cursor refuses.
+   */
+  refresh?: () => Promise<SourceResult>;
 }
 
 /** `auto` (either door), `web` (cookies, cursor.com only) or `rpc` (Bearer tokens, api2 only). */
@@ -24,8 +35,8 @@ const BEARER_SOURCES: readonly AuthSourceId[] = ['app', 'agent', 'apikey'];
 export function sourceOrder(platform: Platform, mode: SourceMode): AuthSourceId[] {
   const auto: AuthSourceId[] =
     platform === 'darwin'
-      ? ['manual', 'app', 'cached', 'browser', 'stored', 'agent']
-      : ['manual', 'cached', 'stored', 'app', 'agent', 'browser'];
+      ? ['manual', 'app', 'cached', 'browser', 'stored', 'agent', 'apikey']
+      : ['manual', 'cached', 'stored', 'app', 'agent', 'browser', 'apikey'];
   if (mode === 'web') return auto.filter((id) => !BEARER_SOURCES.includes(id));
   if (mode === 'rpc') return ['manual', ...auto.filter((id) => BEARER_SOURCES.includes(id))];
   return auto;
@@ -37,6 +48,8 @@ export interface ResolveOptions {
   log?: (line: string) => void;
   /** Appended to the "nothing found" error so the user knows how to fix it. */
   noSessionHint: string;
+  /** What the run reads (`usage`), for the error when api2 refuses an exchanged API-key token. */
+  purpose?: string;
 }
 
 export interface Resolved<T> {
@@ -60,7 +73,32 @@ export async function withSession<T>(
   let rejected: NotLoggedInError | undefined;
 
   for (const source of options.ladder) {
-    let result: SourceResult | undefined = await source.load();
+    const name = source.name.charAt(0).toUpperCase() + source.name.slice(1);
+    // A source's refresh is asked for at most once a run: for an expired token, or after one rejection.
+    let refresh = source.refresh;
+    /** The source's next answer; a refusal of the key exchange or the refresh is a rejection. */
+    const attempt = async (get: () => Promise<SourceResult>): Promise<SourceResult | undefined> => {
+      try {
+        return await get();
+      } catch (error) {
+        if (!(error instanceof NotLoggedInError)) throw error;
+        rejected = error;
+        log(
+          `[cursor] ${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}; trying the next source`,
+        );
+        looked.push(`${source.name} (${error.message})`);
+        if (error.hint) hints.push(error.hint);
+        return undefined;
+      }
+    };
+    let result: SourceResult | undefined = await attempt(source.load);
+    if (result?.kind === 'skip' && result.cause === 'expired' && refresh !== undefined) {
+      const again = refresh;
+      refresh = undefined;
+      for (const note of result.notes ?? []) log(`[cursor] ${note}`);
+      log(`[cursor] ${name}: ${result.reason}; refreshing it for this run (--refresh-token)`);
+      result = await attempt(again);
+    }
     while (result !== undefined) {
       for (const note of result.notes ?? []) log(`[cursor] ${note}`);
       if (result.kind === 'skip') {
@@ -79,6 +117,7 @@ export async function withSession<T>(
       try {
         return { value: await perform(session), session };
       } catch (error) {
+        if (session.source === 'apikey') throw apiKeyRefused(error, options.purpose ?? 'usage');
         if (!(error instanceof NotLoggedInError)) throw error;
         if (session.final) {
           throw new NotLoggedInError(
@@ -89,10 +128,19 @@ export async function withSession<T>(
           );
         }
         rejected = error;
+        const door = error.endpoint.includes('/aiserver.') ? 'api2' : 'cursor.com';
+        looked.push(`${source.name} (rejected by ${door} with HTTP ${error.status})`);
+        if (refresh !== undefined) {
+          const again = refresh;
+          refresh = undefined;
+          log(
+            `[cursor] ${name} was rejected (HTTP ${error.status}); refreshing it for this run (--refresh-token)`,
+          );
+          result = await attempt(again);
+          continue;
+        }
         const then = next ? `trying the next ${source.name}` : 'trying the next source';
-        const name = source.name.charAt(0).toUpperCase() + source.name.slice(1);
         log(`[cursor] ${name} was rejected (HTTP ${error.status}); ${then}`);
-        looked.push(`${source.name} (rejected by cursor.com with HTTP ${error.status})`);
         result = next ? await next() : undefined;
       }
     }
@@ -108,4 +156,18 @@ export async function withSession<T>(
     );
   }
   throw new NoSessionError(`No Cursor session found. Looked at: ${looked.join('; ')}.`, hint);
+}
+
+/**
+ * docs/api2.md, "API-key sign-in (CI)": whether api2's dashboard methods accept a token exchanged for a user
+ * API key is unverified, so a refusal says exactly that and sends the user to the other ways to sign in.
+ */
+function apiKeyRefused(error: unknown, purpose: string): unknown {
+  const refused = error instanceof NotLoggedInError || (error instanceof ApiError && error.status === 403);
+  if (!refused) return error;
+  return new NotLoggedInError(
+    error.endpoint,
+    error.status ?? 401,
+    `api2 did not accept the access token exchanged for CURSOR_API_KEY for ${purpose} (HTTP ${error.status ?? 401}); that this works is unverified. Sign in another way: sign in to the Cursor app or run \`cursor-agent login\` on this machine, or set CODEXBAR_CURSOR_COOKIE to a Cookie header copied from a signed-in cursor.com tab.`,
+  );
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { authPaths } from '../auth/paths.js';
 import { clearCostStores } from '../cost/store/store-files.js';
 import type { LocalEnvironment } from '../local/environment.js';
+import { modelsCacheDir } from './models-file.js';
 import { usageCacheDir } from './snapshot-read.js';
 
 /**
@@ -10,7 +11,7 @@ import { usageCacheDir } from './snapshot-read.js';
  * clear. A new cache adds its clearer here.
  */
 
-export const CACHE_KINDS = ['cookies', 'cost', 'usage'] as const;
+export const CACHE_KINDS = ['cookies', 'cost', 'usage', 'models'] as const;
 export type CacheKind = (typeof CACHE_KINDS)[number];
 
 const CLEARERS: Record<CacheKind, (env: LocalEnvironment) => Promise<boolean>> = {
@@ -20,6 +21,8 @@ const CLEARERS: Record<CacheKind, (env: LocalEnvironment) => Promise<boolean>> =
   // The cost event stores, every account's.
   cost: async (env) => (await clearCostStores(env)) > 0,
   usage: (env) => remove(usageCacheDir(env)),
+  // The cached model catalogs (`codexbar models`), every account's.
+  models: (env) => remove(modelsCacheDir(env)),
 };
 
 export function clearCache(kind: CacheKind, env: LocalEnvironment): Promise<boolean> {

@@ -57,6 +57,7 @@ export function encodeSnapshot(snapshot: UsageSnapshot, meta: SnapshotMeta): Sna
       ),
       updatedAt: snapshot.updatedAt.toISOString(),
       identity: defined({ ...snapshot.identity }),
+      ...(snapshot.source === 'rpc' ? { source: 'rpc' as const } : {}),
     },
   };
 }
@@ -83,6 +84,7 @@ export function decodeSnapshot(file: SnapshotFile): CachedSnapshot {
     identity: { ...data.identity },
   };
   if (providerCost) snapshot.providerCost = defined(providerCost);
+  if (data.source === 'rpc') snapshot.source = 'rpc';
   return {
     account: file.account,
     fetchedAt: new Date(file.fetchedAt),

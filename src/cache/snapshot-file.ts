@@ -58,6 +58,8 @@ export interface SnapshotFile {
       loginMethod?: string;
       accountID?: string;
     };
+    /** `rpc` when the figures came through api2; absent (older files too) means cursor.com. */
+    source?: 'web' | 'rpc';
   };
 }
 
@@ -147,6 +149,7 @@ const snapshotFile = object({
       loginMethod: optional(text),
       accountID: optional(text),
     }),
+    source: optional((value) => value === 'web' || value === 'rpc'),
   }),
 });
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { LocalEnvironment } from '../local/environment.js';
-import { readTextFileSync } from '../local/read-file-sync.js';
 import { codexbarCacheDir } from './cache-dir.js';
+import { readCachedJson } from './cached-json.js';
 import { type CachedSnapshot, decodeSnapshot } from './snapshot-codec.js';
 import { isSnapshotFile } from './snapshot-file.js';
 
@@ -28,15 +28,9 @@ export type SnapshotRead =
 
 /** A corrupt, truncated, unreadable or other-version file counts as missing and is replaced by the next fetch. */
 export function readSnapshot(dir: string, account: string): SnapshotRead {
-  const read = readTextFileSync(snapshotPath(dir, account), SNAPSHOT_LIMIT);
-  if (read.kind === 'missing') return { kind: 'missing', reason: 'no snapshot yet' };
-  if (read.kind === 'unreadable') return { kind: 'missing', reason: `unreadable (${read.reason})` };
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
-  } catch {
-    return { kind: 'missing', reason: 'not valid JSON' };
-  }
+  const read = readCachedJson(snapshotPath(dir, account), SNAPSHOT_LIMIT, 'no snapshot yet');
+  if (read.kind === 'missing') return read;
+  const { json } = read;
   if (!isSnapshotFile(json)) return { kind: 'missing', reason: 'not a version 1 snapshot' };
   // The name says whose it is; the content must agree, so a copied or renamed file is never shown.
   if (json.account !== account) return { kind: 'missing', reason: 'belongs to another account' };

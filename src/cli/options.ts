@@ -23,7 +23,11 @@ export function addSharedOptions(
     .addOption(
       choiceOption('--browser <name>', 'read the cursor.com cookie from this browser only', BROWSER_IDS),
     )
-    .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key');
+    .option('--allow-keychain-prompt', 'macOS: let codexbar ask the Keychain for a browser cookie key')
+    .option(
+      '--refresh-token',
+      'refresh an expired or rejected Cursor app or cursor-agent token for this run (memory only)',
+    );
   return addOutputOptions(command, options.formats);
 }
 
@@ -120,6 +124,7 @@ export interface SharedFlags extends OutputFlags {
   cookie?: string;
   browser?: BrowserId;
   allowKeychainPrompt?: boolean;
+  refreshToken?: boolean;
 }
 
 export type OutputFormat = (typeof COST_FORMATS)[number];
@@ -145,6 +150,8 @@ export interface SharedOptions extends OutputOptions {
   browserFlag?: BrowserId;
   /** `--allow-keychain-prompt`. */
   allowKeychainPrompt: boolean;
+  /** `--refresh-token`: the opt-in token refresh (docs/api2.md, "Token refresh (opt-in)"). */
+  refreshToken?: boolean;
 }
 
 /** An explicit --format beats --json; trace, verbose and debug log levels mean --verbose. */
@@ -170,6 +177,7 @@ export function sharedOptions(flags: SharedFlags): SharedOptions {
     cookieFlag: flags.cookie,
     browserFlag: flags.browser,
     allowKeychainPrompt: flags.allowKeychainPrompt === true,
+    refreshToken: flags.refreshToken === true,
   };
 }
 

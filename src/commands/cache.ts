@@ -10,6 +10,7 @@ import { cliErrorRow } from '../render/usage-json.js';
 const CACHE_EXAMPLES = `
 Examples:
   codexbar cache clear --usage               forget the usage snapshots
+  codexbar cache clear --models              forget the cached model catalogs (codexbar models)
   codexbar cache clear --cookies --provider cursor`;
 
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
@@ -28,6 +29,7 @@ function addCacheClearOptions(command: Command): Command {
   return command
     .option('--usage', 'the usage snapshots (statusline, --max-age)')
     .option('--cost', 'the cost cache')
+    .option('--models', 'the cached model catalogs (codexbar models)')
     .option('--cookies', "CodexBar's legacy cached cookie file (cursor-cookie.json)")
     .option('--all', 'all of the above')
     .addOption(providerOption())
@@ -40,6 +42,7 @@ function addCacheClearOptions(command: Command): Command {
 interface CacheClearFlags {
   usage?: boolean;
   cost?: boolean;
+  models?: boolean;
   cookies?: boolean;
   all?: boolean;
   provider?: SharedFlags['provider'];
@@ -87,16 +90,17 @@ async function cacheClearCommand(flags: CacheClearFlags, io: CliIo): Promise<num
 }
 
 function selectedKinds(flags: CacheClearFlags): CacheKind[] {
-  if (flags.provider !== undefined && (flags.all || flags.usage || flags.cost)) {
+  if (flags.provider !== undefined && (flags.all || flags.usage || flags.cost || flags.models)) {
     throw new ArgumentError(
       '--provider only scopes cookie caches. Use --cookies --provider <name>, or omit --provider.',
     );
   }
-  if (flags.all) return ['cookies', 'cost', 'usage'];
+  if (flags.all) return ['cookies', 'cost', 'usage', 'models'];
   const kinds: CacheKind[] = [];
   if (flags.cookies) kinds.push('cookies');
   if (flags.cost) kinds.push('cost');
   if (flags.usage) kinds.push('usage');
+  if (flags.models) kinds.push('models');
   if (kinds.length === 0) throw new ArgumentError('Specify --usage, --cost, --cookies, or --all.');
   return kinds;
 }

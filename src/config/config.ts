@@ -17,6 +17,8 @@ export interface CursorConfig {
   tokenAccounts?: TokenAccounts;
   browser?: BrowserId;
   allowKeychainPrompt?: boolean;
+  /** Consent to the opt-in token refresh (docs/api2.md, "Token refresh (opt-in)"). */
+  allowTokenRefresh?: boolean;
   /** The Admin API key for `team`, cleaned; absent when empty. Never print it. */
   apiKey?: string;
 }
@@ -75,6 +77,7 @@ function cursorConfigFrom(file: ConfigFile): CursorConfig {
   if (entry.tokenAccounts != null) cursor.tokenAccounts = entry.tokenAccounts;
   if (entry.browser != null) cursor.browser = entry.browser;
   if (entry.allowKeychainPrompt != null) cursor.allowKeychainPrompt = entry.allowKeychainPrompt;
+  if (entry.allowTokenRefresh != null) cursor.allowTokenRefresh = entry.allowTokenRefresh;
   const apiKey = cleanValue(entry.apiKey ?? undefined);
   if (apiKey !== undefined) cursor.apiKey = apiKey;
   return cursor;

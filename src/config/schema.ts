@@ -43,6 +43,8 @@ function buildSchemas() {
     browser: z.enum(BROWSER_IDS).nullish(),
     /** codexbar's own: consent to the macOS Keychain prompt for a browser's cookie key. */
     allowKeychainPrompt: z.boolean().nullish(),
+    /** codexbar's own: consent to refresh an expired or rejected Cursor token for a run (docs/api2.md). */
+    allowTokenRefresh: z.boolean().nullish(),
     /** CodexBar leaves it unused for Cursor; codexbar reads it as the Admin API key for `team`. */
     apiKey: z.string().nullish(),
   });

@@ -1,4 +1,8 @@
+import { Api2Client } from '../api/api2/client.js';
+import { fetchCurrentPeriodUsage } from '../api/api2/dashboard.js';
+import { resolveApi2BaseUrl } from '../api/base-url.js';
 import type { CursorClient } from '../api/client.js';
+import { proxySettings } from '../api/transport.js';
 import { fetchUsageSummary } from '../api/usage-endpoints.js';
 import { cleanCookieHeader } from '../auth/cookie.js';
 import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
@@ -11,7 +15,7 @@ import type { LoadedConfig } from '../config/config.js';
 import { messageFor, NotLoggedInError, TimeoutError } from '../errors.js';
 import { mapWithConcurrency } from '../lib/concurrency.js';
 import type { LocalEnvironment } from '../local/environment.js';
-import type { AccountFinding, AuthReport, Problem, SourceFinding } from './types.js';
+import type { AccountFinding, AuthReport, DoorFinding, Problem, SourceFinding } from './types.js';
 
 export interface AuthCheckInputs {
   env: LocalEnvironment;
@@ -61,6 +65,8 @@ export async function checkAuth(inputs: AuthCheckInputs): Promise<AuthReport> {
     await verifyLadder(inputs, loaded, sources, mode === 'manual', problems);
   }
   const accounts = await checkAccounts(inputs, problems);
+  const doors =
+    mode === 'off' ? offDoors() : [webDoor(sources), await rpcDoor(inputs, loaded, mode === 'manual')];
   if (mode === 'manual' && credentials.origin === 'CODEXBAR_CURSOR_COOKIE' && accounts.length > 0) {
     problems.push({
       problem:
@@ -68,7 +74,79 @@ export async function checkAuth(inputs: AuthCheckInputs): Promise<AuthReport> {
       fix: 'Unset CODEXBAR_CURSOR_COOKIE, or pick an account with --account <label>.',
     });
   }
-  return { mode, sources, accounts, problems };
+  return { mode, sources, accounts, doors, problems };
+}
+
+function offDoors(): DoorFinding[] {
+  const detail = 'not checked: the cookie source is off';
+  return [
+    { door: 'web', state: 'unchecked', detail },
+    { door: 'rpc', state: 'unchecked', detail },
+  ];
+}
+
+/** The web door is the ladder's own check: the session it used answered usage-summary. */
+function webDoor(sources: readonly SourceFinding[]): DoorFinding {
+  if (sources.some((source) => source.state === 'used')) {
+    return { door: 'web', state: 'answers', detail: 'GET /api/usage-summary answered' };
+  }
+  if (sources.some((source) => source.state === 'rejected')) {
+    return { door: 'web', state: 'rejected', detail: 'GET /api/usage-summary rejected every session' };
+  }
+  if (sources.some((source) => source.state === 'failed')) {
+    return { door: 'web', state: 'failed', detail: 'GET /api/usage-summary did not answer' };
+  }
+  return { door: 'web', state: 'unchecked', detail: 'not checked: no session' };
+}
+
+/**
+ * The rpc door: one GetCurrentPeriodUsage with the first session that holds an access token (the Cursor app's
+ * or cursor-agent's). The detail names a status or a timeout, never the token or a body.
+ */
+async function rpcDoor(
+  inputs: AuthCheckInputs,
+  loaded: ReadonlyArray<{ result: SourceResult }>,
+  manualOnly: boolean,
+): Promise<DoorFinding> {
+  const session = manualOnly
+    ? undefined
+    : loaded
+        .map(({ result }) => (result.kind === 'session' ? result.session : undefined))
+        .find((candidate) => candidate?.accessToken !== undefined);
+  if (session?.accessToken === undefined) {
+    const why = manualOnly ? 'a manual cookie header cannot open api2' : 'no access token on this machine';
+    return { door: 'rpc', state: 'unchecked', detail: `not checked: ${why}` };
+  }
+  let api2: Api2Client;
+  try {
+    const baseUrl = resolveApi2BaseUrl(inputs.env.env.CODEXBAR_CURSOR_API2_BASE_URL);
+    api2 = new Api2Client({ baseUrl, proxy: proxySettings(inputs.env.env) });
+  } catch (error) {
+    return { door: 'rpc', state: 'failed', detail: messageFor(error) };
+  }
+  const endpoint = 'POST /aiserver.v1.DashboardService/GetCurrentPeriodUsage';
+  try {
+    await fetchCurrentPeriodUsage({ api2, bearer: session.accessToken }, inputs.timeoutMs);
+    return { door: 'rpc', state: 'answers', detail: `${endpoint} answered for the ${session.description}` };
+  } catch (error) {
+    if (error instanceof NotLoggedInError) {
+      return {
+        door: 'rpc',
+        state: 'rejected',
+        detail: `${endpoint} rejected the ${session.description} (HTTP ${error.status})`,
+      };
+    }
+    if (error instanceof TimeoutError) {
+      return {
+        door: 'rpc',
+        state: 'failed',
+        detail: `${endpoint}: no answer within ${error.timeoutMs / 1000} s`,
+      };
+    }
+    return { door: 'rpc', state: 'failed', detail: messageFor(error) };
+  } finally {
+    await api2.close();
+  }
 }
 
 function skipDetail(id: string, result: Extract<SourceResult, { kind: 'skip' }>): string {

@@ -28,11 +28,23 @@ export interface AccountFinding {
   detail?: string;
 }
 
+/**
+ * Whether one door answers with the session `usage` would use: `web` asks cursor.com's usage-summary with the
+ * cookie, `rpc` asks api2's GetCurrentPeriodUsage with the access token (docs/api2.md).
+ */
+export interface DoorFinding {
+  door: 'web' | 'rpc';
+  state: 'answers' | 'rejected' | 'failed' | 'unchecked';
+  detail: string;
+}
+
 export interface AuthReport {
   /** What decides the sources: `token account`, `CODEXBAR_CURSOR_COOKIE`, `config file`, or the automatic ladder. */
   mode: 'manual' | 'auto' | 'off';
   sources: SourceFinding[];
   accounts: AccountFinding[];
+  /** Each door, checked with the first session that can open it. */
+  doors?: DoorFinding[];
   problems: Problem[];
 }
 

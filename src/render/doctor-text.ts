@@ -43,6 +43,14 @@ export function renderDoctorText({ environment, auth, platformName, colour }: Do
     lines.push(`  ${source.name.padEnd(width)}  ${state(source.state.padEnd(8))} ${safeText(source.detail)}`);
     for (const note of source.notes) lines.push(`  ${' '.repeat(width)}    ${c.gray(safeText(note))}`);
   }
+  if (auth.doors && auth.doors.length > 0) {
+    lines.push('', 'Doors to the usage figures:');
+    const names = { web: 'web (cursor.com)', rpc: 'rpc (api2)' } as const;
+    for (const door of auth.doors) {
+      const state = { answers: c.green, rejected: c.red, failed: c.red, unchecked: c.gray }[door.state];
+      lines.push(`  ${names[door.door].padEnd(16)}  ${state(door.state.padEnd(9))} ${safeText(door.detail)}`);
+    }
+  }
   if (auth.accounts.length > 0) {
     lines.push('', 'Token accounts:');
     const accounts = auth.accounts.map((account) => ({ ...account, label: safeText(account.label) }));

@@ -37,7 +37,8 @@ export function usageRow(snapshot: UsageSnapshot, now: Date, extras: RowExtras =
   return {
     provider: 'cursor',
     account: extras.account,
-    source: 'web',
+    // docs/json.md: `rpc` when the figures came through api2's Connect RPCs.
+    source: snapshot.source ?? 'web',
     status: extras.status && pick(extras.status, STATUS_KEYS),
     usage: usageObject(snapshot),
     pace: paceObject(snapshot, now),

@@ -111,10 +111,12 @@ export class CursorDataSource {
             options,
             'usage',
             log,
-            (client, session) =>
+            (client, session, api2) =>
               collectUsage({
                 client,
                 session,
+                api2,
+                sourceMode: options.sourceMode,
                 now: this.io.now(),
                 timeZone: localTimeZone(this.io.env),
                 log: this.log,

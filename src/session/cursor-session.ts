@@ -2,11 +2,13 @@ import { Api2Client } from '../api/api2/client.js';
 import { resolveApi2BaseUrl, resolveBaseUrl } from '../api/base-url.js';
 import { CursorClient } from '../api/client.js';
 import { cookieHeaderProblem } from '../api/header-value.js';
-import { proxySettings } from '../api/transport.js';
+import { type ProxySettings, proxySettings } from '../api/transport.js';
+import type { Api2Access } from '../auth/api2-access.js';
 import {
   type ManualHeaderOrigin,
   resolveBrowserImport,
   resolveCursorCredentialsConfig,
+  resolveTokenRefresh,
 } from '../auth/credentials.js';
 import { buildLadder } from '../auth/ladder.js';
 import { type Resolved, type SourceLoader, type SourceMode, withSession } from '../auth/resolver.js';
@@ -16,8 +18,10 @@ import type { SharedOptions } from '../cli/options.js';
 import type { SelectedAccount } from '../config/accounts.js';
 import { type LoadedConfig, loadConfig } from '../config/config.js';
 import { ArgumentError, UnsupportedError } from '../errors.js';
+import { redact } from '../lib/redact.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
+import { safeText } from '../render/safe-text.js';
 
 export type Purpose = 'usage' | 'cost';
 
@@ -145,6 +149,7 @@ export async function openCursorSession(
     );
   }
 
+  const proxy = proxySettings(io.env);
   const ladder = readOnce(
     buildLadder(
       authEnv,
@@ -155,6 +160,11 @@ export async function openCursorSession(
         browserFlag: options.browserFlag,
         allowKeychainPromptFlag: options.allowKeychainPrompt,
       }),
+      {
+        access: api2Access(io, options, api2BaseUrl, proxy),
+        allowTokenRefresh: resolveTokenRefresh({ config, refreshTokenFlag: options.refreshToken }),
+        ...(purpose === 'cost' && { cursorComOnly: 'cost' }),
+      },
     ),
   );
   return {
@@ -164,13 +174,12 @@ export async function openCursorSession(
     manualOrigin: credentials.origin,
     peek: () => firstLocalSession(ladder),
     async run(perform) {
-      const proxy = proxySettings(io.env);
       const client = new CursorClient({ baseUrl, proxy, timer: io.timing.requestTimer });
       // No socket is opened until a method is called: a web-only run costs nothing here.
       const api2 = new Api2Client({ baseUrl: api2BaseUrl, proxy, timer: io.timing.requestTimer });
       try {
         return await withSession(
-          { ladder, log, noSessionHint: noSessionHint(options.sourceMode, configShown) },
+          { ladder, log, noSessionHint: noSessionHint(options.sourceMode, configShown), purpose },
           (session) => perform(client, session, api2),
         );
       } finally {
@@ -180,11 +189,35 @@ export async function openCursorSession(
   };
 }
 
-/** Each source is read at most once, however often the ladder is walked. */
+/**
+ * What the ladder's own api2 requests (the opt-in refresh, the API-key exchange) use: this run's base URL,
+ * proxy and timer. Their one warning (a rotated refresh token) is shown on stderr even without `--verbose`,
+ * once a run, and never with `--json-only`.
+ */
+function api2Access(io: CliIo, options: SharedOptions, baseUrl: string, proxy: ProxySettings): Api2Access {
+  const warned = new Set<string>();
+  return {
+    baseUrl,
+    proxy,
+    timer: io.timing.requestTimer,
+    timeoutMs: io.timing.requestTimeoutMs,
+    warn: (line) => {
+      if (warned.has(line) || options.jsonOnly) return;
+      warned.add(line);
+      io.stderr.write(`Warning: ${safeText(redact(line))}\n`);
+    },
+  };
+}
+
+/** Each source is read at most once, however often the ladder is walked; so is its refresh. */
 function readOnce(ladder: SourceLoader[]): SourceLoader[] {
   return ladder.map((source) => {
     let result: Promise<SourceResult> | undefined;
-    return { ...source, load: () => (result ??= source.load()) };
+    let refreshed: Promise<SourceResult> | undefined;
+    const once: SourceLoader = { ...source, load: () => (result ??= source.load()) };
+    const { refresh } = source;
+    if (refresh !== undefined) once.refresh = () => (refreshed ??= refresh());
+    return once;
   });
 }
 
@@ -193,7 +226,10 @@ async function firstLocalSession(
 ): Promise<{ session: Session; lines: string[] } | undefined> {
   const lines: string[] = [];
   for (const source of ladder) {
+    // A rung that would send a request (the API-key exchange, a refresh) cannot be looked at locally.
+    if (source.remote) return undefined;
     const result = await source.load();
+    if (result.kind === 'skip' && result.cause === 'expired' && source.refresh) return undefined;
     for (const note of result.notes ?? []) lines.push(`[cursor] ${note}`);
     if (result.kind === 'session') {
       lines.push(`[cursor] Using ${result.session.description}`);

@@ -60,10 +60,21 @@ export async function obtainUsage(
 
   if (cacheDir && (policy.maxAgeMs > 0 || policy.acceptStale)) {
     const cached = await cachedUsage(setup, cacheDir, timeZone, policy, io.now(), log);
-    if (cached) return { ...cached, cacheDir };
+    // `--source rpc` asks for api2's figures: a snapshot cursor.com gave is not that answer.
+    const door = cached?.snapshot.source ?? 'web';
+    if (cached && options.sourceMode === 'rpc' && door !== 'rpc') {
+      log('[cache] The snapshot came from cursor.com, not api2; fetching');
+    } else if (cached) return { ...cached, cacheDir };
   }
 
-  const { snapshot, session } = await liveUsage(setup, io, timeZone, policy.deadlineMs, log);
+  const { snapshot, session } = await liveUsage(
+    setup,
+    io,
+    timeZone,
+    policy.deadlineMs,
+    log,
+    options.sourceMode,
+  );
   const fetchedAt = io.now();
   const account = sessionAccountKey(session, setup.accountLabel);
   if (!cacheDir || !inputs) log(`[cache] Not cached: ${dir} is not an absolute path on this machine`);
@@ -129,6 +140,7 @@ async function liveUsage(
   timeZone: string,
   deadlineMs: number | undefined,
   log: (line: string) => void,
+  sourceMode: SharedOptions['sourceMode'],
 ) {
   // The deadline's signal comes from io.timing, so a test passes one instead of waiting; its abort
   // becomes a TimeoutError that names the budget.
@@ -139,10 +151,12 @@ async function liveUsage(
   else passed?.addEventListener('abort', onPassed, { once: true });
   const cap = (ms: number) => (deadlineMs === undefined ? ms : Math.min(ms, deadlineMs));
   try {
-    const { value, session } = await setup.run((client, session) =>
+    const { value, session } = await setup.run((client, session, api2) =>
       collectUsage({
         client,
         session,
+        api2,
+        sourceMode,
         now: io.now(),
         timeZone,
         log,

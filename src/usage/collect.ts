@@ -1,8 +1,11 @@
+import type { Api2Client } from '../api/api2/client.js';
+import { fetchCurrentPeriodUsage, fetchHardLimit, fetchPlanInfo } from '../api/api2/dashboard.js';
 import type { CursorClient } from '../api/client.js';
 import type { AuthMe } from '../api/schemas/auth-me.js';
 import type { UsageSummary } from '../api/schemas/usage-summary.js';
 import { OPTIONAL_TIMEOUT_MS, REQUEST_TIMEOUT_MS, TEAM_DEADLINE_MS } from '../api/timeouts.js';
 import {
+  describeFailure,
   type EndpointContext,
   fetchLegacyUsage,
   fetchMe,
@@ -10,7 +13,10 @@ import {
   fetchUsageStatus,
   fetchUsageSummary,
 } from '../api/usage-endpoints.js';
+import type { SourceMode } from '../auth/resolver.js';
 import type { JwtIdentity, Session } from '../auth/types.js';
+import { ApiError, NotLoggedInError, ParseError, UnsupportedError } from '../errors.js';
+import { rpcUsageSnapshot } from './rpc-snapshot.js';
 import { buildUsageSnapshot } from './snapshot.js';
 import { summarizeUsage } from './summary.js';
 import { applyTeamBudget, isTeamPlan, memberEmailKey, type TeamBudget } from './team-budget.js';
@@ -43,6 +49,81 @@ export interface CollectUsageOptions {
   log?: (line: string) => void;
   timeouts?: Partial<UsageTimeouts>;
   signal?: AbortSignal;
+  /** The api2 client of the run (`setup.run`'s third argument): the rpc door, and the web door's fallback. */
+  api2?: Api2Client;
+  /** `--source`: `rpc` reads only api2, `web` only cursor.com, `auto` cursor.com first with api2 behind it. */
+  sourceMode?: SourceMode;
+}
+
+/**
+ * Which door a run reads usage through. `--source rpc` (and a session that only opens api2) reads api2's
+ * Connect RPCs; otherwise cursor.com comes first, as CodexBar does. Under `auto` only, a usage-summary failure
+ * that says the endpoint changed (a body that does not parse, a 404, a 5xx) falls back to api2 when the
+ * session holds an access token. "Not logged in" still walks the ladder, and a timeout is only a timeout.
+ */
+export async function collectUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
+  const { session, log } = options;
+  const mode = options.sourceMode ?? 'auto';
+  if (mode === 'rpc' || session.rpcOnly) return collectRpcUsage(options);
+  try {
+    return await collectWebUsage(options);
+  } catch (error) {
+    if (mode !== 'auto' || !options.api2 || session.accessToken === undefined || !endpointChanged(error)) {
+      throw error;
+    }
+    log?.(
+      `[cursor] GET /api/usage-summary failed (${describeFailure(error)}); reading usage through api2's Connect RPCs`,
+    );
+    try {
+      return await collectRpcUsage(options);
+    } catch (fallbackError) {
+      // The run failed on cursor.com: that is the error to report; api2's is only a verbose line.
+      log?.(`[cursor] The api2 fallback failed too (${describeFailure(fallbackError)})`);
+      throw error;
+    }
+  }
+}
+
+/** A failure that says cursor.com's usage endpoint changed shape or moved, not that the session is bad. */
+function endpointChanged(error: unknown): boolean {
+  if (error instanceof ParseError) return true;
+  if (error instanceof NotLoggedInError || !(error instanceof ApiError) || error.transport) return false;
+  return error.status === 404 || (error.status !== undefined && error.status >= 500 && error.status < 600);
+}
+
+/** The ways that give api2 an access token; a cookie opens only cursor.com. */
+const RPC_SIGN_IN_HINT =
+  'Sign in to the Cursor app, or run `cursor-agent login` on this machine, or set CURSOR_API_KEY to a Cursor user API key (crsr_…); or drop --source rpc to read usage with the cookie.';
+
+/**
+ * The rpc door: GetCurrentPeriodUsage (the one call that may fail the run), with GetPlanInfo for the plan's
+ * name and GetHardLimit for an unlimited on-demand budget alongside it, best effort.
+ */
+async function collectRpcUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
+  const { session, api2, now, timeZone, log } = options;
+  if (session.accessToken === undefined || !api2) {
+    throw new UnsupportedError(
+      `--source rpc needs an access token, and the ${session.description} is a cookie: a cookie cannot open api2.`,
+      RPC_SIGN_IN_HINT,
+    );
+  }
+  const timeouts = { ...DEFAULT_USAGE_TIMEOUTS, ...options.timeouts };
+  const cancel = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+  const ctx = { api2, bearer: session.accessToken, signal, log };
+  const optionalMs = Math.min(timeouts.optionalMs, timeouts.requestMs);
+  const usageRequest = fetchCurrentPeriodUsage(ctx, timeouts.requestMs);
+  const planRequest = fetchPlanInfo(ctx, optionalMs);
+  const limitRequest = fetchHardLimit(ctx, optionalMs);
+  let usage: Awaited<typeof usageRequest>;
+  try {
+    usage = await usageRequest;
+  } catch (error) {
+    cancel.abort();
+    throw error;
+  }
+  const [planInfo, hardLimit] = await Promise.all([planRequest, limitRequest]);
+  return rpcUsageSnapshot({ usage, planInfo, hardLimit, jwt: session.jwt, now, timeZone });
 }
 
 /**
@@ -51,7 +132,7 @@ export interface CollectUsageOptions {
  * personal memberships, v2/usage-status) follows the first three.
  * Only usage-summary can fail the run.
  */
-export async function collectUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
+async function collectWebUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
   const { client, session, now, timeZone, log } = options;
   const timeouts = { ...DEFAULT_USAGE_TIMEOUTS, ...options.timeouts };
   // Cancels the best-effort calls still running when the summary fails.

@@ -80,6 +80,8 @@ export interface UsageSnapshot {
   details: DetailSection[];
   updatedAt: Date;
   identity: Identity;
+  /** Which door the figures came through: api2's Connect RPCs (`rpc`), else cursor.com (absent: `web`). */
+  source?: 'web' | 'rpc';
 }
 
 export const DEFAULT_LABELS: WindowLabels = {

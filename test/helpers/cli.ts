@@ -81,6 +81,10 @@ export function testIo(options: RunOptions): TestIo {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
+  // api2 follows the fake cursor.com unless the test names it, so no run ever reaches the real api2.
+  if (env.CODEXBAR_CURSOR_BASE_URL && env.CODEXBAR_CURSOR_API2_BASE_URL === undefined) {
+    env.CODEXBAR_CURSOR_API2_BASE_URL = env.CODEXBAR_CURSOR_BASE_URL;
+  }
   const stdout = captureStream(options.stdoutTTY);
   const stderr = captureStream(options.stderrTTY ? {} : undefined);
   const startedAt = Date.now();
@@ -158,6 +162,10 @@ export function startCli(
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
+  }
+  // api2 follows the fake cursor.com unless the test names it, so no run ever reaches the real api2.
+  if (env.CODEXBAR_CURSOR_BASE_URL && env.CODEXBAR_CURSOR_API2_BASE_URL === undefined) {
+    env.CODEXBAR_CURSOR_API2_BASE_URL = env.CODEXBAR_CURSOR_BASE_URL;
   }
   const preload: string[] = [];
   if (options.now) {

@@ -64,7 +64,8 @@ describe('cache clear', () => {
     const result = await scene.run(['cache', 'clear', '--all']);
 
     expect(result.stdout).toBe(
-      'cookies: cleared (all providers)\ncost: nothing to clear (all providers)\nusage: cleared (all providers)\n',
+      'cookies: cleared (all providers)\ncost: nothing to clear (all providers)\nusage: cleared (all providers)\n' +
+        'models: nothing to clear (all providers)\n',
     );
   });
 

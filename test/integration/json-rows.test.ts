@@ -258,6 +258,7 @@ describe('cache clear --json', () => {
       { cache: 'cookies', cleared: 1 },
       { cache: 'cost', cleared: 0 },
       { cache: 'usage', cleared: 1 },
+      { cache: 'models', cleared: 0 },
     ]);
   });
 

@@ -5,10 +5,12 @@ import { ApiError, NoSessionError, NotLoggedInError, TimeoutError } from '../../
 import type { Platform } from '../../src/local/environment.js';
 
 describe('sourceOrder', () => {
-  it.each<[Platform, 'auto' | 'web', AuthSourceId[]]>([
-    ['linux', 'auto', ['manual', 'cached', 'stored', 'app', 'agent', 'browser']],
-    ['win32', 'auto', ['manual', 'cached', 'stored', 'app', 'agent', 'browser']],
-    ['darwin', 'auto', ['manual', 'app', 'cached', 'browser', 'stored', 'agent']],
+  it.each<[Platform, 'auto' | 'web' | 'rpc', AuthSourceId[]]>([
+    ['linux', 'auto', ['manual', 'cached', 'stored', 'app', 'agent', 'browser', 'apikey']],
+    ['win32', 'auto', ['manual', 'cached', 'stored', 'app', 'agent', 'browser', 'apikey']],
+    ['darwin', 'auto', ['manual', 'app', 'cached', 'browser', 'stored', 'agent', 'apikey']],
+    ['linux', 'rpc', ['manual', 'app', 'agent', 'apikey']],
+    ['darwin', 'rpc', ['manual', 'app', 'agent', 'apikey']],
     ['linux', 'web', ['manual', 'cached', 'stored', 'browser']],
     ['win32', 'web', ['manual', 'cached', 'stored', 'browser']],
     ['darwin', 'web', ['manual', 'cached', 'browser', 'stored']],
@@ -189,5 +191,152 @@ describe('withSession: a source with several candidates (browser profiles)', () 
     );
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     expect(sent).toEqual(['c=one']);
+  });
+});
+
+describe('withSession: the opt-in refresh (docs/api2.md, "Token refresh (opt-in)")', () => {
+  const session = (source: AuthSourceId, cookie: string): SourceResult => ({
+    kind: 'session',
+    session: { source, description: `${source} ${cookie}`, cookieHeader: `c=${cookie}` },
+  });
+  const expired: SourceResult = {
+    kind: 'skip',
+    cause: 'expired',
+    reason: 'app source is expired (expired x)',
+  };
+  const agent: SourceLoader = {
+    id: 'agent',
+    name: 'agent source',
+    load: async () => session('agent', 'agent'),
+  };
+
+  /** An app rung that loads `first`, and counts its refreshes, which answer `refreshed`. */
+  function app(first: SourceResult, refreshed: () => Promise<SourceResult>) {
+    const calls = { refresh: 0 };
+    const loader: SourceLoader = {
+      id: 'app',
+      name: 'app source',
+      load: async () => first,
+      refresh: () => {
+        calls.refresh++;
+        return refreshed();
+      },
+    };
+    return { loader, calls };
+  }
+
+  it('an expired token is refreshed once and the new session used', async () => {
+    const { loader, calls } = app(expired, async () => session('app', 'fresh'));
+    const log: string[] = [];
+    const result = await withSession(
+      { ladder: [loader, agent], log: (line) => log.push(line), noSessionHint: 'h' },
+      async (s) => s.cookieHeader,
+    );
+    expect(result.value).toBe('c=fresh');
+    expect(calls.refresh).toBe(1);
+    expect(log).toEqual([
+      '[cursor] App source: app source is expired (expired x); refreshing it for this run (--refresh-token)',
+      '[cursor] Using app fresh',
+    ]);
+  });
+
+  it('without a refresh, an expired token is skipped as before', async () => {
+    const loader: SourceLoader = { id: 'app', name: 'app source', load: async () => expired };
+    const result = await withSession(
+      { ladder: [loader, agent], noSessionHint: 'h' },
+      async (s) => s.cookieHeader,
+    );
+    expect(result.value).toBe('c=agent');
+  });
+
+  it('a rejected session is refreshed once and tried again; a second rejection moves on', async () => {
+    const { loader, calls } = app(session('app', 'old'), async () => session('app', 'fresh'));
+    const sent: string[] = [];
+    const result = await withSession({ ladder: [loader, agent], noSessionHint: 'h' }, async (s) => {
+      sent.push(s.cookieHeader);
+      if (s.source === 'app')
+        throw new NotLoggedInError('POST /aiserver.v1.DashboardService/GetCurrentPeriodUsage', 401);
+      return s.cookieHeader;
+    });
+    expect(result.value).toBe('c=agent');
+    expect(sent).toEqual(['c=old', 'c=fresh', 'c=agent']);
+    expect(calls.refresh).toBe(1);
+  });
+
+  it('a refused refresh is a rejection: its hint kept, the next source tried', async () => {
+    const { loader } = app(expired, async () => {
+      throw new NotLoggedInError(
+        'POST /oauth/token',
+        401,
+        'refreshing the app token failed (HTTP 401)',
+        'Sign in again.',
+      );
+    });
+    const log: string[] = [];
+    const result = await withSession(
+      { ladder: [loader, agent], log: (line) => log.push(line), noSessionHint: 'h' },
+      async (s) => s.source,
+    );
+    expect(result.value).toBe('agent');
+    expect(log).toContain('[cursor] Refreshing the app token failed (HTTP 401); trying the next source');
+    const alone = withSession(
+      { ladder: [app(expired, loader.refresh!).loader], noSessionHint: 'h' },
+      async () => 1,
+    );
+    await expect(alone).rejects.toBeInstanceOf(NotLoggedInError);
+    await expect(alone).rejects.toHaveProperty('hint', 'Sign in again. h');
+    await expect(alone).rejects.toThrow(
+      'Not logged in to Cursor: every session was rejected. Tried: app source (refreshing the app token failed (HTTP 401)).',
+    );
+  });
+
+  it('a transient refresh failure ends the run', async () => {
+    const { loader } = app(expired, async () => {
+      throw new ApiError('POST /oauth/token', 'no token', { status: 200 });
+    });
+    await expect(
+      withSession({ ladder: [loader, agent], noSessionHint: 'h' }, async () => 1),
+    ).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('withSession: the API-key session', () => {
+  const apiKey: SourceLoader = {
+    id: 'apikey',
+    name: 'Cursor API key',
+    load: async () => ({
+      kind: 'session',
+      session: {
+        source: 'apikey',
+        description: 'key',
+        cookieHeader: '',
+        accessToken: 'tok-0123456789',
+        rpcOnly: true,
+      },
+    }),
+  };
+  it.each([
+    [new NotLoggedInError('POST /aiserver.v1.DashboardService/GetCurrentPeriodUsage', 401), 401],
+    [
+      new ApiError('POST /aiserver.v1.DashboardService/GetCurrentPeriodUsage', 'HTTP 403', { status: 403 }),
+      403,
+    ],
+  ])('api2 refusing its token says the exchange is unverified (%#)', async (error, status) => {
+    const failure = withSession({ ladder: [apiKey], noSessionHint: 'h', purpose: 'usage' }, async () => {
+      throw error;
+    });
+    await expect(failure).rejects.toBeInstanceOf(NotLoggedInError);
+    await expect(failure).rejects.toThrow(
+      `api2 did not accept the access token exchanged for CURSOR_API_KEY for usage (HTTP ${status}); that this works is unverified. Sign in another way:`,
+    );
+  });
+
+  it('other failures pass through as they are', async () => {
+    const failure = withSession({ ladder: [apiKey], noSessionHint: 'h' }, async () => {
+      throw new ApiError('POST /aiserver.v1.DashboardService/GetCurrentPeriodUsage', 'HTTP 500', {
+        status: 500,
+      });
+    });
+    await expect(failure).rejects.toThrow('HTTP 500');
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { LocalEnvironment } from '../../local/environment.js';
+import type { Api2Access } from '../api2-access.js';
 import { authPaths } from '../paths.js';
+import { refreshAccessToken } from '../refresh.js';
 import { type SourceResult, skipped } from '../types.js';
 import { readStoreFile } from './store-file.js';
 import { sessionFromAccessToken } from './token-session.js';
@@ -20,10 +22,7 @@ const agentAuthFileSchema = z.object({
  * tokens are skipped so the next login is still tried.
  */
 export async function load(env: LocalEnvironment): Promise<SourceResult> {
-  const read = await readStoreFile(authPaths(env).agentAuth, env, agentAuthFileSchema, {
-    missing: (shown) => `no cursor-agent login at ${shown}`,
-    what: 'a cursor-agent login',
-  });
+  const read = await readAuthFile(env);
   if (!read.ok) return read.skip;
   const { shown } = read;
   const token = read.value.accessToken;
@@ -35,5 +34,34 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
     location: shown,
     now: env.now(),
     expiredHint: EXPIRED_HINT,
+  });
+}
+
+/**
+ * The opt-in refresh (docs/api2.md, "Token refresh (opt-in)"): the file's `refreshToken` exchanged for a
+ * new access token that lives in this run's memory only; `auth.json` is read again and never written.
+ * Refusals throw "not logged in" (src/auth/refresh.ts).
+ */
+export async function refresh(env: LocalEnvironment, access: Api2Access): Promise<SourceResult> {
+  const read = await readAuthFile(env);
+  if (!read.ok) return read.skip;
+  const { shown } = read;
+  const stored = read.value.refreshToken;
+  if (stored == null || stored.trim() === '') {
+    return skipped('absent', `${shown} has no refreshToken to refresh the ${LABEL} with`);
+  }
+  const token = await refreshAccessToken(stored, access, { label: LABEL, owner: "cursor-agent's" });
+  return sessionFromAccessToken(token, {
+    source: 'agent',
+    label: `${LABEL}, refreshed for this run`,
+    location: shown,
+    now: env.now(),
+  });
+}
+
+function readAuthFile(env: LocalEnvironment) {
+  return readStoreFile(authPaths(env).agentAuth, env, agentAuthFileSchema, {
+    missing: (shown) => `no cursor-agent login at ${shown}`,
+    what: 'a cursor-agent login',
   });
 }

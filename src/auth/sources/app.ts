@@ -1,7 +1,9 @@
 import type { LocalEnvironment } from '../../local/environment.js';
 import { displayPath } from '../../local/paths.js';
-import { readAppAccessToken } from '../app-db.js';
+import type { Api2Access } from '../api2-access.js';
+import { readAppAccessToken, readAppRefreshToken } from '../app-db.js';
 import { authPaths } from '../paths.js';
+import { refreshAccessToken } from '../refresh.js';
 import { type SourceResult, skipped } from '../types.js';
 import { sessionFromAccessToken } from './token-session.js';
 
@@ -30,5 +32,36 @@ export async function load(env: LocalEnvironment): Promise<SourceResult> {
         location: shown,
         now: env.now(),
       });
+  }
+}
+
+/**
+ * The opt-in refresh (docs/api2.md, "Token refresh (opt-in)"): the app's `cursorAuth/refreshToken`, read
+ * read-only like the access token, exchanged for a new access token that lives in this run's memory only.
+ * Nothing is written to `state.vscdb`. Refusals throw "not logged in" (src/auth/refresh.ts).
+ */
+export async function refresh(env: LocalEnvironment, access: Api2Access): Promise<SourceResult> {
+  const dbPath = authPaths(env).appDb;
+  const shown = displayPath(dbPath, env);
+  const read = await readAppRefreshToken(dbPath);
+  switch (read.kind) {
+    case 'absent':
+      return skipped('absent', `no refresh token in ${shown} to refresh the ${LABEL} with`);
+    case 'malformed':
+      return skipped('malformed', `the refresh token in ${shown} is malformed`);
+    case 'error':
+      return skipped('unreadable', `cannot read the refresh token in ${shown} (${read.message})`);
+    case 'token': {
+      const token = await refreshAccessToken(read.token, access, {
+        label: LABEL,
+        owner: "the Cursor app's",
+      });
+      return sessionFromAccessToken(token, {
+        source: 'app',
+        label: `${LABEL}, refreshed for this run`,
+        location: shown,
+        now: env.now(),
+      });
+    }
   }
 }

@@ -8,10 +8,10 @@ import { cliErrorOutputSchema, cliErrorRowSchema, count } from './shared.js';
 const cacheClearResultSchema = z
   .strictObject({
     cache: z
-      .enum(['cookies', 'cost', 'usage'])
+      .enum(['cookies', 'cost', 'usage', 'models'])
       .describe(
         "`cookies`: CodexBar's legacy `cursor-cookie.json`; `cost`: the cost event stores; `usage`: the usage " +
-          'snapshots, account records and locks.',
+          'snapshots, account records and locks; `models`: the cached model catalogs of `codexbar models`.',
       ),
     provider: z
       .literal('cursor')
@@ -23,7 +23,7 @@ const cacheClearResultSchema = z
       .optional()
       .describe('Why it could not be cleared (a string, not an error object); the run then exits 1.'),
   })
-  .meta({ title: 'Cache clear result', about: 'One cache, in the order cookies, cost, usage.' });
+  .meta({ title: 'Cache clear result', about: 'One cache, in the order cookies, cost, usage, models.' });
 
 export const cacheClearOutputSchema = z.array(z.union([cacheClearResultSchema, cliErrorRowSchema]));
 

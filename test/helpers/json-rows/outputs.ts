@@ -14,6 +14,7 @@ import {
   loginOutputSchema,
   logoutOutputSchema,
 } from './files.js';
+import { modelsOutputSchema } from './models.js';
 import { guardOutputSchema, statuslineOutputSchema } from './prompt.js';
 import { teamCostOutputSchema, teamSpendOutputSchema, teamUsageOutputSchema } from './team.js';
 import { usageOutputSchema } from './usage.js';
@@ -114,5 +115,13 @@ export const JSON_OUTPUTS: readonly JsonOutput[] = [
     command: 'codexbar team cost --json',
     about: 'An array with one row.',
     schema: teamCostOutputSchema,
+  },
+  {
+    command: 'codexbar models --json',
+    about:
+      "An array with one row per model Cursor offers the account (`AiService/AvailableModels`), with codexbar's " +
+      'list prices; from a cache up to 24 hours old unless `--refresh` is given (`fetchedAt` says when). ' +
+      'A failure is a `cli` row.',
+    schema: modelsOutputSchema,
   },
 ];

@@ -252,8 +252,10 @@ export const usageRowSchema = z
     provider: z.literal('cursor').describe('Always `cursor`.'),
     account: accountField,
     source: z
-      .literal('web')
-      .describe('Always `web` on success, as CodexBar: every Cursor session is a cursor.com web session.'),
+      .enum(['web', 'rpc'])
+      .describe(
+        "The door the figures came through: `web` (cursor.com, as CodexBar), or `rpc` (api2's Connect RPCs, with `--source rpc` or when cursor.com's usage endpoint changed and a Cursor app or cursor-agent token was at hand). The figures mean the same either way.",
+      ),
     status: statusField,
     usage: usageSchema.describe('The figures.'),
     pace: paceSchema.optional().describe('Pace against the windows that qualify; omitted when none does.'),
