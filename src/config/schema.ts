@@ -12,7 +12,7 @@ export type BrowserId = (typeof BROWSER_IDS)[number];
  * config file to check.
  */
 function buildSchemas() {
-  const providerSourceSchema = z.enum(['auto', 'web', 'cli', 'oauth', 'api']);
+  const providerSourceSchema = z.enum(['auto', 'web', 'cli', 'rpc', 'oauth', 'api']);
   const cookieSourceSchema = z.enum(['auto', 'manual', 'off']);
 
   const tokenAccountSchema = z.looseObject({

@@ -17,7 +17,7 @@ const SAFE_DESCRIPTIONS = {
 /**
  * The redacted export: CodexBar's `diagnose` object for one provider, keys sorted, plus
  * codexbar's own findings (`node`, `config`, `cache`, `proxy`, `network`, `authSources`, `tokenAccounts`,
- * `problems`). It is built from findings that never hold a credential.
+ * `doors`, `problems`). It is built from findings that never hold a credential.
  */
 export function doctorJson({ environment, auth, platformName, appVersion, now }: DoctorJsonInput): unknown {
   const used = auth.sources.find((source) => source.state === 'used');
@@ -46,6 +46,7 @@ export function doctorJson({ environment, auth, platformName, appVersion, now }:
     network: environment.network,
     authSources: auth.sources,
     tokenAccounts: auth.accounts,
+    doors: auth.doors,
     problems: [...environment.problems, ...auth.problems],
   };
   return sortKeys(report);

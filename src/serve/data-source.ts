@@ -6,6 +6,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { EVENTS_ENDPOINT } from '../api/events-endpoint.js';
+import type { SourceMode } from '../auth/resolver.js';
 import { type CliIo, usageTimeouts } from '../cli/io.js';
 import type { SharedOptions } from '../cli/options.js';
 import { type AccountFlags, type SelectedAccount, selectAccounts } from '../config/accounts.js';
@@ -33,7 +34,7 @@ export interface ServeConfig {
   enabled: boolean;
   /** The config's `source` as given (`auto` when absent): what error rows report. */
   sourceLabel: string;
-  sourceMode: 'auto' | 'web';
+  sourceMode: SourceMode;
   unsupportedSource?: string;
 }
 
@@ -75,7 +76,7 @@ export class CursorDataSource {
       hash: this.keyedHash(JSON.stringify([loaded.path, loaded.exists, loaded.cursor, cookieEnv ?? null])),
       enabled: loaded.cursor.enabled !== false,
       sourceLabel: source,
-      sourceMode: source === 'web' ? 'web' : 'auto',
+      sourceMode: source === 'web' || source === 'rpc' ? source : 'auto',
     };
     if (source === 'oauth' || source === 'api') config.unsupportedSource = source;
     return config;

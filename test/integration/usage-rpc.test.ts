@@ -268,6 +268,19 @@ describe('doctor reports both doors', () => {
     expect(fake.requests.find((r) => r.path === USAGE_RPC)?.headers.cookie).toBeUndefined();
   });
 
+  it('the JSON report carries both doors too', async () => {
+    const { fake, token } = await appAccount((cookie, bearer) => bothDoors([cookie], [bearer], EMAIL));
+    const result = await scene.run(['doctor', '--json'], {
+      env: { CODEXBAR_CURSOR_API2_BASE_URL: fake.url },
+    });
+    const report = JSON.parse(result.stdout) as { doors: { door: string; state: string; detail: string }[] };
+    expect(report.doors.map(({ door, state }) => [door, state])).toEqual([
+      ['web', 'answers'],
+      ['rpc', 'answers'],
+    ]);
+    expect(result.stdout).not.toContain(token.jwt);
+  });
+
   it('an access token api2 does not know is reported rejected', async () => {
     const { fake } = await appAccount((cookie) => bothDoors([cookie], [], EMAIL));
     const result = await scene.run(['doctor'], { env: { CODEXBAR_CURSOR_API2_BASE_URL: fake.url } });

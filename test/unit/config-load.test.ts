@@ -175,7 +175,7 @@ describe('loadConfig errors name the file and never echo a cookie', () => {
     {
       rule: 'source must be a known mode',
       content: cursorEntry({ source: 'browser' }),
-      expected: 'providers.1.source: expected one of auto|web|cli|oauth|api',
+      expected: 'providers.1.source: expected one of auto|web|cli|rpc|oauth|api',
     },
     {
       rule: 'cookieHeader must be a string',

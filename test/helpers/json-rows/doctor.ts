@@ -173,6 +173,27 @@ const doctorSchema = z
           .meta({ title: 'Token account check', about: 'One token account, checked live (4 at once).' }),
       )
       .describe("codexbar's: every token account."),
+    doors: z
+      .array(
+        z
+          .strictObject({
+            door: z
+              .enum(['web', 'rpc'])
+              .describe(
+                "`web`: cursor.com's usage-summary with the cookie; `rpc`: api2's GetCurrentPeriodUsage.",
+              ),
+            state: z
+              .enum(['answers', 'rejected', 'failed', 'unchecked'])
+              .describe(
+                '`answers`: it gave usage with the session `usage` would use; `rejected`: "not logged in"; ' +
+                  '`failed`: another error; `unchecked`: no session could open it.',
+              ),
+            detail: z.string().describe('What was asked and with which session, or why it was not.'),
+          })
+          .meta({ title: 'Door check', about: 'One way to the usage figures (docs/api2.md).' }),
+      )
+      .optional()
+      .describe("codexbar's: whether each door answers; absent when the check did not run."),
     problems: z
       .array(problemSchema)
       .describe("codexbar's: every problem found; the export exits 0 whatever it holds."),
