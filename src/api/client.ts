@@ -109,10 +109,12 @@ export class CursorClient {
         url = next;
       }
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw bodyTooLargeError(req.endpoint, maxBytes);
-      if (timeout.aborted) throw new TimeoutError(req.endpoint, req.timeoutMs);
-      if (req.signal?.aborted) throw req.signal.reason ?? error;
-      throw new ApiError(req.endpoint, transportMessage(error), { transport: true });
+      throw requestFailure(error, req.endpoint, {
+        maxBytes,
+        timeoutMs: req.timeoutMs,
+        timeout,
+        signal: req.signal,
+      });
     }
 
     const { statusCode: status, body: bytes } = response;
@@ -134,12 +136,27 @@ export class CursorClient {
   }
 }
 
+/**
+ * What a request that got no whole answer throws, for every client: a body past its cap, the request's own
+ * timeout (exit 4), the caller's cancellation as it came, or a transport failure naming the endpoint.
+ */
+export function requestFailure(
+  error: unknown,
+  endpoint: string,
+  at: { maxBytes: number; timeoutMs: number; timeout: AbortSignal; signal: AbortSignal | undefined },
+): unknown {
+  if (error instanceof BodyTooLargeError) return bodyTooLargeError(endpoint, at.maxBytes);
+  if (at.timeout.aborted) return new TimeoutError(endpoint, at.timeoutMs);
+  if (at.signal?.aborted) return at.signal.reason ?? error;
+  return new ApiError(endpoint, transportMessage(error), { transport: true });
+}
+
 export function describeBytes(bytes: number): string {
   return `${bytes / (1024 * 1024)} MiB`;
 }
 
 /** A body past its cap, e.g. `response larger than 2 MiB (GET /api/usage-summary)`. */
-export function bodyTooLargeError(endpoint: string, maxBytes: number): ApiError {
+function bodyTooLargeError(endpoint: string, maxBytes: number): ApiError {
   return new ApiError(endpoint, `response larger than ${describeBytes(maxBytes)}`);
 }
 
@@ -218,7 +235,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export function transportMessage(error: unknown): string {
+function transportMessage(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
   const message = error instanceof Error ? error.message : String(error);
   return typeof code === 'string' ? `${code}: ${message}` : message;

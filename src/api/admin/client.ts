@@ -1,17 +1,15 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { ApiError, TimeoutError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import {
-  bodyTooLargeError,
   decode,
   decodeBody,
   EVENTS_PAGE_LIMIT,
   headerValue,
   parseRetryAfter,
-  transportMessage,
+  requestFailure,
 } from '../client.js';
 import {
-  BodyTooLargeError,
   type BufferedResponse,
   createDispatcher,
   type ProxySettings,
@@ -79,10 +77,12 @@ export class AdminClient implements AdminRequester {
         maxBytes: ADMIN_RESPONSE_LIMIT,
       });
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw bodyTooLargeError(endpoint, ADMIN_RESPONSE_LIMIT);
-      if (timeout.aborted) throw new TimeoutError(endpoint, req.timeoutMs);
-      if (req.signal?.aborted) throw req.signal.reason ?? error;
-      throw new ApiError(endpoint, transportMessage(error), { transport: true });
+      throw requestFailure(error, endpoint, {
+        maxBytes: ADMIN_RESPONSE_LIMIT,
+        timeoutMs: req.timeoutMs,
+        timeout,
+        signal: req.signal,
+      });
     }
     const status = response.statusCode;
     if (status === 401) throw new AdminKeyRejectedError(endpoint);

@@ -16,21 +16,19 @@
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { ApiError, NotLoggedInError, TimeoutError } from '../../errors.js';
+import { ApiError, NotLoggedInError } from '../../errors.js';
 import { safeText } from '../../render/safe-text.js';
 import {
-  bodyTooLargeError,
   decode,
   decodeBody,
   headerValue,
   parseRetryAfter,
   type RequestTimer,
+  requestFailure,
   SMALL_RESPONSE_LIMIT,
-  transportMessage,
 } from '../client.js';
 import { cookieHeaderProblem } from '../header-value.js';
 import {
-  BodyTooLargeError,
   type BufferedResponse,
   createDispatcher,
   type ProxySettings,
@@ -101,10 +99,12 @@ export class Api2Client {
         maxBytes,
       });
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw bodyTooLargeError(endpoint, maxBytes);
-      if (timeout.aborted) throw new TimeoutError(endpoint, req.timeoutMs);
-      if (req.signal?.aborted) throw req.signal.reason ?? error;
-      throw new ApiError(endpoint, transportMessage(error), { transport: true });
+      throw requestFailure(error, endpoint, {
+        maxBytes,
+        timeoutMs: req.timeoutMs,
+        timeout,
+        signal: req.signal,
+      });
     }
     const { statusCode: status, body: bytes } = response;
     if (status !== 200) throw connectError(endpoint, status, bytes, response.headers);
