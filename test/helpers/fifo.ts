@@ -1,6 +1,7 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 /** A named pipe at `file` (its directories created), in place of a file the CLI reads. */
 export function makeFifo(file: string): string {
@@ -17,15 +18,17 @@ export interface FifoRescue {
 
 /**
  * A CLI that opens a FIFO with a blocking open waits for a writer forever, and a synchronous open blocks the
- * test's own thread, so no timer in this process could end the test. So a separate process per FIFO waits
- * `graceMs`, then keeps trying to open it for writing without blocking: a reader blocked on it is let go (and
- * gets end-of-file), as often as it blocks, and the FIFO is written down in `marks` each time the open
- * succeeds. A CLI that never blocks leaves these writers polling; they are killed when the test ends.
+ * test's own thread, so no timer on that thread could end the test. So a worker thread per FIFO (its own
+ * event loop, which a blocked main thread does not stop) waits `graceMs`, then keeps trying to open it for
+ * writing without blocking: a reader blocked on it is let go (and gets end-of-file), as often as it blocks,
+ * and the FIFO is written down in `marks` each time the open succeeds. A CLI that never blocks leaves these
+ * writers polling; they are stopped when the test ends. Threads, not processes: each spawned Node cost the
+ * suite ~0.1 s of CPU, and the test needs nothing a process would isolate (bench/README.md, "npm test").
  */
 export function startFifoRescue(fifos: readonly string[], marks: string, graceMs = 2000): FifoRescue {
   const script = `
     const fs = require('node:fs');
-    const [fifo, marks, grace] = process.argv.slice(1);
+    const { workerData: [fifo, marks, grace] } = require('node:worker_threads');
     // A non-blocking open for writing succeeds only while a reader has the FIFO open or waits in open(): so a
     // CLI that opened it without blocking and let go long ago is never mistaken for one that hangs, however
     // late (on a loaded machine) it got round to the file.
@@ -37,15 +40,24 @@ export function startFifoRescue(fifos: readonly string[], marks: string, graceMs
         setTimeout(poll, 10);
         return;
       }
-      fs.appendFileSync(marks, fifo + '\\n');
-      fs.closeSync(fd);
+      try {
+        fs.appendFileSync(marks, fifo + '\\n');
+      } finally {
+        fs.closeSync(fd);
+      }
       // A CLI that opens the FIFO again blocks again: let it go each time, so the test fails, never hangs.
       setTimeout(poll, 10);
     };
-    setTimeout(poll, Number(grace));`;
-  const children: ChildProcess[] = fifos.map((fifo) =>
-    spawn(process.execPath, ['-e', script, fifo, marks, String(graceMs)], { stdio: 'ignore' }),
-  );
+    setTimeout(poll, grace);`;
+  const writers = fifos.map((fifo) => {
+    const writer = new Worker(script, { eval: true, workerData: [fifo, marks, graceMs] });
+    // A test that removed its directory before stop() leaves a writer whose mark cannot be written: that
+    // thread's error is no failure of the test.
+    writer.on('error', () => {});
+    // Never what keeps a worker process alive: stop() ends them, and a forgotten one dies with its process.
+    writer.unref();
+    return writer;
+  });
   return {
     async rescued() {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -54,8 +66,7 @@ export function startFifoRescue(fifos: readonly string[], marks: string, graceMs
         : [];
     },
     stop() {
-      // Each killed by its own id; a writer still waiting in open() dies with it.
-      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+      for (const writer of writers) void writer.terminate();
     },
   };
 }

@@ -99,7 +99,7 @@ describe('a warm `cost --days 90` over 7,500 stored events', () => {
 
 describe('stored ranges are verified before use', () => {
   const base = generateEvents({
-    count: 3000,
+    count: 1500,
     start: new Date(WINDOW_30),
     end: new Date(NOW.getTime() - 1000),
     seed: 30,
@@ -137,7 +137,7 @@ describe('stored ranges are verified before use', () => {
     store.serve(newestFirst([...base, extra]));
     const after = await store.cost(['--days', '30', '--json', '--verbose']);
     expect(after.stderr).toMatch(
-      /holds 2\d{3} events for 2026-11-01T00:00:00Z – 2026-11-28T12:00:00Z, cursor\.com reports 2\d{3}; fetching it again/,
+      /holds 1\d{3} events for 2026-11-01T00:00:00Z – 2026-11-28T12:00:00Z, cursor\.com reports 1\d{3}; fetching it again/,
     );
     expect(after.stdout).toBe(await truth());
     expect(costOf(after.stdout) - costOf(first.stdout)).toBeCloseTo(12.345, 6);
@@ -155,7 +155,7 @@ describe('stored ranges are verified before use', () => {
     const after = await store.cost(['--days', '30', '--json', '--verbose']);
     expect(after.stderr).toContain('fetching it again');
     expect(after.stdout).toBe(await truth());
-    expect(requestsOf(after.stdout)).toBe(2999);
+    expect(requestsOf(after.stdout)).toBe(1499);
   });
 
   it('--no-cache fetches everything and leaves the store alone', async () => {
@@ -166,8 +166,8 @@ describe('stored ranges are verified before use', () => {
     const before = digests();
     const run = await store.cost(['--days', '30', '--json', '--no-cache', '--verbose']);
     expect(run.code).toBe(0);
-    // 3000 events: three full pages and the empty one that proves the end.
-    expect(run.eventRequests).toBe(4);
+    // 1500 events: a full page and the short one that ends the window.
+    expect(run.eventRequests).toBe(2);
     expect(run.stderr).not.toContain('event store');
     expect(digests()).toEqual(before);
     expect(fs.existsSync(file)).toBe(true);
@@ -200,8 +200,8 @@ describe('stored ranges are verified before use', () => {
     await storeBase();
     store.serve(reRated());
     const refreshed = await store.cost(['--days', '30', '--json', '--refresh', '--verbose']);
-    // 3000 events: three full pages and the empty one that proves the end.
-    expect(refreshed.eventRequests).toBe(4);
+    // 1500 events: a full page and the short one that ends the window.
+    expect(refreshed.eventRequests).toBe(2);
     expect(refreshed.stderr).not.toContain('From the event store');
     expect(refreshed.stdout).toBe(await truth());
     const next = await store.cost(['--days', '30', '--json', '--verbose']);
@@ -244,7 +244,8 @@ describe('stored ranges are verified before use', () => {
       );
       expect(run.stderr).not.toContain('(verified');
       expect(onlyRow(run).storedRanges).toBeUndefined();
-      expect(run.eventRequests).toBe(4);
+      // The stored range again in full (two pages of its ~1,400 events) and the unsettled part (one).
+      expect(run.eventRequests).toBe(3);
       store.account.aggregated = undefined;
       expect(run.stdout).toBe(await truth());
     });
@@ -271,7 +272,7 @@ describe('stored ranges are verified before use', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(
-      'Error: Cursor cost refresh was incomplete (received 3000 of 1000000000000 events).',
+      'Error: Cursor cost refresh was incomplete (received 1500 of 1000000000000 events).',
     );
     store.serve(current);
     const next = await store.cost(['--days', '30', '--json', '--verbose']);

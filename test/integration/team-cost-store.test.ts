@@ -214,7 +214,7 @@ describe('a warm `team cost` asks only for verification and the last 48 hours', 
 });
 
 describe('stored spans are verified before use', () => {
-  const base = seeded(3000, 40, 42);
+  const base = seeded(1500, 40, 42);
   const oldDay = Date.parse('2026-07-01T09:30:00Z');
   const extra: AdminEventJson = {
     timestamp: String(oldDay),
