@@ -96,7 +96,7 @@ export async function withSession<T>(
       const again = refresh;
       refresh = undefined;
       for (const note of result.notes ?? []) log(`[cursor] ${note}`);
-      log(`[cursor] ${name}: ${result.reason}; refreshing it for this run (--refresh-token)`);
+      log(`[cursor] ${name}: ${result.reason}; refreshing it for this run (token refresh is opted in)`);
       result = await attempt(again);
     }
     while (result !== undefined) {
@@ -134,7 +134,7 @@ export async function withSession<T>(
           const again = refresh;
           refresh = undefined;
           log(
-            `[cursor] ${name} was rejected (HTTP ${error.status}); refreshing it for this run (--refresh-token)`,
+            `[cursor] ${name} was rejected (HTTP ${error.status}); refreshing it for this run (token refresh is opted in)`,
           );
           result = await attempt(again);
           continue;

@@ -6,10 +6,10 @@ import { proxySettings } from '../api/transport.js';
 import { fetchUsageSummary } from '../api/usage-endpoints.js';
 import { cleanCookieHeader } from '../auth/cookie.js';
 import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
-import { buildLadder } from '../auth/ladder.js';
-import { sourceOrder } from '../auth/resolver.js';
+import { buildLadder, type LadderApi2 } from '../auth/ladder.js';
+import { type SourceLoader, sourceOrder } from '../auth/resolver.js';
 import * as manual from '../auth/sources/manual.js';
-import type { Session, SourceResult } from '../auth/types.js';
+import { type Session, type SourceResult, skipped } from '../auth/types.js';
 import { activeIndex } from '../config/accounts.js';
 import type { LoadedConfig } from '../config/config.js';
 import { messageFor, NotLoggedInError, TimeoutError } from '../errors.js';
@@ -38,23 +38,31 @@ export async function checkAuth(inputs: AuthCheckInputs): Promise<AuthReport> {
   const credentials = resolveCursorCredentialsConfig({ config, cookieEnv: env.env.CODEXBAR_CURSOR_COOKIE });
   const mode = credentials.cookieSource;
 
-  const automatic = buildLadder(env, 'auto', { cookieSource: 'auto' }, resolveBrowserImport({ config }));
-  const loaded: Array<{ id: string; name: string; result: SourceResult }> = [
+  const automatic = buildLadder(
+    env,
+    'auto',
+    { cookieSource: 'auto' },
+    resolveBrowserImport({ config }),
+    doctorApi2(inputs),
+  );
+  const loaded: LoadedSource[] = [
     { id: 'manual', name: 'manual cookie header', result: await manual.load(credentials) },
   ];
   for (const source of automatic)
-    loaded.push({ id: source.id, name: source.name, result: await source.load() });
+    loaded.push({ id: source.id, name: source.name, ...(await tryLoad(source)) });
   // The platform's order, with the manual header first, as `usage` walks it.
   const order = sourceOrder(env.platform, 'auto');
   loaded.sort((a, b) => order.indexOf(a.id as never) - order.indexOf(b.id as never));
 
-  const sources: SourceFinding[] = loaded.map(({ id, name, result }) => ({
+  const sources: SourceFinding[] = loaded.map(({ id, name, result, refusal }) => ({
     id,
     name,
-    state: result.kind === 'session' ? 'found' : 'skipped',
-    detail: result.kind === 'session' ? result.session.description : skipDetail(id, result),
+    state: refusal?.state ?? (result.kind === 'session' ? 'found' : 'skipped'),
+    detail:
+      refusal?.detail ?? (result.kind === 'session' ? result.session.description : skipDetail(id, result)),
     notes: (result.notes ?? []).map((note) => note.replace(/^Skipped /, '')),
   }));
+  for (const { refusal } of loaded) if (refusal?.problem) problems.push(refusal.problem);
 
   if (mode === 'off') {
     problems.push({
@@ -83,6 +91,50 @@ function offDoors(): DoorFinding[] {
     { door: 'web', state: 'unchecked', detail },
     { door: 'rpc', state: 'unchecked', detail },
   ];
+}
+
+interface LoadedSource {
+  id: string;
+  name: string;
+  result: SourceResult;
+  /** A source that asked api2 itself (the API key's exchange) and was refused, or could not ask. */
+  refusal?: { state: 'rejected' | 'failed'; detail: string; problem?: Problem };
+}
+
+/**
+ * The api2 access of the API-key source, so doctor lists `CURSOR_API_KEY` where `usage` would try it and can
+ * check the rpc door with it. Never a token refresh: doctor changes nothing, so no rotation warning can arise.
+ * An invalid api2 base URL leaves the source out; the rpc door reports the URL.
+ */
+function doctorApi2(inputs: AuthCheckInputs): LadderApi2 | undefined {
+  let baseUrl: string;
+  try {
+    baseUrl = resolveApi2BaseUrl(inputs.env.env.CODEXBAR_CURSOR_API2_BASE_URL);
+  } catch {
+    return undefined;
+  }
+  const access = {
+    baseUrl,
+    proxy: proxySettings(inputs.env.env),
+    timeoutMs: inputs.timeoutMs,
+    warn: () => {},
+  };
+  return { access, allowTokenRefresh: false };
+}
+
+/** A source's answer; an exchange api2 refused or could not make is a finding, never the end of doctor. */
+async function tryLoad(source: SourceLoader): Promise<Pick<LoadedSource, 'result' | 'refusal'>> {
+  try {
+    return { result: await source.load() };
+  } catch (error) {
+    const detail = messageFor(error);
+    const result = skipped('not-applicable', detail);
+    if (error instanceof NotLoggedInError) {
+      const problem = { problem: `${detail}.`, fix: error.hint ?? LOGIN_FIX };
+      return { result, refusal: { state: 'rejected', detail, problem } };
+    }
+    return { result, refusal: { state: 'failed', detail } };
+  }
 }
 
 /** The web door is the ladder's own check: the session it used answered usage-summary. */
@@ -171,6 +223,11 @@ async function verifyLadder(
       continue;
     }
     if (result.kind !== 'session') continue;
+    if (result.session.rpcOnly) {
+      // It opens api2 only: cursor.com never gets its token (the rpc door checks it).
+      finding.detail += ' (opens api2 only: see the rpc door)';
+      continue;
+    }
     const verdict = await check(inputs, result.session);
     finding.state = verdict.state === 'accepted' ? 'used' : verdict.state;
     finding.detail = `${result.session.description}: ${verdict.detail}`;
@@ -196,7 +253,8 @@ async function verifyLadder(
     });
     if (result.session.final) return;
   }
-  if (!sources.some((finding) => finding.state === 'used' || finding.state === 'rejected')) {
+  const apiOnly = loaded.some(({ result }) => result.kind === 'session' && result.session.rpcOnly);
+  if (!apiOnly && !sources.some((finding) => finding.state === 'used' || finding.state === 'rejected')) {
     problems.push({ problem: 'No Cursor session was found on this machine.', fix: LOGIN_FIX });
   }
 }

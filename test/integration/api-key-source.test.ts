@@ -274,3 +274,51 @@ describe('end to end', () => {
     expectNoSecret(result, [KEY]);
   });
 });
+
+describe('doctor', () => {
+  const doctor = (fake: FakeCursor, args: string[] = []) =>
+    scene.run(['doctor', ...args], { env: { CODEXBAR_CURSOR_API2_BASE_URL: fake.url, CURSOR_API_KEY: KEY } });
+
+  it('lists the key last, checks the rpc door with it, and asks cursor.com nothing', async () => {
+    const { fake, token } = await keyWorld();
+    const result = await doctor(fake);
+    expect(result.stdout).toMatch(
+      /Cursor API key\s+found\s+Cursor API key \(CURSOR_API_KEY\), exchanged for an access token for this run \(opens api2 only: see the rpc door\)/,
+    );
+    expect(result.stdout).toMatch(
+      /rpc \(api2\)\s+answers\s+POST \/aiserver\.v1\.DashboardService\/GetCurrentPeriodUsage answered for the Cursor API key/,
+    );
+    expect(result.stdout).toMatch(/web \(cursor\.com\)\s+unchecked/);
+    // A CI runner with only the key is not told that it has no session.
+    expect(result.stdout).not.toContain('No Cursor session was found');
+    // cursor.com hears only doctor's reachability check, with no credential.
+    const toCursorCom = fake.requests.filter(
+      (r) => r.path !== EXCHANGE && !r.path.startsWith('/aiserver.v1.'),
+    );
+    expect(
+      toCursorCom.every((r) => r.headers.authorization === undefined && r.headers.cookie === undefined),
+    ).toBe(true);
+    expect(toCursorCom.map((r) => r.path)).not.toContain('/api/usage-summary');
+    expectNoSecret(result, [KEY, token.jwt]);
+  });
+
+  it('a refused key is reported rejected, with the hint to mint a new one; the JSON says so too', async () => {
+    const { fake } = await keyWorld({ exchange: { status: 401, json: { code: 'unauthenticated' } } });
+    const text = await doctor(fake);
+    expect(text.stdout).toMatch(
+      /Cursor API key\s+rejected\s+api2 refused the key in CURSOR_API_KEY \(HTTP 401 on POST \/auth\/exchange_user_api_key\)/,
+    );
+    expect(text.stdout).toContain('mint a new user API key');
+    const json = await doctor(fake, ['--json']);
+    const report = JSON.parse(json.stdout) as { authSources: { id: string; state: string }[] };
+    expect(report.authSources.find((source) => source.id === 'apikey')?.state).toBe('rejected');
+    expectNoSecret(json, [KEY]);
+  });
+
+  it('without the variable, the key is listed as not set and nothing is exchanged', async () => {
+    const { fake } = await keyWorld();
+    const result = await scene.run(['doctor'], { env: { CODEXBAR_CURSOR_API2_BASE_URL: fake.url } });
+    expect(result.stdout).toMatch(/Cursor API key\s+skipped\s+CURSOR_API_KEY is not set/);
+    expect(exchanges(fake)).toHaveLength(0);
+  });
+});

@@ -183,7 +183,7 @@ describe('with the opt-in, an expired token is refreshed for the run', () => {
       expect(refreshes[0]!.headers.cookie).toBeUndefined();
       const summary = fake.requests.filter((r) => r.path === '/api/usage-summary');
       expect(summary.map((r) => r.headers.cookie)).toEqual([`WorkosCursorSessionToken=${fresh.cookieValue}`]);
-      expect(result.stderr).toContain('refreshing it for this run (--refresh-token)');
+      expect(result.stderr).toContain('refreshing it for this run (token refresh is opted in)');
       expect(result.stderr).toContain(`[cursor] Using Cursor app token, refreshed for this run (${APP_DB})`);
       expect(result.stderr).not.toContain('Warning:');
       // Nothing written anywhere but codexbar's cache, which holds neither token.
@@ -259,7 +259,7 @@ describe('with the opt-in, a rejected token is refreshed once and the source tri
 
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      'Cursor app token was rejected (HTTP 401); refreshing it for this run (--refresh-token)',
+      'Cursor app token was rejected (HTTP 401); refreshing it for this run (token refresh is opted in)',
     );
     expect(oauthRequests(fake)).toHaveLength(1);
     const summary = fake.requests.filter((r) => r.path === '/api/usage-summary');

@@ -235,7 +235,7 @@ describe('withSession: the opt-in refresh (docs/api2.md, "Token refresh (opt-in)
     expect(result.value).toBe('c=fresh');
     expect(calls.refresh).toBe(1);
     expect(log).toEqual([
-      '[cursor] App source: app source is expired (expired x); refreshing it for this run (--refresh-token)',
+      '[cursor] App source: app source is expired (expired x); refreshing it for this run (token refresh is opted in)',
       '[cursor] Using app fresh',
     ]);
   });

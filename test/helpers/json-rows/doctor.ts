@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { cliErrorOutputSchema, isoDate } from './shared.js';
 
-const SOURCE_IDS = ['manual', 'cached', 'stored', 'app', 'agent', 'browser'] as const;
+const SOURCE_IDS = ['manual', 'cached', 'stored', 'app', 'agent', 'browser', 'apikey'] as const;
 const ERROR_CATEGORIES = ['auth', 'network', 'configuration'] as const;
 
 const problemSchema = z
