@@ -75,6 +75,27 @@ describe('both doors describe one account alike', () => {
     expect(rpc.stdout).toBe(web.stdout);
   });
 
+  it('the same statusline, live and from the snapshot each door saved', async () => {
+    const { fake } = await appAccount((cookie, bearer) => bothDoors([cookie], [bearer], EMAIL));
+    const line = (args: string[] = []) =>
+      scene.run(['statusline', ...args], {
+        env: { CODEXBAR_CURSOR_API2_BASE_URL: fake.url },
+        now: NOW,
+        frozen: true,
+      });
+    const web = await line();
+    const webCached = await line();
+    expect((await scene.run(['cache', 'clear', '--all'])).code).toBe(0);
+    const before = fake.requests.length;
+    const rpc = await line(['--source', 'rpc']);
+    const asked = paths(fake).slice(before);
+    expect(asked.every((p) => p.startsWith('/aiserver.v1.'))).toBe(true);
+    const rpcCached = await line(['--source', 'rpc']);
+    expect(web.code).toBe(0);
+    expect(web.stdout).toMatch(/^Cursor \d+% left · /);
+    expect([webCached.stdout, rpc.stdout, rpcCached.stdout]).toEqual([web.stdout, web.stdout, web.stdout]);
+  });
+
   it('--source rpc sends no cookie to api2 and never asks cursor.com', async () => {
     const { fake, token } = await appAccount((cookie, bearer) => bothDoors([cookie], [bearer], EMAIL));
     const result = await usage(fake, ['--json', '--source', 'rpc']);
