@@ -43,7 +43,8 @@ export async function checkAuth(inputs: AuthCheckInputs): Promise<AuthReport> {
     'auto',
     { cookieSource: 'auto' },
     resolveBrowserImport({ config }),
-    doctorApi2(inputs),
+    // A manual header is final and "off" uses nothing: then the key is neither listed nor exchanged.
+    mode === 'auto' ? doctorApi2(inputs) : undefined,
   );
   const loaded: LoadedSource[] = [
     { id: 'manual', name: 'manual cookie header', result: await manual.load(credentials) },

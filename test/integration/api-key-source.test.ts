@@ -315,6 +315,19 @@ describe('doctor', () => {
     expectNoSecret(json, [KEY]);
   });
 
+  it('beside a manual cookie header, which is final, the key is neither listed nor exchanged', async () => {
+    const { fake } = await keyWorld();
+    const result = await scene.run(['doctor'], {
+      env: {
+        CODEXBAR_CURSOR_API2_BASE_URL: fake.url,
+        CURSOR_API_KEY: KEY,
+        CODEXBAR_CURSOR_COOKIE: 'WorkosCursorSessionToken=unknown',
+      },
+    });
+    expect(result.stdout).not.toContain('Cursor API key');
+    expect(exchanges(fake)).toHaveLength(0);
+  });
+
   it('without the variable, the key is listed as not set and nothing is exchanged', async () => {
     const { fake } = await keyWorld();
     const result = await scene.run(['doctor'], { env: { CODEXBAR_CURSOR_API2_BASE_URL: fake.url } });
