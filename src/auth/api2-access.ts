@@ -8,6 +8,7 @@
 import { Api2Client, type Api2Request } from '../api/api2/client.js';
 import type { RequestTimer } from '../api/client.js';
 import type { ProxySettings } from '../api/transport.js';
+import { UnsupportedError } from '../errors.js';
 
 export interface Api2Access {
   baseUrl: string;
@@ -28,4 +29,15 @@ export async function api2Request<T>(
   } finally {
     await client.close();
   }
+}
+
+/**
+ * What a run that must open api2 says when its session holds only a cookie: the ways to an access token,
+ * and `hintTail` to end the hint (another way round the command's own).
+ */
+export function cookieCannotOpenApi2(what: string, description: string, hintTail = '.'): UnsupportedError {
+  return new UnsupportedError(
+    `${what} needs an access token, and the ${description} is a cookie: a cookie cannot open api2.`,
+    `Sign in to the Cursor app, or run \`cursor-agent login\` on this machine, or set CURSOR_API_KEY to a Cursor user API key (crsr_…)${hintTail}`,
+  );
 }

@@ -9,8 +9,8 @@
  *   put in argv. The refresh token and every token the answer carries are registered as secrets first, so
  *   no error text can show them.
  * - A refused refresh (any HTTP error, `shouldLogout: true`, an answer that does not parse) is "not logged
- *   in" (its message is a clause the resolver puts in its own sentence), which moves the ladder on; a 200 without a token is transient and ends the run; a timeout stays a
- *   timeout.
+ *   in" (its message is a clause the resolver puts in its own sentence), which moves the ladder on; a 200
+ *   without a token is transient and ends the run; a timeout stays a timeout.
  */
 import { type OauthToken, oauthTokenSchema } from '../api/api2/schemas/oauth-token.js';
 import { ApiError, NotLoggedInError, ParseError } from '../errors.js';

@@ -91,13 +91,16 @@ export async function withSession<T>(
         return undefined;
       }
     };
+    /** The source's one refresh, said in the verbose log with why it was needed. */
+    const refreshOnce = (get: () => Promise<SourceResult>, why: string) => {
+      refresh = undefined;
+      log(`[cursor] ${name}${why}; refreshing it for this run (token refresh is opted in)`);
+      return attempt(get);
+    };
     let result: SourceResult | undefined = await attempt(source.load);
     if (result?.kind === 'skip' && result.cause === 'expired' && refresh !== undefined) {
-      const again = refresh;
-      refresh = undefined;
       for (const note of result.notes ?? []) log(`[cursor] ${note}`);
-      log(`[cursor] ${name}: ${result.reason}; refreshing it for this run (token refresh is opted in)`);
-      result = await attempt(again);
+      result = await refreshOnce(refresh, `: ${result.reason}`);
     }
     while (result !== undefined) {
       for (const note of result.notes ?? []) log(`[cursor] ${note}`);
@@ -131,12 +134,7 @@ export async function withSession<T>(
         const door = error.endpoint.includes('/aiserver.') ? 'api2' : 'cursor.com';
         looked.push(`${source.name} (rejected by ${door} with HTTP ${error.status})`);
         if (refresh !== undefined) {
-          const again = refresh;
-          refresh = undefined;
-          log(
-            `[cursor] ${name} was rejected (HTTP ${error.status}); refreshing it for this run (token refresh is opted in)`,
-          );
-          result = await attempt(again);
+          result = await refreshOnce(refresh, ` was rejected (HTTP ${error.status})`);
           continue;
         }
         const then = next ? `trying the next ${source.name}` : 'trying the next source';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type CacheKind, clearCache } from '../cache/clear.js';
+import { CACHE_KINDS, type CacheKind, clearCache } from '../cache/clear.js';
 import type { CliIo } from '../cli/io.js';
 import { providerOption, type SharedFlags, sharedOptions } from '../cli/options.js';
 import { Reporter } from '../cli/output.js';
@@ -90,17 +90,12 @@ async function cacheClearCommand(flags: CacheClearFlags, io: CliIo): Promise<num
 }
 
 function selectedKinds(flags: CacheClearFlags): CacheKind[] {
-  if (flags.provider !== undefined && (flags.all || flags.usage || flags.cost || flags.models)) {
+  const kinds = flags.all ? [...CACHE_KINDS] : CACHE_KINDS.filter((kind) => flags[kind] === true);
+  if (flags.provider !== undefined && kinds.some((kind) => kind !== 'cookies')) {
     throw new ArgumentError(
       '--provider only scopes cookie caches. Use --cookies --provider <name>, or omit --provider.',
     );
   }
-  if (flags.all) return ['cookies', 'cost', 'usage', 'models'];
-  const kinds: CacheKind[] = [];
-  if (flags.cookies) kinds.push('cookies');
-  if (flags.cost) kinds.push('cost');
-  if (flags.usage) kinds.push('usage');
-  if (flags.models) kinds.push('models');
   if (kinds.length === 0) throw new ArgumentError('Specify --usage, --cost, --cookies, or --all.');
   return kinds;
 }

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { fetchAvailableModels } from '../api/api2/available-models.js';
 import type { AvailableModels } from '../api/api2/schemas/available-models.js';
+import { cookieCannotOpenApi2 } from '../auth/api2-access.js';
 import { isFresh, modelsCacheDir, readModels, writeModels } from '../cache/models-file.js';
 import { sessionAccountKey } from '../cache/session-account.js';
 import type { CliIo } from '../cli/io.js';
 import { addSharedOptions, type SharedFlags, type SharedOptions, sharedOptions } from '../cli/options.js';
 import { Reporter } from '../cli/output.js';
-import { messageFor, UnsupportedError } from '../errors.js';
+import { messageFor } from '../errors.js';
 import { formatDuration } from '../lib/duration.js';
 import { buildCatalog } from '../models/catalog.js';
 import { modelsJson } from '../render/models-json.js';
@@ -40,9 +41,6 @@ interface Obtained {
   fetchedAt: Date;
   fromCache: boolean;
 }
-
-const RPC_SIGN_IN_HINT =
-  'Sign in to the Cursor app, or run `cursor-agent login` on this machine, or set CURSOR_API_KEY to a Cursor user API key (crsr_…).';
 
 /**
  * `codexbar models`: the catalog comes from api2 (`AiService/AvailableModels`, docs/api2.md), so only a
@@ -103,10 +101,7 @@ async function obtainModels(
   }
   const resolved = await setup.run(async (_client, session, api2) => {
     if (session.accessToken === undefined) {
-      throw new UnsupportedError(
-        `codexbar models needs an access token, and the ${session.description} is a cookie: a cookie cannot open api2.`,
-        RPC_SIGN_IN_HINT,
-      );
+      throw cookieCannotOpenApi2('codexbar models', session.description);
     }
     const answer = await fetchAvailableModels(api2, session.accessToken, io.timing.requestTimeoutMs);
     return { answer, fetchedAt: io.now(), fromCache: false };

@@ -62,6 +62,14 @@ function dayStartMs(day: string): number {
   return Date.parse(`${day}T00:00:00Z`);
 }
 
+/** Whether a price row applies at `atMs`: from its first UTC day, until (not including) its last. */
+export function priceRowAppliesAt(row: PriceRow, atMs: number): boolean {
+  return (
+    (row.validFrom === undefined || atMs >= dayStartMs(row.validFrom)) &&
+    (row.validUntil === undefined || atMs < dayStartMs(row.validUntil))
+  );
+}
+
 export interface TokenCounts {
   inputTokens: number;
   outputTokens: number;
@@ -101,13 +109,7 @@ export function createListPricer(table: readonly PriceRow[] = PRICE_TABLE): List
         key = priceKeyFor(model);
         keyCache.set(model, key);
       }
-      const row = rowsByKey
-        .get(key)
-        ?.find(
-          (candidate) =>
-            (candidate.validFrom === undefined || atMs >= dayStartMs(candidate.validFrom)) &&
-            (candidate.validUntil === undefined || atMs < dayStartMs(candidate.validUntil)),
-        );
+      const row = rowsByKey.get(key)?.find((candidate) => priceRowAppliesAt(candidate, atMs));
       if (!row) return null;
       const prompt = tokens.inputTokens + tokens.cacheWriteTokens + tokens.cacheReadTokens;
       const rates = row.longContext && prompt > row.longContext.aboveTokens ? row.longContext : row;

@@ -2,7 +2,7 @@ import { Api2Client } from '../api/api2/client.js';
 import { fetchCurrentPeriodUsage } from '../api/api2/dashboard.js';
 import { resolveApi2BaseUrl } from '../api/base-url.js';
 import type { CursorClient } from '../api/client.js';
-import { proxySettings } from '../api/transport.js';
+import { type ProxySettings, proxySettings } from '../api/transport.js';
 import { fetchUsageSummary } from '../api/usage-endpoints.js';
 import { cleanCookieHeader } from '../auth/cookie.js';
 import { resolveBrowserImport, resolveCursorCredentialsConfig } from '../auth/credentials.js';
@@ -38,13 +38,14 @@ export async function checkAuth(inputs: AuthCheckInputs): Promise<AuthReport> {
   const credentials = resolveCursorCredentialsConfig({ config, cookieEnv: env.env.CODEXBAR_CURSOR_COOKIE });
   const mode = credentials.cookieSource;
 
+  const api2 = api2Target(inputs);
   const automatic = buildLadder(
     env,
     'auto',
     { cookieSource: 'auto' },
     resolveBrowserImport({ config }),
     // A manual header is final and "off" uses nothing: then the key is neither listed nor exchanged.
-    mode === 'auto' ? doctorApi2(inputs) : undefined,
+    mode === 'auto' ? doctorApi2(inputs, api2) : undefined,
   );
   const loaded: LoadedSource[] = [
     { id: 'manual', name: 'manual cookie header', result: await manual.load(credentials) },
@@ -75,7 +76,7 @@ export async function checkAuth(inputs: AuthCheckInputs): Promise<AuthReport> {
   }
   const accounts = await checkAccounts(inputs, problems);
   const doors =
-    mode === 'off' ? offDoors() : [webDoor(sources), await rpcDoor(inputs, loaded, mode === 'manual')];
+    mode === 'off' ? offDoors() : [webDoor(sources), await rpcDoor(inputs, api2, loaded, mode === 'manual')];
   if (mode === 'manual' && credentials.origin === 'CODEXBAR_CURSOR_COOKIE' && accounts.length > 0) {
     problems.push({
       problem:
@@ -102,24 +103,26 @@ interface LoadedSource {
   refusal?: { state: 'rejected' | 'failed'; detail: string; problem?: Problem };
 }
 
+/** Where doctor's api2 requests go, or why they cannot (an invalid `CODEXBAR_CURSOR_API2_BASE_URL`). */
+type Api2Target = { baseUrl: string; proxy: ProxySettings } | { error: unknown };
+
+function api2Target(inputs: AuthCheckInputs): Api2Target {
+  try {
+    const baseUrl = resolveApi2BaseUrl(inputs.env.env.CODEXBAR_CURSOR_API2_BASE_URL);
+    return { baseUrl, proxy: proxySettings(inputs.env.env) };
+  } catch (error) {
+    return { error };
+  }
+}
+
 /**
  * The api2 access of the API-key source, so doctor lists `CURSOR_API_KEY` where `usage` would try it and can
  * check the rpc door with it. Never a token refresh: doctor changes nothing, so no rotation warning can arise.
  * An invalid api2 base URL leaves the source out; the rpc door reports the URL.
  */
-function doctorApi2(inputs: AuthCheckInputs): LadderApi2 | undefined {
-  let baseUrl: string;
-  try {
-    baseUrl = resolveApi2BaseUrl(inputs.env.env.CODEXBAR_CURSOR_API2_BASE_URL);
-  } catch {
-    return undefined;
-  }
-  const access = {
-    baseUrl,
-    proxy: proxySettings(inputs.env.env),
-    timeoutMs: inputs.timeoutMs,
-    warn: () => {},
-  };
+function doctorApi2(inputs: AuthCheckInputs, target: Api2Target): LadderApi2 | undefined {
+  if ('error' in target) return undefined;
+  const access = { ...target, timeoutMs: inputs.timeoutMs, warn: () => {} };
   return { access, allowTokenRefresh: false };
 }
 
@@ -153,11 +156,13 @@ function webDoor(sources: readonly SourceFinding[]): DoorFinding {
 }
 
 /**
- * The rpc door: one GetCurrentPeriodUsage with the first session that holds an access token (the Cursor app's
- * or cursor-agent's). The detail names a status or a timeout, never the token or a body.
+ * The rpc door: one GetCurrentPeriodUsage with the first session that holds an access token (the Cursor app's,
+ * cursor-agent's, or the one the API key was exchanged for). The detail names a status or a timeout, never the
+ * token or a body.
  */
 async function rpcDoor(
   inputs: AuthCheckInputs,
+  target: Api2Target,
   loaded: ReadonlyArray<{ result: SourceResult }>,
   manualOnly: boolean,
 ): Promise<DoorFinding> {
@@ -170,13 +175,8 @@ async function rpcDoor(
     const why = manualOnly ? 'a manual cookie header cannot open api2' : 'no access token on this machine';
     return { door: 'rpc', state: 'unchecked', detail: `not checked: ${why}` };
   }
-  let api2: Api2Client;
-  try {
-    const baseUrl = resolveApi2BaseUrl(inputs.env.env.CODEXBAR_CURSOR_API2_BASE_URL);
-    api2 = new Api2Client({ baseUrl, proxy: proxySettings(inputs.env.env) });
-  } catch (error) {
-    return { door: 'rpc', state: 'failed', detail: messageFor(error) };
-  }
+  if ('error' in target) return { door: 'rpc', state: 'failed', detail: messageFor(target.error) };
+  const api2 = new Api2Client(target);
   const endpoint = 'POST /aiserver.v1.DashboardService/GetCurrentPeriodUsage';
   try {
     await fetchCurrentPeriodUsage({ api2, bearer: session.accessToken }, inputs.timeoutMs);

@@ -6,7 +6,7 @@
  */
 import type { AvailableModels } from '../api/api2/schemas/available-models.js';
 import { PRICE_TABLE, type PriceRow } from '../cost/price-table.js';
-import { priceKeyFor } from '../cost/pricing.js';
+import { priceKeyFor, priceRowAppliesAt } from '../cost/pricing.js';
 
 /** USD per million tokens, as we bill them: a missing cache-write rate is the input rate. */
 export interface ListPrice {
@@ -34,19 +34,6 @@ export interface Catalog {
   unpriced: number;
 }
 
-function dayStartMs(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`);
-}
-
-function rowAt(key: string, atMs: number, table: readonly PriceRow[]): PriceRow | undefined {
-  return table.find(
-    (row) =>
-      row.key === key &&
-      (row.validFrom === undefined || atMs >= dayStartMs(row.validFrom)) &&
-      (row.validUntil === undefined || atMs < dayStartMs(row.validUntil)),
-  );
-}
-
 /** The list price of a model by its name, else by its server name; null when neither has a row. */
 function listPriceFor(
   names: readonly (string | undefined)[],
@@ -56,7 +43,7 @@ function listPriceFor(
   for (const name of names) {
     if (!name) continue;
     const key = priceKeyFor(name);
-    const row = rowAt(key, atMs, table);
+    const row = table.find((candidate) => candidate.key === key && priceRowAppliesAt(candidate, atMs));
     if (row) {
       return {
         key,

@@ -3,6 +3,7 @@
  * model the bundled table lacks, never zeros; `fetchedAt` says when the catalog was fetched, so a cached
  * answer is never taken for a fresh one (docs/invariants.md, "No cached figure as fresh").
  */
+import { isoSeconds } from '../lib/iso-date.js';
 import type { Catalog } from '../models/catalog.js';
 
 export interface ModelJsonRow {
@@ -21,10 +22,6 @@ export interface ModelJsonRow {
     priceKey: string;
   } | null;
   fetchedAt: string;
-}
-
-function isoSeconds(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
 }
 
 export function modelsJson(catalog: Catalog, fetchedAt: Date): ModelJsonRow[] {

@@ -13,9 +13,10 @@ import {
   fetchUsageStatus,
   fetchUsageSummary,
 } from '../api/usage-endpoints.js';
+import { cookieCannotOpenApi2 } from '../auth/api2-access.js';
 import type { SourceMode } from '../auth/resolver.js';
 import type { JwtIdentity, Session } from '../auth/types.js';
-import { ApiError, NotLoggedInError, ParseError, UnsupportedError } from '../errors.js';
+import { ApiError, NotLoggedInError, ParseError } from '../errors.js';
 import { rpcUsageSnapshot } from './rpc-snapshot.js';
 import { buildUsageSnapshot } from './snapshot.js';
 import { summarizeUsage } from './summary.js';
@@ -84,16 +85,30 @@ export async function collectUsage(options: CollectUsageOptions): Promise<UsageS
   }
 }
 
+/**
+ * A door's budgets, and the signal its requests share. Only the door's one fatal request may fail the run:
+ * `fatal` wraps it so that its failure cancels the best-effort calls still running. docs/invariants.md,
+ * "Best-effort lookups never fail a run": each of those gets the optional budget, so a slow one cannot hold
+ * the run.
+ */
+function requestPlan(options: CollectUsageOptions) {
+  const timeouts = { ...DEFAULT_USAGE_TIMEOUTS, ...options.timeouts };
+  const cancel = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+  const fatal = <T>(request: Promise<T>): Promise<T> =>
+    request.catch((error: unknown) => {
+      cancel.abort();
+      throw error;
+    });
+  return { timeouts, optionalMs: Math.min(timeouts.optionalMs, timeouts.requestMs), signal, fatal };
+}
+
 /** A failure that says cursor.com's usage endpoint changed shape or moved, not that the session is bad. */
 function endpointChanged(error: unknown): boolean {
   if (error instanceof ParseError) return true;
   if (error instanceof NotLoggedInError || !(error instanceof ApiError) || error.transport) return false;
   return error.status === 404 || (error.status !== undefined && error.status >= 500 && error.status < 600);
 }
-
-/** The ways that give api2 an access token; a cookie opens only cursor.com. */
-const RPC_SIGN_IN_HINT =
-  'Sign in to the Cursor app, or run `cursor-agent login` on this machine, or set CURSOR_API_KEY to a Cursor user API key (crsr_…); or drop --source rpc to read usage with the cookie.';
 
 /**
  * The rpc door: GetCurrentPeriodUsage (the one call that may fail the run), with GetPlanInfo for the plan's
@@ -102,26 +117,18 @@ const RPC_SIGN_IN_HINT =
 async function collectRpcUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
   const { session, api2, now, timeZone, log } = options;
   if (session.accessToken === undefined || !api2) {
-    throw new UnsupportedError(
-      `--source rpc needs an access token, and the ${session.description} is a cookie: a cookie cannot open api2.`,
-      RPC_SIGN_IN_HINT,
+    throw cookieCannotOpenApi2(
+      '--source rpc',
+      session.description,
+      '; or drop --source rpc to read usage with the cookie.',
     );
   }
-  const timeouts = { ...DEFAULT_USAGE_TIMEOUTS, ...options.timeouts };
-  const cancel = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+  const { timeouts, optionalMs, signal, fatal } = requestPlan(options);
   const ctx = { api2, bearer: session.accessToken, signal, log };
-  const optionalMs = Math.min(timeouts.optionalMs, timeouts.requestMs);
-  const usageRequest = fetchCurrentPeriodUsage(ctx, timeouts.requestMs);
+  const usageRequest = fatal(fetchCurrentPeriodUsage(ctx, timeouts.requestMs));
   const planRequest = fetchPlanInfo(ctx, optionalMs);
   const limitRequest = fetchHardLimit(ctx, optionalMs);
-  let usage: Awaited<typeof usageRequest>;
-  try {
-    usage = await usageRequest;
-  } catch (error) {
-    cancel.abort();
-    throw error;
-  }
+  const usage = await usageRequest;
   const [planInfo, hardLimit] = await Promise.all([planRequest, limitRequest]);
   return rpcUsageSnapshot({ usage, planInfo, hardLimit, jwt: session.jwt, now, timeZone });
 }
@@ -134,16 +141,10 @@ async function collectRpcUsage(options: CollectUsageOptions): Promise<UsageSnaps
  */
 async function collectWebUsage(options: CollectUsageOptions): Promise<UsageSnapshot> {
   const { client, session, now, timeZone, log } = options;
-  const timeouts = { ...DEFAULT_USAGE_TIMEOUTS, ...options.timeouts };
-  // Cancels the best-effort calls still running when the summary fails.
-  const cancel = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+  const { timeouts, optionalMs, signal, fatal } = requestPlan(options);
   const ctx: EndpointContext = { client, cookieHeader: session.cookieHeader, signal, log };
 
-  const summaryRequest = fetchUsageSummary(ctx, timeouts.requestMs);
-  // docs/invariants.md, "Best-effort lookups never fail a run": each gets the optional budget, so a slow
-  // one cannot hold the run.
-  const optionalMs = Math.min(timeouts.optionalMs, timeouts.requestMs);
+  const summaryRequest = fatal(fetchUsageSummary(ctx, timeouts.requestMs));
   const meRequest = fetchMe(ctx, optionalMs);
   const sandRequest = fetchSandStatus(ctx, optionalMs);
   const teamRequest = Promise.all([summaryRequest, meRequest]).then(
@@ -151,13 +152,7 @@ async function collectWebUsage(options: CollectUsageOptions): Promise<UsageSnaps
     () => undefined,
   );
 
-  let summary: UsageSummary;
-  try {
-    summary = await summaryRequest;
-  } catch (error) {
-    cancel.abort();
-    throw error;
-  }
+  const summary = await summaryRequest;
   const [me, sand] = await Promise.all([meRequest, sandRequest]);
 
   const unifiedPersonal = qualifiesForUsageStatus(sand, summary.limitType);

@@ -15,7 +15,7 @@ import { type HardLimit, UNLIMITED_HARD_LIMIT } from '../api/api2/schemas/hard-l
 import type { PlanInfo } from '../api/api2/schemas/plan-info.js';
 import type { JwtIdentity } from '../auth/types.js';
 import { buildUsageSnapshot } from './snapshot.js';
-import type { UsageFigures } from './summary.js';
+import { centsToUSD, type UsageFigures } from './summary.js';
 import type { UsageSnapshot } from './types.js';
 
 export interface RpcInputs {
@@ -87,19 +87,14 @@ export function messagePercent(
   messages: readonly (string | undefined)[],
   pool: 'total' | 'auto' | 'api',
 ): number | undefined {
-  const word = pool === 'total' ? 'total' : pool === 'api' ? 'api' : 'auto';
   for (const message of messages) {
     if (message === undefined) continue;
     const match = /(\d+(?:\.\d+)?)\s*%\s+of\s+your\s+(?:included\s+)?(\w+)/i.exec(message);
-    if (!match || match[2]!.toLowerCase() !== word) continue;
+    if (!match || match[2]!.toLowerCase() !== pool) continue;
     const value = Number(match[1]);
     if (Number.isFinite(value) && value >= 0 && value <= 100) return value;
   }
   return undefined;
-}
-
-function centsToUSD(cents: number | undefined): number | undefined {
-  return cents === undefined ? undefined : cents / 100;
 }
 
 /** int64 milliseconds; 0 or absent is no date. */

@@ -106,7 +106,7 @@ function planDollars(summary: UsageSummary): { used: number; limit: number } {
   return { used: 0, limit: 0 };
 }
 
-function centsToUSD(cents: number | undefined): number | undefined {
+export function centsToUSD(cents: number | undefined): number | undefined {
   return cents === undefined ? undefined : cents / 100;
 }
 

@@ -21,21 +21,12 @@ export interface Api2Context {
   log?: (line: string) => void;
 }
 
-const CURRENT_PERIOD_USAGE = rpcPath('DashboardService', 'GetCurrentPeriodUsage');
-
 /** Fatal: a malformed answer is a ParseError naming the method; `unauthenticated` is "not logged in". */
 export function fetchCurrentPeriodUsage(
   ctx: Api2Context,
   timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<CurrentPeriodUsage> {
-  return ctx.api2.request({
-    path: CURRENT_PERIOD_USAGE,
-    bearer: ctx.bearer,
-    body: {},
-    timeoutMs,
-    signal: ctx.signal,
-    schema: currentPeriodUsageSchema,
-  });
+  return call(ctx, 'GetCurrentPeriodUsage', currentPeriodUsageSchema, timeoutMs);
 }
 
 export function fetchPlanInfo(
@@ -52,23 +43,28 @@ export function fetchHardLimit(
   return bestEffort(ctx, 'GetHardLimit', hardLimitSchema, timeoutMs);
 }
 
+/** Every DashboardService method the door asks takes an empty request. */
+function call<T>(ctx: Api2Context, method: string, schema: z.ZodType<T>, timeoutMs: number): Promise<T> {
+  return ctx.api2.request({
+    path: rpcPath('DashboardService', method),
+    bearer: ctx.bearer,
+    body: {},
+    timeoutMs,
+    signal: ctx.signal,
+    schema,
+  });
+}
+
 async function bestEffort<T>(
   ctx: Api2Context,
   method: string,
   schema: z.ZodType<T>,
   timeoutMs: number,
 ): Promise<T | undefined> {
-  const path = rpcPath('DashboardService', method);
   try {
-    return await ctx.api2.request({
-      path,
-      bearer: ctx.bearer,
-      body: {},
-      timeoutMs,
-      signal: ctx.signal,
-      schema,
-    });
+    return await call(ctx, method, schema, timeoutMs);
   } catch (error) {
+    const path = rpcPath('DashboardService', method);
     if (error instanceof Api2DeniedError) ctx.log?.(`[cursor] POST ${path} does not apply to this account`);
     else ctx.log?.(`[cursor] POST ${path} unavailable (${describeFailure(error)}); continuing without it`);
     return undefined;
