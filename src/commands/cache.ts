@@ -96,7 +96,7 @@ function selectedKinds(flags: CacheClearFlags): CacheKind[] {
       '--provider only scopes cookie caches. Use --cookies --provider <name>, or omit --provider.',
     );
   }
-  if (kinds.length === 0) throw new ArgumentError('Specify --usage, --cost, --cookies, or --all.');
+  if (kinds.length === 0) throw new ArgumentError('Specify --usage, --cost, --models, --cookies, or --all.');
   return kinds;
 }
 

@@ -85,9 +85,13 @@ describe('cache clear', () => {
   });
 
   it.each([
-    [[], 'Specify --usage, --cost, --cookies, or --all.'],
+    [[], 'Specify --usage, --cost, --models, --cookies, or --all.'],
     [
       ['--usage', '--provider', 'cursor'],
+      '--provider only scopes cookie caches. Use --cookies --provider <name>, or omit --provider.',
+    ],
+    [
+      ['--models', '--provider', 'cursor'],
       '--provider only scopes cookie caches. Use --cookies --provider <name>, or omit --provider.',
     ],
     [
