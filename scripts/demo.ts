@@ -14,6 +14,7 @@ import { createStateVscdb } from '../fixtures/builders/vscdb.js';
 import { DEMO_SUB, DEMO_USER_ID, loadDemoAccount } from '../fixtures/demo/account.js';
 import { availableModelsAnswer } from '../test/fake-cursor/models.js';
 import { type FakeAccount, startFakeCursor } from '../test/fake-cursor/server.js';
+import { startFakeUpstream } from '../test/fake-upstream/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'codexbar.js');
@@ -64,6 +65,9 @@ function demoEnv(home: string, appData: string, baseUrl: string): NodeJS.Process
     CODEXBAR_CURSOR_API2_BASE_URL: baseUrl,
   };
 }
+
+/** The provider key of the demo's fake OpenAI-compatible upstream. */
+const DEMO_UPSTREAM_KEY = 'sk-demo-upstream';
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
@@ -118,6 +122,107 @@ interface SampleSummary {
   };
 }
 
+/** One command, echoed as typed; a failure is said and ends the demo. */
+async function step(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  console.log(`$ codexbar ${shellWords(args)}`);
+  const code = await run(args, env);
+  if (code !== 0) console.error(`demo: \`codexbar ${shellWords(args)}\` exited with ${code}`);
+  return code;
+}
+
+/**
+ * BYOK: `proxy` in front of a fake OpenAI-compatible upstream, four chat requests of three conversations
+ * through it, then `cost --source byok` on the ledger they left.
+ */
+async function byokDemo(env: NodeJS.ProcessEnv): Promise<number> {
+  const upstream = await startFakeUpstream({ key: DEMO_UPSTREAM_KEY });
+  try {
+    console.log('\n$ codexbar proxy token create --label cursor');
+    const token = await output(['proxy', 'token', 'create', '--label', 'cursor'], env);
+    if (token === undefined) return 1;
+    console.log(`${token.slice(0, 9)}… (printed once; the proxy keeps only its hash)`);
+    const args = ['proxy', '--upstream', upstream.url, '--port', '0', '--verbose'];
+    console.log(`\n$ CODEXBAR_PROXY_UPSTREAM_KEY=… codexbar ${shellWords(args)}`);
+    const proxyEnv = { ...env, CODEXBAR_PROXY_UPSTREAM_KEY: DEMO_UPSTREAM_KEY };
+    const proxy = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: proxyEnv,
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    const url = await listeningUrl(proxy);
+    if (url === undefined) return 1;
+    // What Cursor's servers send: a long context message first (as Cursor's metadata is), then the turns;
+    // three providers' usage formats: OpenAI's, OpenRouter's (with its reported cost) and DeepSeek's (a
+    // model the price table does not know: unpriced, never $0).
+    const context = {
+      role: 'user',
+      content: `<project_layout>\n${'src/file.ts\n'.repeat(2_000)}</project_layout>`,
+    };
+    const requests: Array<[string, string[]]> = [
+      ['gpt-4.1', ['Summarise this repository.']],
+      ['gpt-4.1', ['Summarise this repository.', 'Now list its commands.']],
+      ['openrouter/openai/gpt-5', ['Write a haiku about tokens.']],
+      ['deepseek-chat', ['Explain the ledger.']],
+    ];
+    for (const [model, turn] of requests) {
+      const messages = [
+        context,
+        ...turn.map((text) => ({ role: 'user', content: [{ type: 'text', text }] })),
+      ];
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, stream: true, messages, user: 'demo-account' }),
+      });
+      await response.text();
+    }
+    proxy.kill('SIGTERM');
+    await new Promise((resolve) => proxy.once('exit', resolve));
+    console.log('');
+    if ((await step(['cost', '--source', 'byok', '--days', '1', '--no-cross-check'], env)) !== 0) return 1;
+    console.log('');
+    return await step(
+      ['cost', '--source', 'byok', '--days', '1', '--by', 'conversation', '--no-cross-check'],
+      env,
+    );
+  } finally {
+    await upstream.close();
+  }
+}
+
+/** A command's stdout, trimmed; undefined (said) when it fails. */
+function output(args: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
+    child.once('exit', (code) => {
+      if (code !== 0) console.error(`demo: \`codexbar ${shellWords(args)}\` exited with ${code}`);
+      resolve(code === 0 ? text.trim() : undefined);
+    });
+  });
+}
+
+/** Passes the proxy's stderr through and resolves with the URL of its banner. */
+function listeningUrl(proxy: ReturnType<typeof spawn>): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let seen = '';
+    proxy.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      process.stderr.write(chunk);
+      seen += chunk;
+      const match = /listening on (http:\/\/[^\s]+)/.exec(seen);
+      if (match) resolve(match[1]);
+    });
+    proxy.once('exit', () => resolve(undefined));
+  });
+}
+
 async function main(): Promise<number> {
   if (!fs.existsSync(BUILT)) {
     console.error('demo: dist/cli.cjs is missing; run `npm run build` first.');
@@ -152,14 +257,10 @@ async function main(): Promise<number> {
     console.log(`Sample account "Sample User" served by a fake cursor.com at ${fake.url}\n`);
     for (const [index, args] of COMMANDS.entries()) {
       if (index > 0) console.log('');
-      console.log(`$ codexbar ${shellWords(args)}`);
-      const code = await run(args, env);
-      if (code !== 0) {
-        console.error(`demo: \`codexbar ${shellWords(args)}\` exited with ${code}`);
-        return code;
-      }
+      const code = await step(args, env);
+      if (code !== 0) return code;
     }
-    return 0;
+    return await byokDemo(env);
   } finally {
     process.off('SIGINT', ignoreInterrupt);
     fs.rmSync(home, { recursive: true, force: true });

@@ -53,6 +53,7 @@ const COMMANDS: readonly CommandEntry[] = [
   { names: ['cache'], load: () => import('./commands/cache.js') },
   { names: ['__refresh'], load: () => import('./commands/refresh.js') },
   { names: ['serve'], load: () => import('./commands/serve.js') },
+  { names: ['proxy'], load: () => import('./commands/proxy.js') },
   { names: ['config'], load: () => import('./commands/config.js') },
   { names: ['login'], load: () => import('./commands/login.js') },
   { names: ['logout'], load: () => import('./commands/logout.js') },

@@ -10,6 +10,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export interface BaseUrlTarget {
   variable: string;
   defaultUrl: string;
+  /** What a refusal suggests; default: unset the variable to talk to the default URL. */
+  hint?: string;
 }
 
 /**
@@ -46,7 +48,7 @@ export function resolveOverridableUrl(raw: string | undefined, target: BaseUrlTa
   if (url.protocol !== 'https:' && !loopbackHttp) {
     throw new ConfigError(
       `Refusing ${target.variable} ${url.origin}: only https:// or http:// on a loopback host is allowed.`,
-      `Unset ${target.variable} to talk to ${target.defaultUrl}.`,
+      target.hint ?? `Unset ${target.variable} to talk to ${target.defaultUrl}.`,
     );
   }
   return url.origin + url.pathname.replace(/\/+$/, '');

@@ -14,6 +14,8 @@ export interface AuthPaths {
   cachedCookie: string;
   /** CodexBar's stored session cookies. */
   storedSession: string;
+  /** codexbar's own data directory, `<data>/codexbar`: only `proxy` writes there (its ledger and token hashes). */
+  codexbarDataDir: string;
 }
 
 export function authPaths(env: LocalEnvironment): AuthPaths {
@@ -26,6 +28,7 @@ export function authPaths(env: LocalEnvironment): AuthPaths {
     dataDir,
     cachedCookie: join(dataDir, 'cursor-cookie.json'),
     storedSession: join(dataDir, 'cursor-session.json'),
+    codexbarDataDir: join(dirs.data, 'codexbar'),
   };
 }
 

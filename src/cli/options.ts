@@ -13,11 +13,18 @@ export type { AccountFlags } from '../config/accounts.js';
  */
 export function addSharedOptions(
   command: Command,
-  options: { formats?: readonly OutputFormat[] } = {},
+  options: { formats?: readonly OutputFormat[]; byok?: boolean } = {},
 ): Command {
   command
     .addOption(providerOption().default('cursor'))
-    .addOption(sourceOption('auth source: web uses cookies only, never local Cursor tokens; cli is auto'))
+    .addOption(
+      options.byok
+        ? sourceOption(
+            'auth source: web uses cookies only, never local Cursor tokens; cli is auto; byok reads the codexbar proxy ledger',
+            COST_SOURCES,
+          )
+        : sourceOption('auth source: web uses cookies only, never local Cursor tokens; cli is auto'),
+    )
     .addOption(new Option('--web', 'same as --source web').hideHelp())
     .option('--cookie <header>', 'a Cookie header copied from cursor.com (beats the config file)')
     .addOption(
@@ -80,6 +87,8 @@ export function maxAgeOption(defaultMs: number, meaning: string): Option {
 
 const PROVIDERS = ['cursor', 'all', 'both'] as const;
 const SOURCES = ['auto', 'web', 'cli', 'rpc', 'oauth', 'api'] as const;
+/** `cost` also reads the BYOK ledger `codexbar proxy` writes (`--source byok`). */
+const COST_SOURCES = [...SOURCES, 'byok'] as const;
 
 /** `--provider`: cursor, or all/both meaning cursor; anything else is refused. */
 export function providerOption(what = 'provider to query'): Option {
@@ -92,12 +101,12 @@ export function providerOption(what = 'provider to query'): Option {
 }
 
 /** `--source`, with CodexBar's sentence for a value it does not know. */
-export function sourceOption(description: string): Option {
+export function sourceOption(description: string, sources: readonly string[] = SOURCES): Option {
   return choiceOption(
     '--source <mode>',
     description,
-    SOURCES,
-    () => '--source must be auto|web|cli|rpc|oauth|api.',
+    sources,
+    () => `--source must be ${sources.join('|')}.`,
   );
 }
 /** What every command prints; `cost` also prints CSV. */
@@ -119,7 +128,8 @@ export interface OutputFlags {
 /** What commander hands an action for the shared flags, already validated. */
 export interface SharedFlags extends OutputFlags {
   provider: (typeof PROVIDERS)[number];
-  source?: (typeof SOURCES)[number];
+  /** `byok` only on `cost` (its parser refuses it everywhere else). */
+  source?: (typeof COST_SOURCES)[number];
   web?: boolean;
   cookie?: string;
   browser?: BrowserId;

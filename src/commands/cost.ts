@@ -17,6 +17,9 @@ import {
   windowFromFlags,
 } from '../cli/window-options.js';
 import { checkAccountFlags } from '../config/accounts.js';
+import { collectByok } from '../cost/byok/collect.js';
+import { type CrossCheck, type CrossCheckResult, crossCheckOf } from '../cost/byok/cross-check.js';
+import type { ByokReport } from '../cost/byok/report.js';
 import { collectCost } from '../cost/collect.js';
 import {
   GROUP_BYS,
@@ -29,7 +32,8 @@ import {
 } from '../cost/groups.js';
 import { verbosePageLine } from '../cost/pager.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
-import { ArgumentError, exitCodeFor } from '../errors.js';
+import { ArgumentError, exitCodeFor, messageFor } from '../errors.js';
+import { byokCostRow, renderByokText } from '../render/cost-byok.js';
 import { costCsv } from '../render/cost-csv.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
@@ -45,7 +49,8 @@ Examples:
   codexbar cost --month --timezone Europe/Berlin
   codexbar cost --since 2026-10-01 --until 20261031 --json
   codexbar cost --days 90 --by week          one row per week (Monday first; --week-start sunday)
-  codexbar cost --month --by model --format csv > models.csv`;
+  codexbar cost --month --by model --format csv > models.csv
+  codexbar cost --source byok --by conversation   what \`codexbar proxy\` recorded, per conversation`;
 
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addAccountOptions(
@@ -54,7 +59,7 @@ export function register(program: Command, io: CliIo, setExitCode: (code: number
         program
           .command('cost')
           .description('what your usage cost per day and per model (API list price and Cursor-metered)'),
-        { formats: COST_FORMATS },
+        { formats: COST_FORMATS, byok: true },
       ),
     ),
   )
@@ -77,7 +82,11 @@ function addCostOptions(command: Command): Command {
     );
   return addStoreOptions(command)
     .addOption(
-      choiceOption('--by <group>', 'one row per day, week, month, model or kind (default: day)', GROUP_BYS),
+      choiceOption(
+        '--by <group>',
+        'one row per day, week, month, model, kind or (--source byok) conversation (default: day)',
+        GROUP_BYS,
+      ),
     )
     .addOption(
       choiceOption('--week-start <day>', 'first day of a --by week week (default: monday)', WEEK_STARTS),
@@ -86,7 +95,8 @@ function addCostOptions(command: Command): Command {
       choiceOption('--order <order>', 'rows oldest or cheapest first (asc) or the reverse (desc)', ORDERS),
     )
     .option('--breakdown', 'per-model rows under each day')
-    .option('--compact', 'the narrow table layout');
+    .option('--compact', 'the narrow table layout')
+    .option('--no-cross-check', "--source byok: leave out the comparison with cursor.com's BYOK events");
 }
 
 /** What commander hands the `cost` action for the flags above, already validated. */
@@ -102,6 +112,8 @@ interface CostFlags extends WindowFlags {
   order?: Order;
   breakdown?: boolean;
   compact?: boolean;
+  /** false with `--no-cross-check`. */
+  crossCheck: boolean;
 }
 
 type CostCommandFlags = SharedFlags & CostFlags & AccountFlags;
@@ -118,20 +130,109 @@ async function costCommand(flags: CostCommandFlags, io: CliIo): Promise<number> 
     enabled: !reporter.json && io.stderr.isTTY === true && flags.allAccounts !== true,
     stream: io.stderr,
   });
+  const byok = flags.source === 'byok';
   try {
     checkAccountFlags(flags);
     if (flags.weekStart !== undefined && flags.by !== 'week') {
       throw new ArgumentError('--week-start applies to --by week only.');
     }
+    if (!byok && flags.by === 'conversation') {
+      throw new ArgumentError('--by conversation applies to --source byok only.');
+    }
+    if (!byok && !flags.crossCheck)
+      throw new ArgumentError('--no-cross-check applies to --source byok only.');
     const window = windowFromFlags(flags, io, reporter.verbose);
+    if (byok) return await byokCost(window, flags, io, reporter, progress);
     const outcomes = await fetchReports(window, flags, io, reporter, progress);
     progress.finish();
     printReports(outcomes, flags, io, reporter);
     return lastFailureCode(outcomes, exitCodeFor);
   } catch (error) {
     progress.finish();
-    return reporter.fail(error, (failure) => costErrorRow(failure, io.now()));
+    return reporter.fail(error, (failure) =>
+      costErrorRow(failure, io.now(), undefined, byok ? 'byok' : 'web'),
+    );
   }
+}
+
+/**
+ * `cost --source byok`: the ledger's report (a failure to read it is the run's), then, best effort, the
+ * cross-check against cursor.com's `USER_API_KEY` events of the same window and account(s), fetched as a
+ * plain `cost` run fetches them (docs/invariants.md, "Best-effort lookups never fail a run").
+ */
+async function byokCost(
+  window: CostWindow,
+  flags: CostCommandFlags,
+  io: CliIo,
+  reporter: Reporter,
+  progress: ProgressLine,
+): Promise<number> {
+  const { byok, shown } = await collectByok({
+    env: io,
+    window,
+    now: io.now,
+    byConversation: flags.by === 'conversation',
+    log: reporter.verbose,
+  });
+  const check = flags.crossCheck
+    ? await byokCrossCheck(byok, window, flags, io, reporter, progress)
+    : undefined;
+  progress.finish();
+  const by = flags.by ?? 'day';
+  const weekStart = flags.weekStart ?? 'monday';
+  const groups = groupReport(byok.report, {
+    by,
+    weekStart,
+    order: flags.order,
+    conversations: byok.conversations,
+  });
+  if (reporter.json) {
+    reporter.printJson([byokCostRow(byok, flags.by ? { by, weekStart, groups } : undefined, check)]);
+  } else if (reporter.options.format === 'csv') {
+    reporter.printText(costCsv(groups, by));
+  } else {
+    reporter.printText(
+      renderByokText(byok, {
+        colour: reporter.colour,
+        columns: terminalColumns(io),
+        compact: flags.compact === true,
+        breakdown: flags.breakdown === true,
+        isTTY: io.stdout.isTTY === true,
+        table: { by, groups },
+        ledgerShown: shown,
+        crossCheck: check,
+      }),
+    );
+  }
+  return 0;
+}
+
+/** The cross-check, or undefined (and one `--verbose` line) when cursor.com's figures cannot be had. */
+async function byokCrossCheck(
+  byok: ByokReport,
+  window: CostWindow,
+  flags: CostCommandFlags,
+  io: CliIo,
+  reporter: Reporter,
+  progress: ProgressLine,
+): Promise<CrossCheck | undefined> {
+  // The session is resolved as `cost` resolves it, `--web` and the account flags included.
+  const cursor = new Reporter(io, sharedOptions({ ...flags, source: undefined }));
+  let result: CrossCheckResult;
+  try {
+    const outcomes = await fetchReports(window, flags, io, cursor, progress);
+    result = crossCheckOf(
+      outcomes.map((outcome) =>
+        outcome.ok ? { ok: true, report: outcome.value } : { ok: false, reason: messageFor(outcome.error) },
+      ),
+      { requests: byok.counts.requests, tokens: byok.report.totals.totalTokens },
+    );
+  } catch (error) {
+    result = { ok: false, reason: messageFor(error) };
+  }
+  if (result.ok) return result.check;
+  reporter.verbose(`[byok] No cross-check with cursor.com: ${result.reason}`);
+  return undefined;
 }
 
 function fetchReports(

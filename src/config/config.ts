@@ -27,6 +27,8 @@ export interface LoadedConfig {
   path: string;
   exists: boolean;
   cursor: CursorConfig;
+  /** The `proxy` object, values cleaned. Never print `upstreamKey`. */
+  proxy?: { upstream?: string; upstreamKey?: string };
 }
 
 /**
@@ -55,13 +57,27 @@ export async function loadConfig(env: LocalEnvironment): Promise<LoadedConfig> {
   const document = await readConfigDocument(path);
   switch (document.kind) {
     case 'missing':
-      return { path, exists: false, cursor: {} };
+      return { path, exists: false, cursor: {}, proxy: {} };
     case 'unreadable':
     case 'invalid':
       throw new ConfigError(configFailure(document));
     case 'ok':
-      return { path, exists: true, cursor: cursorConfigFrom(document.file) };
+      return {
+        path,
+        exists: true,
+        cursor: cursorConfigFrom(document.file),
+        proxy: proxyConfigFrom(document.file),
+      };
   }
+}
+
+function proxyConfigFrom(file: ConfigFile): NonNullable<LoadedConfig['proxy']> {
+  const upstream = cleanValue(file.proxy?.upstream ?? undefined);
+  const upstreamKey = cleanValue(file.proxy?.upstreamKey ?? undefined);
+  return {
+    ...(upstream !== undefined ? { upstream } : {}),
+    ...(upstreamKey !== undefined ? { upstreamKey } : {}),
+  };
 }
 
 function cursorConfigFrom(file: ConfigFile): CursorConfig {

@@ -1,7 +1,7 @@
 /**
  * `config dump` without `--show-secrets`: every credential value is replaced by `"[REDACTED]"`, wherever it
  * sits: CodexBar's secret fields (`apiKey`, `secretKey`, `cookieHeader`, a token account's `token`, each
- * value of `pluginSecrets`) and, to be safe with keys we do not know, any string under a key that names a
+ * value of `pluginSecrets`), `proxy.upstreamKey` and, to be safe with keys we do not know, any string under a key that names a
  * token, secret, password or cookie, and any session cookie, JWT or Admin API key found in another string.
  */
 
@@ -10,7 +10,7 @@ import { redact } from '../lib/redact.js';
 const REDACTED = '[REDACTED]';
 
 const SECRET_KEY =
-  /^(?:apikey|secretkey|cookieheader|token|accesstoken|refreshtoken|password|secret|cookie)$/i;
+  /^(?:apikey|secretkey|cookieheader|token|accesstoken|refreshtoken|password|secret|cookie|upstreamkey)$/i;
 
 /** An Admin API key (`key_` and hex), wherever it sits: `redact` knows session cookies and JWTs. */
 const ADMIN_KEY = /\bkey_[0-9a-f]{32,}\b/gi;

@@ -49,9 +49,16 @@ function buildSchemas() {
     apiKey: z.string().nullish(),
   });
 
+  /** codexbar's own: `proxy`'s upstream and provider key (docs/proxy.md). */
+  const proxySchema = z.looseObject({
+    upstream: z.string().nullish(),
+    upstreamKey: z.string().nullish(),
+  });
+
   const configFileSchema = z.looseObject({
     version: z.number().int(),
     providers: z.array(providerEntrySchema),
+    proxy: proxySchema.nullish(),
   });
   return { providerSourceSchema, cookieSourceSchema, tokenAccountsSchema, configFileSchema };
 }

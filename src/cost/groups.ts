@@ -1,7 +1,8 @@
 /**
  * Report shapes: the window's figures grouped by day, week, month, model or billing
  * kind, for `--by`. Pure: a CostReport in, groups out. Weeks and months are unions of the report's days, so
- * their sums follow the day rules and add up to the window total.
+ * their sums follow the day rules and add up to the window total. `--by conversation` (BYOK only) groups
+ * one report per conversation, each summed like the window.
  */
 
 import { addCivilDays, type CivilDate, formatDayKey } from '../lib/time-zone.js';
@@ -9,7 +10,7 @@ import { allKnown, compareModelRows, type RankedRow, sumKnown, sumTokens } from 
 import type { CostModelRow, CostReport, TokenTotals } from './types.js';
 import { USAGE_KIND_BUCKETS } from './types.js';
 
-export const GROUP_BYS = ['day', 'week', 'month', 'model', 'kind'] as const;
+export const GROUP_BYS = ['day', 'week', 'month', 'model', 'kind', 'conversation'] as const;
 export type GroupBy = (typeof GROUP_BYS)[number];
 export const WEEK_STARTS = ['monday', 'sunday'] as const;
 export type WeekStart = (typeof WEEK_STARTS)[number];
@@ -17,7 +18,10 @@ export const ORDERS = ['asc', 'desc'] as const;
 export type Order = (typeof ORDERS)[number];
 
 export interface CostGroup extends TokenTotals {
-  /** A day `2026-11-30`, a week's first day `2026-11-23`, a month `2026-11`, a model name or a kind bucket. */
+  /**
+   * A day `2026-11-30`, a week's first day `2026-11-23`, a month `2026-11`, a model name, a kind bucket or a
+   * conversation key.
+   */
   key: string;
   /** For time groups: the first and last day of the window the group covers (a week can start before it). */
   firstDay?: string;
@@ -35,6 +39,8 @@ export interface GroupOptions {
   weekStart: WeekStart;
   /** Default: time groups oldest first (asc), models and kinds most expensive first (desc). */
   order?: Order;
+  /** `--by conversation`: a report per conversation key (src/cost/byok/report.ts). */
+  conversations?: ReadonlyMap<string, CostReport>;
 }
 
 export function groupReport(report: CostReport, options: GroupOptions): CostGroup[] {
@@ -85,7 +91,23 @@ function rawGroups(report: CostReport, options: GroupOptions): CostGroup[] {
           models: kind.models,
         };
       });
+    case 'conversation':
+      return conversationGroups(options.conversations ?? new Map());
   }
+}
+
+/** One group per conversation with token requests: its window figures, like a model group's. */
+function conversationGroups(conversations: ReadonlyMap<string, CostReport>): CostGroup[] {
+  return [...conversations]
+    .filter(([, report]) => report.byModel.length > 0)
+    .map(([key, report]) => ({
+      ...tokens(report.totals),
+      key,
+      costUSD: report.totals.costUSD,
+      meteredUSD: report.meteredCostUSD,
+      requestCount: report.byModel.reduce((sum, model) => sum + model.requestCount, 0),
+      models: report.byModel,
+    }));
 }
 
 function tokens(source: TokenTotals): TokenTotals {

@@ -25,6 +25,7 @@ const GROUP_COLUMN: Record<Exclude<GroupBy, 'model'>, string> = {
   week: 'week',
   month: 'month',
   kind: 'kind',
+  conversation: 'conversation',
 };
 
 function figures(row: Figures): CsvValue[] {

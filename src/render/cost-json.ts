@@ -85,12 +85,17 @@ function groupEntry(group: CostGroup): Record<string, unknown> {
   };
 }
 
-/** The error row carries `updatedAt` (the time of the error) and no `kind`. */
-export function costErrorRow(error: unknown, at: Date, account?: string): CostRow {
+/** The error row carries `updatedAt` (the time of the error) and no `kind`; `source` is `byok` for the ledger. */
+export function costErrorRow(
+  error: unknown,
+  at: Date,
+  account?: string,
+  source: 'web' | 'byok' = 'web',
+): CostRow {
   return {
     provider: 'cursor',
     account,
-    source: 'web',
+    source,
     updatedAt: at,
     daily: [],
     projects: [],

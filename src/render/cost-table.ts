@@ -13,6 +13,7 @@ import type { CostReport, TokenTotals, UsageKindBucket } from '../cost/types.js'
 import { palette } from './colour.js';
 import { formatCount, formatTokens, formatUSD } from './format.js';
 import { fullModelLabel, shortModelLabel } from './model-label.js';
+import { displayName } from './safe-text.js';
 import { type Alignment, displayWidth, renderTextTable } from './text-table.js';
 
 export interface CostTableOptions {
@@ -69,6 +70,7 @@ const KEY_HEADS: Record<GroupBy, string> = {
   month: 'Month',
   model: 'Model',
   kind: 'Kind',
+  conversation: 'Conversation',
 };
 
 /** How a billing kind is named in text (the table's Kind column and the By kind lines). */
@@ -81,6 +83,7 @@ export const KIND_LABELS: Record<UsageKindBucket, string> = {
 };
 
 const BRANCH = '└─ ';
+const CONVERSATION_KEY_COLUMNS = 13;
 
 /** How the Models cell says there are more models than its first. */
 type More = 'words' | 'count' | 'own line';
@@ -118,6 +121,9 @@ export function renderCostTable(
 function keyText(by: GroupBy, group: CostGroup, layout: Layout): string {
   if (by === 'model') return layout.label(group.key);
   if (by === 'kind') return KIND_LABELS[group.key as UsageKindBucket] ?? group.key;
+  // A conversation key is 32 hex digits from a file: its first 12 name it in a table (JSON and CSV keep it
+  // whole), made safe like any text from a file.
+  if (by === 'conversation') return displayName(group.key, CONVERSATION_KEY_COLUMNS);
   return group.key;
 }
 

@@ -22,6 +22,17 @@ export interface CostTextOptions extends CostTableOptions {
   account?: string;
   /** The table's rows: the groups `--by` asked for; default the days. */
   table?: TableGroups;
+  /**
+   * Who reported the costs the aggregator counts as `reported`: Cursor (default), or for the BYOK ledger the
+   * provider (`provider-reported`; no By kind lines, every request being BYOK).
+   */
+  reportedBy?: 'cursor' | 'provider';
+  /** Appended to the window's total line: what the total leaves out. */
+  totalNote?: string;
+  /** Lines after the notes, also under an empty window (the BYOK counts and cross-check). */
+  extraLines?: readonly string[];
+  /** Instead of "No usage events in this window." */
+  emptyText?: string;
 }
 
 export interface SummaryHeading {
@@ -39,8 +50,10 @@ const COMPACT_NOTE = 'Compact view: widen the terminal for the input, output and
 export function renderCostText(report: CostReport, options: CostTextOptions): string {
   const c = palette(options.colour);
   const blocks = [costSummaryLines(report, c, options).join('\n')];
+  const extra = options.extraLines ?? [];
   if (report.daily.length === 0) {
-    blocks.push('No usage events in this window.');
+    blocks.push(options.emptyText ?? 'No usage events in this window.');
+    if (extra.length > 0) blocks.push(extra.join('\n'));
     return blocks.join('\n\n');
   }
   const rows = options.table ?? {
@@ -51,7 +64,15 @@ export function renderCostText(report: CostReport, options: CostTextOptions): st
   // Like ccusage, say why columns went missing when the terminal, not --compact, chose the layout.
   const widthNote = table.compact && !options.compact ? `\n${COMPACT_NOTE}` : '';
   blocks.push(table.text + widthNote);
-  blocks.push([...kindLines(report), requestLine(report), ...noteLines(report)].join('\n'));
+  const provider = options.reportedBy === 'provider';
+  blocks.push(
+    [
+      ...(provider ? [] : kindLines(report)),
+      requestLine(report, provider),
+      ...noteLines(report, provider),
+      ...extra,
+    ].join('\n'),
+  );
   const chart = options.isTTY ? renderDailyChart(report.daily, options) : undefined;
   if (chart) blocks.push(chart);
   return blocks.join('\n\n');
@@ -66,7 +87,7 @@ function costSummaryLines(report: CostReport, c: ChalkInstance, options: CostTex
     c.bold.cyan(heading.title),
     ...(account === undefined ? [] : [`Account: ${safeText(account)}`]),
     `Today: ${amountWithTokens(report.today.costUSD, report.today.tokens)}`,
-    `${label}: ${amountWithTokens(report.totals.costUSD, report.totals.totalTokens)}`,
+    `${label}: ${amountWithTokens(report.totals.costUSD, report.totals.totalTokens)}${options.totalNote ?? ''}`,
   ];
   if (report.meteredCostUSD !== null) {
     lines.push(`Cursor-metered: ${formatUSD(report.meteredCostUSD)} (${label.toLowerCase()})`);
@@ -115,16 +136,17 @@ function kindSummary(kind: KindTotals): string {
 }
 
 /** `Requests: 1,234 reported · 12 estimated at list price · 3 unpriced` (zero extras left out). */
-function requestLine(report: CostReport): string {
+function requestLine(report: CostReport, provider: boolean): string {
   const { reported, estimated, unpriced } = report.requestCounts;
-  const parts = [`${formatCount(reported)} reported`];
+  const parts = [`${formatCount(reported)} ${provider ? 'provider-reported' : 'reported'}`];
   if (estimated > 0) parts.push(`${formatCount(estimated)} estimated at list price`);
   if (unpriced > 0) parts.push(`${formatCount(unpriced)} unpriced`);
   return `Requests: ${parts.join(' · ')}`;
 }
 
-function noteLines(report: CostReport): string[] {
+function noteLines(report: CostReport, provider: boolean): string[] {
   const { estimated, unpriced } = report.requestCounts;
+  const who = provider ? 'the provider' : 'Cursor';
   const notes: string[] = [];
   const countOnly = report.storedRanges?.countOnly ?? 0;
   if (countOnly > 0) {
@@ -135,7 +157,8 @@ function noteLines(report: CostReport): string[] {
         '--refresh fetches everything again.',
     );
   }
-  if (report.skippedEvents > 0) {
+  // The ledger's skipped rows are said by its own line (extraLines).
+  if (report.skippedEvents > 0 && !provider) {
     notes.push(
       `Note: ${plural(report.skippedEvents, 'event')} skipped: invalid timestamp or token counts; ` +
         `${report.skippedEvents === 1 ? 'it is' : 'they are'} left out of every figure above.`,
@@ -143,15 +166,15 @@ function noteLines(report: CostReport): string[] {
   }
   if (estimated > 0) {
     notes.push(
-      `Note: ${plural(estimated, 'request')} had no cost from Cursor and ${estimated === 1 ? 'was' : 'were'} ` +
-        'estimated at list price; an estimate is not what Cursor charged.',
+      `Note: ${plural(estimated, 'request')} had no cost from ${who} and ${estimated === 1 ? 'was' : 'were'} ` +
+        `estimated at list price; an estimate is not what ${who} charged.`,
     );
   }
   const invalid = report.byModel.filter((model) => model.invalidReportedCost);
   if (invalid.length > 0) {
     const names = invalid.map((model) => displayName(model.modelName, 60)).join(', ');
     notes.push(
-      `Note: Cursor reported an invalid cost for ${names}; ${invalid.length === 1 ? 'that model is' : 'those models are'} ` +
+      `Note: ${provider ? 'The provider' : 'Cursor'} reported an invalid cost for ${names}; ${invalid.length === 1 ? 'that model is' : 'those models are'} ` +
         'left out of the API-rate totals rather than counted as partial.',
     );
   }
@@ -168,6 +191,6 @@ function noteLines(report: CostReport): string[] {
   return notes;
 }
 
-function plural(count: number, noun: string): string {
+export function plural(count: number, noun: string): string {
   return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -6,7 +6,7 @@
  * Rows are opaque here. A job says how to fetch them, which are errors, which may fall back to a last
  * good row, and what a timed-out fetch looks like.
  */
-import { orAfter } from './deadline.js';
+import { orAfter } from '../server/deadline.js';
 
 export type CacheState = 'miss' | 'hit' | 'refreshing' | 'stale' | 'fallback' | 'bypass';
 

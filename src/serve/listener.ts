@@ -1,11 +1,7 @@
 /**
  * The socket side of `serve`, on Node's own `http` server: it enforces the 16 KiB head limit in its parser
  * (`maxHeaderSize`), needs no dependency, and hands us each socket on accept so we can hold it to our own
- * head deadline (docs/invariants.md, "Every read is bounded").
- *
- * A socket costs nothing until its head is complete, so there is no connection gate that idle clients
- * could fill. Sockets still waiting for their head are tracked: each is closed at the head deadline or
- * after a silent read interval, and when too many are waiting the oldest is closed to make room.
+ * head deadline (src/server/head-gate.ts; docs/invariants.md, "Every read is bounded").
  *
  * One request per connection: every answer closes it, so once a head is in the socket stops reading, and
  * a request pipelined behind it (which Node's parser dispatches from the bytes it already holds) is never
@@ -13,22 +9,15 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { orAfter } from './deadline.js';
+import { orAfter } from '../server/deadline.js';
+import { gateHeads, type HeadGateOptions, headBackstopMs } from '../server/head-gate.js';
 import { rawInvalidRequest, type ServeResponse, serverError } from './responses.js';
 
 export const MAX_HEAD_BYTES = 16 * 1024;
-const HEAD_DEADLINE_MS = 10_000;
-const READ_IDLE_MS = 5_000;
-const MAX_PENDING_HEADS = 1000;
 
-export interface ListenerOptions {
+export interface ListenerOptions extends HeadGateOptions {
   host: string;
   port: number;
-  /** From accept to a complete head. */
-  headDeadlineMs?: number;
-  /** Longest silence between two reads of the head. */
-  readIdleMs?: number;
-  maxPendingHeads?: number;
   handle(request: http.IncomingMessage): Promise<ServeResponse>;
   /** After each answer (for request logging). */
   onResponse?(request: http.IncomingMessage, response: ServeResponse, startedAt: bigint): void;
@@ -46,11 +35,7 @@ export interface Listener {
 }
 
 export async function listen(options: ListenerOptions): Promise<Listener> {
-  const headDeadlineMs = options.headDeadlineMs ?? HEAD_DEADLINE_MS;
-  const readIdleMs = Math.min(options.readIdleMs ?? READ_IDLE_MS, headDeadlineMs);
-  const maxPending = options.maxPendingHeads ?? MAX_PENDING_HEADS;
-  // Node's own head timeout stays as a backstop, a little after ours.
-  const backstopMs = headDeadlineMs + 1000;
+  const backstopMs = headBackstopMs(options);
   const server = http.createServer({
     maxHeaderSize: MAX_HEAD_BYTES,
     headersTimeout: backstopMs,
@@ -60,37 +45,9 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
     requireHostHeader: false,
     joinDuplicateHeaders: false,
   });
-  const pending = new Map<Socket, NodeJS.Timeout>();
+  const heads = gateHeads(server, options);
   const answered = new WeakSet<Socket>();
   const inFlight = new Set<Promise<void>>();
-
-  const release = (socket: Socket): boolean => {
-    const timer = pending.get(socket);
-    if (timer === undefined) return false;
-    clearTimeout(timer);
-    pending.delete(socket);
-    socket.setTimeout(0);
-    return true;
-  };
-  const drop = (socket: Socket): void => {
-    release(socket);
-    socket.destroy();
-  };
-
-  server.on('connection', (socket: Socket) => {
-    if (pending.size >= maxPending) {
-      const oldest = pending.keys().next().value;
-      if (oldest) drop(oldest);
-    }
-    pending.set(
-      socket,
-      setTimeout(() => drop(socket), headDeadlineMs),
-    );
-    socket.setTimeout(readIdleMs, () => {
-      if (pending.has(socket)) drop(socket);
-    });
-    socket.once('close', () => release(socket));
-  });
 
   const answer = (request: http.IncomingMessage, write: (response: ServeResponse) => void): void => {
     const { socket } = request;
@@ -98,7 +55,7 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
     // Node's parser resumes the socket after each message it parses: keep this one paused.
     socket.pause();
     socket.on('resume', () => socket.pause());
-    release(socket);
+    heads.release(socket);
     answered.add(socket);
     const { onResponse } = options;
     const startedAt = onResponse ? process.hrtime.bigint() : 0n;
@@ -128,7 +85,7 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
     });
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    const waitingForHead = release(socket);
+    const waitingForHead = heads.release(socket);
     // A parse error after a request was dispatched (pipelined junk) must not corrupt the answer in
     // progress; that socket closes after its answer anyway.
     if (answered.has(socket)) return;
@@ -153,11 +110,11 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
 
   return {
     port,
-    pendingHeads: () => pending.size,
+    pendingHeads: () => heads.pending(),
     inFlight: () => inFlight.size,
     async close(graceMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of [...pending.keys()]) drop(socket);
+      heads.dropAll();
       // Every answer closes its connection, so `closed` settles once the last answer is flushed.
       await orAfter(closed, graceMs, () => undefined);
       server.closeAllConnections();

@@ -7,7 +7,7 @@
  * A read that hangs (a config file on a dead network mount) holds the next one back for at most `stallMs`,
  * so the server recovers with the mount instead of queueing every later request behind the hung read.
  */
-import { orAfter } from './deadline.js';
+import { orAfter } from '../server/deadline.js';
 
 export class NextLoad<T> {
   private running: Promise<void> | undefined;

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../../src/cli/io.js';
 import { run } from '../../src/cli.js';
+import type { ProxyIo } from '../../src/commands/proxy.js';
 import type { ServeIo } from '../../src/commands/serve.js';
 import type { TeamIo } from '../../src/session/team-run.js';
 import { seedCompileCache } from './compile-cache.js';
@@ -46,6 +47,8 @@ export interface RunOptions {
   clock?: TeamIo['clock'];
   /** `serve`'s stop signal, deadlines and clock. */
   serveHooks?: ServeIo['serveHooks'];
+  /** `proxy`'s stop signal, deadlines and clock. */
+  proxyHooks?: ProxyIo['proxyHooks'];
 }
 
 /** A stream that collects what the CLI writes. */
@@ -66,7 +69,7 @@ const noSleep: Timing['sleep'] = async (_ms, signal) => {
 
 /** What runCli hands the CLI, for a test that starts a part of it (the serve harness) with the same io. */
 export interface TestIo {
-  io: CliIo & TeamIo & ServeIo;
+  io: CliIo & TeamIo & ServeIo & ProxyIo;
   stdout: () => string;
   stderr: () => string;
 }
@@ -110,6 +113,7 @@ export function testIo(options: RunOptions): TestIo {
         : Readable.from(options.stdin ? [Buffer.from(options.stdin)] : []),
     clock: options.clock,
     serveHooks: options.serveHooks,
+    proxyHooks: options.proxyHooks,
   };
   return { io, stdout: stdout.text, stderr: stderr.text };
 }

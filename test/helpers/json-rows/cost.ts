@@ -152,7 +152,8 @@ const costGroupSchema = z
       .string()
       .describe(
         "A day `2026-11-30`, a week's first day (Monday, or Sunday with `--week-start sunday`), a month `2026-11`, " +
-          'a model name or a kind bucket (`included`, `onDemand`, `notCharged`, `byok`, `other`).',
+          'a model name, a kind bucket (`included`, `onDemand`, `notCharged`, `byok`, `other`), or with ' +
+          '`--by conversation` a conversation key (32 hex digits, `(none)` for requests without a user message).',
       ),
     firstDay: dayKey
       .optional()
@@ -281,13 +282,70 @@ const costRowFields = {
     ),
 };
 
+const crossCheckSchema = z
+  .strictObject({
+    cursorRequests: count.describe(
+      "cursor.com's `USER_API_KEY` requests in the window (every selected account).",
+    ),
+    cursorTokens: count.describe('Their tokens: input, output, cache reads and cache writes.'),
+    proxyRequests: count.describe("The ledger's counted requests in the window (`byok.requests`)."),
+    proxyTokens: count.describe(
+      'The tokens of those with usage: prompt + completion (`totals.totalTokens`).',
+    ),
+  })
+  .meta({
+    title: 'BYOK cross-check',
+    about: 'The tokens the proxy saw beside those cursor.com recorded as BYOK requests, for the same window.',
+  });
+
+const byokSchema = z
+  .strictObject({
+    requests: count.describe('Requests counted: every ledger row of the window but the skipped ones.'),
+    partialRequests: count.describe(
+      'Of those, answers that did not end cleanly (aborted, timed out, cut): counted with the usage the proxy saw.',
+    ),
+    requestsWithoutUsage: count.describe(
+      'Of those, requests whose prompt or completion count the provider never reported (an answer aborted ' +
+        'before its usage): in no token or cost figure.',
+    ),
+    skippedRows: count.describe(
+      'Rows left out of every figure: token counts that do not add up (cache reads and writes above the ' +
+        'prompt), or values that are not whole numbers. The same as `requestCounts.skipped`.',
+    ),
+    providerReportedRequests: count.describe(
+      "Requests whose cost is the provider's own (e.g. OpenRouter's `usage.cost`): `requestCounts.reported`.",
+    ),
+    totalsComplete: z
+      .boolean()
+      .describe(
+        'Whether every request of the window is in the totals: `false` when some are without usage or skipped, ' +
+          'so the token and cost totals are lower bounds.',
+      ),
+    crossCheck: crossCheckSchema
+      .optional()
+      .describe(
+        'The comparison with cursor.com; omitted with `--no-cross-check`, or when no Cursor session was found ' +
+          'or cursor.com failed (`--verbose` says why).',
+      ),
+  })
+  .meta({
+    title: 'BYOK ledger counts',
+    about:
+      "What `cost --source byok` adds: the ledger's requests, and what its totals leave out. In a BYOK row, " +
+      "`reported` costs are the provider's (never Cursor's), estimates use the same price table, and a model " +
+      'without a price is unpriced, never $0.',
+  });
+
 export const costRowSchema = z
   .strictObject({
     ...costRowFields,
+    source: z
+      .enum(['web', 'byok'])
+      .describe('`web`; `byok` with `--source byok` (the codexbar proxy ledger, with `byok` below).'),
     groupBy: z
-      .enum(['day', 'week', 'month', 'model', 'kind'])
+      .enum(['day', 'week', 'month', 'model', 'kind', 'conversation'])
       .optional()
-      .describe('Additive, with `--by` only: the grouping.'),
+      .describe('Additive, with `--by` only: the grouping (`conversation` with `--source byok` only).'),
     weekStart: z
       .enum(['monday', 'sunday'])
       .optional()
@@ -296,8 +354,10 @@ export const costRowSchema = z
       .array(costGroupSchema)
       .optional()
       .describe(
-        'Additive, with `--by` only: the groups in `--order` (time oldest first, models and kinds most expensive first, by default).',
+        'Additive, with `--by` only: the groups in `--order` (time oldest first, models, kinds and conversations ' +
+          'most expensive first, by default).',
       ),
+    byok: byokSchema.optional().describe('Additive, with `--source byok` only.'),
   })
   .meta({
     title: 'Cost row',
@@ -318,7 +378,7 @@ export const costErrorRowSchema = z
   .strictObject({
     provider: z.literal('cursor').describe('Always `cursor`.'),
     account: costRowFields.account,
-    source: z.literal('web').describe('Always `web`.'),
+    source: z.enum(['web', 'byok']).describe('`web`; `byok` with `--source byok`.'),
     updatedAt: isoDate.describe('The time of the error.'),
     daily: z.tuple([]).describe('Always `[]`.'),
     projects: z.tuple([]).describe('Always `[]`.'),

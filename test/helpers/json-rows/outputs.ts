@@ -40,7 +40,8 @@ export const JSON_OUTPUTS: readonly JsonOutput[] = [
     about:
       'An array with one row per account, as `usage`. `--by day|week|month|model|kind` adds `groupBy`, `weekStart` ' +
       '(weeks only) and `groups`; without `--by` the row is as CodexBar writes it plus the additive fields. ' +
-      '`--format json` is the same; `--format csv` is not JSON.',
+      '`--format json` is the same; `--format csv` is not JSON. `--source byok` prints one row from the codexbar ' +
+      'proxy ledger: `source: "byok"`, the `byok` counts, and `--by conversation` as well.',
     schema: costOutputSchema,
   },
   {

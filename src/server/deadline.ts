@@ -1,6 +1,6 @@
 /**
- * The one timer race behind every deadline of `serve`: the request deadline, a waiter's fetch budget, a
- * stalled config read and the shutdown grace.
+ * The one timer race behind every deadline of the servers: `serve`'s request deadline, a waiter's fetch
+ * budget, a stalled config read, and both servers' shutdown grace.
  */
 
 /** What `promise` settles to, or `late()` once `ms` have passed first; the timer never outlives the race. */
