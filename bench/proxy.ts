@@ -13,11 +13,10 @@
  *   is another machine; a process of its own is the closest this 2-core VM comes. So the direct path is two
  *   processes (client, upstream), the proxy path three (client, proxy, upstream), and at 100 streams the
  *   proxy's CPU competes with the other two: that cost is part of what it adds here.
- * - The client is undici (`request` on an Agent). The proxy answers one request per connection, so a client
- *   of it opens a fresh connection for every request whatever it asks. The like-for-like comparison is
- *   therefore with fresh connections on both paths (`reset: true`); the direct path is also timed with a
- *   keep-alive connection, what a provider's client normally gets, and the added time against that is
- *   printed too.
+ * - The client is undici (`request` on an Agent) with keep-alive connections on both paths, as a client of
+ *   the provider has and as the proxy allows (src/proxy/server.ts); the proxy's own leg to the upstream keeps
+ *   its connections too. The direct path is also timed with a fresh connection per request (`reset: true`),
+ *   for scale: what one more TCP handshake costs on this machine.
  * - The three arms (direct fresh, direct keep-alive, proxy) take turns, their order rotating: stream by
  *   stream at concurrency 1, round by round at 100, so a change of machine speed hits all three alike.
  * - Each stream is model `gpt-4.1` with `stream_options.include_usage` (as Cursor sends it): 7 chunks, a
@@ -50,7 +49,6 @@ const CONCURRENT = 100;
 const ROUNDS = 20;
 const BIG_RUNS = 30;
 const RSS_CONCURRENCY = 20;
-const RSS_STEP = 2_500;
 const RSS_STEPS = 4;
 const ADDED_TARGET_MS = 2;
 
@@ -350,21 +348,29 @@ function added(proxy: number, direct: number, proxy99: number, direct99: number)
   return `${signed(proxy - direct)} / ${signed(proxy99 - direct99)} ms (${f(proxy / direct)}× / ${f(proxy99 / direct99)}×)`;
 }
 
-function addedRows(label: string, proxy: Quantiles, direct: Quantiles, against: string): TargetRow[] {
+/** The target applies against the like-for-like arm (keep-alive on both paths); the other is for scale. */
+function addedRows(
+  label: string,
+  proxy: Quantiles,
+  direct: Quantiles,
+  against: string,
+  targeted = against === 'direct keep-alive',
+): TargetRow[] {
   const firstAdded = proxy.first50 - direct.first50;
   const lastAdded = proxy.last50 - direct.last50;
+  const target = targeted ? `p50 <= +${ADDED_TARGET_MS} ms` : '';
   return [
     {
       figure: `[${label}] TTFB added vs ${against}, p50 / p99 (ratio)`,
       value: added(proxy.first50, direct.first50, proxy.first99, direct.first99),
-      target: `p50 <= +${ADDED_TARGET_MS} ms`,
-      met: firstAdded <= ADDED_TARGET_MS,
+      target,
+      ...(targeted ? { met: firstAdded <= ADDED_TARGET_MS } : {}),
     },
     {
       figure: `[${label}] TTLB added vs ${against}, p50 / p99 (ratio)`,
       value: added(proxy.last50, direct.last50, proxy.last99, direct.last99),
-      target: `p50 <= +${ADDED_TARGET_MS} ms`,
-      met: lastAdded <= ADDED_TARGET_MS,
+      target,
+      ...(targeted ? { met: lastAdded <= ADDED_TARGET_MS } : {}),
     },
   ];
 }
@@ -378,7 +384,11 @@ function pairedMedian(proxy: readonly number[], direct: readonly number[]): numb
 // --- the run -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'max-streams': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { 'max-streams': { type: 'string' }, requests: { type: 'string', default: '10000' } },
+  });
+  // `--requests N`: the load run's length (default the issue's 10,000), in RSS_STEPS steps.
+  const RSS_STEP = Math.max(1, Math.round(Number(values.requests) / RSS_STEPS));
   const proxyArgs = values['max-streams'] ? ['--max-streams', values['max-streams']] : [];
   const started = performance.now();
   const bin = snapshotBuild();
@@ -392,9 +402,8 @@ async function main(): Promise<void> {
     [
       'TTFB: from the request call to the first body byte; TTLB: to the body end. Per stream; p50 and p99 of',
       'all streams of an arm. Added = proxy − direct (same percentile), ratio = proxy ÷ direct, all from one run.',
-      '"direct, fresh" opens a connection per request (Connection: close), as every client of the proxy must:',
-      'the proxy answers one request per connection. "direct, keep-alive" reuses connections, as a client of',
-      'the provider normally does. The arms take turns in rotating order. The fake upstream is a separate',
+      '"direct, keep-alive" and "proxy" reuse connections, as a client of the provider does; "direct, fresh"',
+      'opens one per request (Connection: close), for scale. The arms take turns in rotating order. The fake upstream is a separate',
       `process; the proxy is \`codexbar proxy${proxyArgs.length ? ` ${proxyArgs.join(' ')}` : ''}\` (default --max-streams 64).`,
     ].join('\n'),
   );
@@ -442,7 +451,7 @@ async function main(): Promise<void> {
         url: `${proxy.url}/v1`,
         authorization: `Bearer ${token}`,
         agent: agent(),
-        fresh: true,
+        fresh: false,
       },
     ];
     const [fresh, keepAlive, through] = [0, 1, 2] as const;
@@ -455,7 +464,7 @@ async function main(): Promise<void> {
       one,
     );
     console.log(
-      `  paired median (proxy − direct fresh, back to back): TTFB ${signed(pairedMedian(one[through]!.first, one[fresh]!.first))} ms, TTLB ${signed(pairedMedian(one[through]!.last, one[fresh]!.last))} ms`,
+      `  paired median (proxy − direct keep-alive, back to back): TTFB ${signed(pairedMedian(one[through]!.first, one[keepAlive]!.first))} ms, TTLB ${signed(pairedMedian(one[through]!.last, one[keepAlive]!.last))} ms`,
     );
 
     const hundred = await concurrent(arms, small, CONCURRENT, ROUNDS);
@@ -465,7 +474,7 @@ async function main(): Promise<void> {
       hundred,
     );
 
-    const bigArms = [arms[fresh]!, arms[through]!];
+    const bigArms = [arms[keepAlive]!, arms[through]!];
     const big = await sequential(bigArms, streamBody('big'), BIG_RUNS, 5);
     const qBig = printLatencyTable(
       `Model big (2,000 chunks): ${BIG_RUNS} sequential streams per arm`,
@@ -476,12 +485,12 @@ async function main(): Promise<void> {
     console.log(`  added TTLB p50 per chunk: ${signed(perChunkUs, 1)} µs`);
 
     rows.push(
-      ...addedRows('c=1', q1[through]!, q1[fresh]!, 'direct fresh'),
       ...addedRows('c=1', q1[through]!, q1[keepAlive]!, 'direct keep-alive'),
-      ...addedRows(`c=${CONCURRENT}`, q100[through]!, q100[fresh]!, 'direct fresh'),
+      ...addedRows('c=1', q1[through]!, q1[fresh]!, 'direct fresh'),
       ...addedRows(`c=${CONCURRENT}`, q100[through]!, q100[keepAlive]!, 'direct keep-alive'),
+      ...addedRows(`c=${CONCURRENT}`, q100[through]!, q100[fresh]!, 'direct fresh'),
       {
-        figure: '[big, c=1] TTLB added vs direct fresh, p50 / p99 (ratio)',
+        figure: '[big, c=1] TTLB added vs direct keep-alive, p50 / p99 (ratio)',
         value: added(qBig[1]!.last50, qBig[0]!.last50, qBig[1]!.last99, qBig[0]!.last99),
         target: '',
       },

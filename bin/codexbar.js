@@ -42,10 +42,13 @@ async function main() {
   // tier, and a process cannot exit until that compile finishes: ~150 ms added to every short run. The
   // baseline tier parses our few requests just as well. Node 22 and later no longer honour --liftoff-only
   // set at run time (~80 ms back on Node 24), but they do read the tier-up budget, which this makes too
-  // large to ever reach.
-  const v8 = require('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  v8.setFlagsFromString('--wasm-tiering-budget=1000000000');
+  // large to ever reach. The servers (`serve`, `proxy`) run until stopped, so their exit time is no cost,
+  // and they parse every request and answer with it: they keep V8's default tiering (bench/README.md, proxy).
+  if (argv[0] !== 'serve' && argv[0] !== 'proxy') {
+    const v8 = require('node:v8');
+    v8.setFlagsFromString('--liftoff-only');
+    v8.setFlagsFromString('--wasm-tiering-budget=1000000000');
+  }
   const { run } = load('../dist/cli.cjs');
   process.exitCode = await run(argv);
 }

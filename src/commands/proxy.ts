@@ -28,6 +28,7 @@ import {
   tokensPath,
 } from '../proxy/tokens.js';
 import { safeText } from '../render/safe-text.js';
+import { limitHeapGrowth } from '../server/heap.js';
 import { parsePort, parseServeHost } from './serve.js';
 
 /** As `serve`'s, and 0: any free port, said in the banner (scripts and tests that run several). */
@@ -218,8 +219,11 @@ async function proxyCommand(flags: RawProxyFlags, io: ProxyIo): Promise<number> 
   io.stderr.write(`codexbar proxy listening on ${proxy.url} → ${settings.upstream.base} (${auth})\n`);
   io.stderr.write(`Recording usage in ${displayPath(ledgerPath(dataDir), io)}\n`);
   hooks.onListening?.(proxy, ledger);
+  // Tests run the proxy inside their own process (with hooks); the real one owns its process.
+  const stopHeapLimits = io.proxyHooks === undefined ? limitHeapGrowth() : undefined;
   await stopRequested(hooks.stop);
   await proxy.stop();
+  stopHeapLimits?.();
   ledger.close();
   await dispatcher.destroy();
   return 0;

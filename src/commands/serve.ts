@@ -9,7 +9,7 @@ import { resolveBaseUrl } from '../api/base-url.js';
 import type { CliIo } from '../cli/io.js';
 import { type OutputMode, reportFailure } from '../cli/output.js';
 import { messageFor } from '../errors.js';
-import { limitHeapGrowth } from '../serve/heap.js';
+import { limitHeapGrowth } from '../server/heap.js';
 import { createRequestLogger } from '../serve/log.js';
 import { type RunningServer, startServe } from '../serve/server.js';
 import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';

@@ -225,6 +225,22 @@ describe('config dump', () => {
     expect(dumped.backup).toEqual(['[REDACTED]', 'team [REDACTED] here']);
   });
 
+  it("redacts proxy's provider key and keeps its upstream", async () => {
+    const key = 'sk-proj-config-dump-secret';
+    writeConfig(scene.home, {
+      version: 1,
+      providers: [{ id: 'cursor' }],
+      proxy: { upstream: 'https://api.openai.com/v1', upstreamKey: key },
+    });
+    const result = await cli(['config', 'dump']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(key);
+    expect(JSON.parse(result.stdout).proxy).toEqual({
+      upstream: 'https://api.openai.com/v1',
+      upstreamKey: '[REDACTED]',
+    });
+  });
+
   it('--show-secrets prints them as they are', async () => {
     writeConfig(scene.home, SHARED_CONFIG);
     const result = await cli(['config', 'dump', '--show-secrets']);

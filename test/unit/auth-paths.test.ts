@@ -93,6 +93,8 @@ describe('authPaths on Linux', () => {
     expect(paths.dataDir).toBe(data);
     expect(paths.cachedCookie).toBe(`${data}/cursor-cookie.json`);
     expect(paths.storedSession).toBe(`${data}/cursor-session.json`);
+    // proxy's ledger and token hashes: codexbar's own directory beside CodexBar's (docs/proxy.md).
+    expect(paths.codexbarDataDir).toBe(data.replace(/CodexBar$/, 'codexbar'));
   });
 });
 
@@ -105,6 +107,7 @@ describe('authPaths on macOS', () => {
       dataDir: '/Users/me/Library/Application Support/CodexBar',
       cachedCookie: '/Users/me/Library/Application Support/CodexBar/cursor-cookie.json',
       storedSession: '/Users/me/Library/Application Support/CodexBar/cursor-session.json',
+      codexbarDataDir: '/Users/me/Library/Application Support/codexbar',
     });
   });
 
@@ -126,6 +129,7 @@ describe('authPaths on Windows', () => {
       dataDir: 'D:\\Roaming\\CodexBar',
       cachedCookie: 'D:\\Roaming\\CodexBar\\cursor-cookie.json',
       storedSession: 'D:\\Roaming\\CodexBar\\cursor-session.json',
+      codexbarDataDir: 'D:\\Roaming\\codexbar',
     });
   });
 

@@ -49,7 +49,7 @@ async function loadError(): Promise<ConfigError> {
 
 describe('loadConfig', () => {
   it('a missing file gives the defaults, not an error', async () => {
-    expect(await loadConfig(environment())).toEqual({ path: file, exists: false, cursor: {} });
+    expect(await loadConfig(environment())).toEqual({ path: file, exists: false, cursor: {}, proxy: {} });
   });
 
   it('reads the Cursor entry of the documented example, keeping unknown keys harmless', async () => {

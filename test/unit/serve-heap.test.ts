@@ -3,7 +3,7 @@
  * after V8 shrank it; the old generation is collected at 1.2 × live.
  */
 import { describe, expect, it } from 'vitest';
-import { heapGovernor } from '../../src/serve/heap.js';
+import { heapGovernor } from '../../src/server/heap.js';
 
 const MB = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 /**
- * V8's heap sizing for the long-running `serve` process.
+ * V8's heap sizing for the long-running servers, `serve` and `proxy`.
  *
  * Under steady load V8 doubles its young generation until it holds two 16 MB semi-spaces, and lets the old
  * generation grow to up to four times what is live before it collects it. For a server whose live data is
