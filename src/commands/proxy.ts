@@ -12,7 +12,7 @@ import { addOutputOptions, type OutputFlags, outputOptions } from '../cli/option
 import { type OutputMode, reportFailure } from '../cli/output.js';
 import { duration, wholeNumber } from '../cli/parsers.js';
 import { loadConfig } from '../config/config.js';
-import { ArgumentError, ConfigError, messageFor } from '../errors.js';
+import { ArgumentError, ConfigError } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
 import { displayPath } from '../local/paths.js';
 import { readTextFileSync } from '../local/read-file-sync.js';
@@ -29,6 +29,7 @@ import {
 } from '../proxy/tokens.js';
 import { safeText } from '../render/safe-text.js';
 import { limitHeapGrowth } from '../server/heap.js';
+import { listenReason, stopRequested } from '../server/lifecycle.js';
 import { parsePort, parseServeHost } from './serve.js';
 
 /** As `serve`'s, and 0: any free port, said in the banner (scripts and tests that run several). */
@@ -54,7 +55,6 @@ export interface ProxyHooks {
 
 export type ProxyIo = CliIo & { proxyHooks?: ProxyHooks };
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const MiB = 1024 * 1024;
 /** PEM files are a few KiB; a larger one is not a certificate. */
 const TLS_FILE_LIMIT = 1024 * 1024;
@@ -235,29 +235,6 @@ function readPem(file: string, flag: string): Buffer {
     throw new ArgumentError(`${flag} ${file}: ${read.kind === 'missing' ? 'no such file' : read.reason}.`);
   }
   return Buffer.from(read.text, 'utf8');
-}
-
-function listenReason(error: unknown): string {
-  const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
-  if (code === 'EADDRINUSE') return 'the address is already in use.';
-  if (code === 'EACCES') return 'permission denied.';
-  if (code === 'EADDRNOTAVAIL') return 'the address is not available on this machine.';
-  return messageFor(error);
-}
-
-function stopRequested(stop: AbortSignal | undefined): Promise<void> {
-  if (stop) {
-    return stop.aborted
-      ? Promise.resolve()
-      : new Promise((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
-  }
-  return new Promise((resolve) => {
-    const onSignal = () => {
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-      resolve();
-    };
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  });
 }
 
 function modeOf(flags: OutputFlags): OutputMode {

@@ -8,11 +8,11 @@ import pkg from '../../package.json' with { type: 'json' };
 import { resolveBaseUrl } from '../api/base-url.js';
 import type { CliIo } from '../cli/io.js';
 import { type OutputMode, reportFailure } from '../cli/output.js';
-import { messageFor } from '../errors.js';
-import { limitHeapGrowth } from '../server/heap.js';
 import { createRequestLogger } from '../serve/log.js';
 import { type RunningServer, startServe } from '../serve/server.js';
 import { resolveServeSettings, type ServeFlags, type ServeSettings } from '../serve/settings.js';
+import { limitHeapGrowth } from '../server/heap.js';
+import { listenReason, stopRequested } from '../server/lifecycle.js';
 
 /** `serve`'s start-up errors, commander's refusals included, are always JSON rows. */
 export const jsonErrors = true;
@@ -83,7 +83,6 @@ export function register(program: Command, io: ServeIo, setExitCode: (code: numb
 }
 
 const START_UP_OUTPUT: OutputMode = { json: true, pretty: false, jsonOnly: false };
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 interface RawServeOptions extends ServeFlags {
   verbose?: boolean;
@@ -135,33 +134,6 @@ async function serveCommand(options: RawServeOptions, io: ServeIo): Promise<numb
   await server.stop();
   stopHeapLimits?.();
   return 0;
-}
-
-function listenReason(error: unknown): string {
-  const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
-  if (code === 'EADDRINUSE') return 'the address is already in use.';
-  if (code === 'EACCES') return 'permission denied.';
-  if (code === 'EADDRNOTAVAIL') return 'the address is not available on this machine.';
-  return messageFor(error);
-}
-
-/**
- * Resolves on the first stop signal. The handlers are removed at once, so a second Ctrl-C during a slow
- * shutdown gets the default behaviour and ends the process immediately.
- */
-function stopRequested(stop: AbortSignal | undefined): Promise<void> {
-  if (stop) {
-    return stop.aborted
-      ? Promise.resolve()
-      : new Promise((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
-  }
-  return new Promise((resolve) => {
-    const onSignal = () => {
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-      resolve();
-    };
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  });
 }
 
 /**

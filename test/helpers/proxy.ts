@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { expect } from 'vitest';
 import type { ProxyHooks } from '../../src/commands/proxy.js';
 import { retainSqliteObjects } from '../../src/local/sqlite.js';
 import type { RunningProxy } from '../../src/proxy/server.js';
@@ -116,5 +117,23 @@ export function readLedger(file: string): LedgerRecord[] {
     return db.prepare('SELECT * FROM requests ORDER BY id').all() as LedgerRecord[];
   } finally {
     db.close();
+  }
+}
+
+/** n rows, as a tuple of that length. */
+type Rows<N extends number, R extends LedgerRecord[] = []> = R['length'] extends N
+  ? R
+  : Rows<N, [...R, LedgerRecord]>;
+
+/** The rows after the first `before`, once there are `n` of them (a row is committed as its answer ends). */
+export async function newRows<N extends number>(h: ProxyHarness, before: number, n: N): Promise<Rows<N>> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const rows = h.rows();
+    if (rows.length >= before + n || Date.now() > deadline) {
+      expect(rows.length).toBe(before + n);
+      return rows.slice(before) as Rows<N>;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../fake-upstream/server.js';
 import {
   createToken,
-  type LedgerRecord,
+  newRows,
   type ProxyHarness,
   startProxyHarness,
   UPSTREAM_KEY,
@@ -20,24 +20,6 @@ import {
 import { type OpenScene, openScene } from '../helpers/scene.js';
 
 const MiB = 1024 * 1024;
-
-/** The rows after the first `before`, once there are `n` of them (a row is committed as its answer ends). */
-/** n rows, as a tuple of that length. */
-type Rows<N extends number, R extends LedgerRecord[] = []> = R['length'] extends N
-  ? R
-  : Rows<N, [...R, LedgerRecord]>;
-
-async function newRows<N extends number>(h: ProxyHarness, before: number, n: N): Promise<Rows<N>> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const rows = h.rows();
-    if (rows.length >= before + n || Date.now() > deadline) {
-      expect(rows.length).toBe(before + n);
-      return rows.slice(before) as Rows<N>;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 interface Recorded {
   /** The request target exactly as it arrived (path and query). */

@@ -13,29 +13,12 @@ import { expectedUsage, type FakeUpstream, startFakeUpstream } from '../fake-ups
 import {
   dataDir,
   type LedgerRecord,
+  newRows,
   type ProxyHarness,
   startProxyHarness,
   UPSTREAM_KEY,
 } from '../helpers/proxy.js';
 import { type OpenScene, openScene } from '../helpers/scene.js';
-
-/** The rows after the first `before`, once there are `n` of them (a row is committed as its answer ends). */
-/** n rows, as a tuple of that length. */
-type Rows<N extends number, R extends LedgerRecord[] = []> = R['length'] extends N
-  ? R
-  : Rows<N, [...R, LedgerRecord]>;
-
-async function newRows<N extends number>(h: ProxyHarness, before: number, n: N): Promise<Rows<N>> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const rows = h.rows();
-    if (rows.length >= before + n || Date.now() > deadline) {
-      expect(rows.length).toBe(before + n);
-      return rows.slice(before) as Rows<N>;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The ledger's counts of a row, against what the fake reported for the body it received. */
 function countsOf(row: LedgerRecord) {
