@@ -46,10 +46,10 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
   const requestsAfterLive = fake.requests.length;
 
   const statusline =
-    (args: string[], what: string, runEnv = env) =>
+    (args: string[], what: string, runEnv = env, starts = 'Cursor ') =>
     async () => {
       const run = expectSuccess(await runNode([cli, ...args], { env: runEnv }), what);
-      if (!run.stdout.startsWith('Cursor ')) throw new Error(`${what}: unexpected output ${run.stdout}`);
+      if (!run.stdout.startsWith(starts)) throw new Error(`${what}: unexpected output ${run.stdout}`);
       return run.ms;
     };
   const node = async () => expectSuccess(await runNode(['-e', '0'], { env }), 'node -e 0').ms;
@@ -59,6 +59,17 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
   console.log(`(a) node -e 0:                ${ms(fast.a.median)} (${spread(fast.a.samples)})`);
   console.log(`(b) statusline, fresh cache:  ${ms(fast.b.median)} (${spread(fast.b.samples)})`);
   console.log(`    ratio ${ratio.toFixed(2)}×, paired b − a: median ${ms(fast.difference.median)}`);
+
+  // A status bar's format on the same fast path: Waybar's JSON object (issue 25).
+  const waybar = await pairedRuns(
+    RUNS,
+    node,
+    statusline([...FRESH, '--format', 'waybar'], 'statusline --format waybar', env, '{"text":"Cursor '),
+  );
+  const waybarRatio = waybar.b.median / waybar.a.median;
+  console.log(
+    `(b') statusline --format waybar, fresh cache: ${ms(waybar.b.median)}, ${waybarRatio.toFixed(2)}×, paired b − a: median ${ms(waybar.difference.median)}`,
+  );
 
   // For comparison: the same answer through the full CLI (--verbose is a flag the fast path leaves to it).
   const full = await pairedRuns(RUNS, node, statusline([...FRESH, '--verbose'], 'full-CLI statusline'));
@@ -83,6 +94,12 @@ async function main(fakeRef: { fake?: FakeCursor }): Promise<void> {
       value: `${ratio.toFixed(2)}×`,
       target: `≤ ${TARGET_RATIO}×`,
       met: ratio <= TARGET_RATIO,
+    },
+    {
+      figure: 'statusline --format waybar / node -e 0',
+      value: `${waybarRatio.toFixed(2)}× (${ms(waybar.b.median)})`,
+      target: `≤ ${TARGET_RATIO}×`,
+      met: waybarRatio <= TARGET_RATIO,
     },
     {
       figure: 'statusline --verbose (full CLI) / node -e 0',

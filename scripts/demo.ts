@@ -6,6 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +26,8 @@ const COMMANDS = [
   // Answered from the snapshot the usage run just saved, without a request.
   ['statusline'],
   ['statusline', '--template', '{left} · resets in {reset} · {plan} · fetched {age} ago'],
+  // The same snapshot in a status bar's own format (Waybar's JSON; also swiftbar and i3blocks).
+  ['statusline', '--format', 'waybar'],
   // A CI gate on the same snapshot: 42% left passes a 20% minimum, exit 0.
   ['guard', '--min-remaining', '20', '--max-age', '5m'],
   ['cost', '--provider', 'cursor'],
@@ -120,6 +124,43 @@ interface SampleSummary {
     };
     onDemand: { used: number; limit: number };
   };
+}
+
+/**
+ * `alert` twice against a webhook receiver on 127.0.0.1: the first run sends one alert for the highest
+ * threshold the sample account's most-used window has passed (Third Party, not Total), the second sends
+ * nothing, as each threshold fires once per billing cycle.
+ */
+async function alertDemo(env: NodeJS.ProcessEnv): Promise<number> {
+  const received: string[] = [];
+  const receiver = http.createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push(body);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as AddressInfo;
+  try {
+    const args = ['alert', '--at', '50,80,95', '--webhook', `http://127.0.0.1:${port}/hook`];
+    for (const run of [1, 2]) {
+      console.log('');
+      if ((await step(args, env)) !== 0) return 1;
+      const got = received.splice(0);
+      console.log(
+        got.length === 0
+          ? `(run ${run}: the receiver got nothing: each threshold fires once per billing cycle)`
+          : `(run ${run}: the receiver got ${got.map((body) => JSON.parse(body).text).join(' / ')})`,
+      );
+    }
+    return 0;
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
 }
 
 /** One command, echoed as typed; a failure is said and ends the demo. */
@@ -260,6 +301,7 @@ async function main(): Promise<number> {
       const code = await step(args, env);
       if (code !== 0) return code;
     }
+    if ((await alertDemo(env)) !== 0) return 1;
     return await byokDemo(env);
   } finally {
     process.off('SIGINT', ignoreInterrupt);

@@ -50,6 +50,7 @@ const COMMANDS: readonly CommandEntry[] = [
   { names: ['cost'], load: () => import('./commands/cost.js') },
   { names: ['statusline'], load: () => import('./commands/statusline.js'), shortRun: true },
   { names: ['guard'], load: () => import('./commands/guard.js'), shortRun: true },
+  { names: ['alert'], load: () => import('./commands/alert.js'), shortRun: true },
   { names: ['cache'], load: () => import('./commands/cache.js') },
   { names: ['__refresh'], load: () => import('./commands/refresh.js') },
   { names: ['serve'], load: () => import('./commands/serve.js') },
@@ -60,6 +61,7 @@ const COMMANDS: readonly CommandEntry[] = [
   { names: ['doctor', 'diagnose'], load: () => import('./commands/doctor.js') },
   { names: ['team'], load: () => import('./commands/team.js') },
   { names: ['models'], load: () => import('./commands/models.js') },
+  { names: ['mcp'], load: () => import('./commands/mcp.js') },
   { names: ['completion'], load: () => import('./commands/completion.js') },
 ];
 

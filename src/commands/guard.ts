@@ -10,19 +10,12 @@ import {
 import { Reporter, writeTextError } from '../cli/output.js';
 import { choiceOption, duration, numberInRange } from '../cli/parsers.js';
 import { type AccountFlags, accountFlagsUsed, checkAccountFlags } from '../config/accounts.js';
-import {
-  AccountSelectionError,
-  ArgumentError,
-  ConfigError,
-  NoSessionError,
-  NotLoggedInError,
-  TimeoutError,
-  UnsupportedError,
-} from '../errors.js';
+import { ArgumentError } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
 import { safeText } from '../render/safe-text.js';
 import { type AccountOutcome, forEachAccount } from '../session/per-account.js';
 import { obtainUsage } from '../session/usage-cache.js';
+import { type UnavailableReason, unavailableReasonFor, verdictOf } from '../usage/budget.js';
 import type { UsageSnapshot } from '../usage/types.js';
 
 /**
@@ -98,8 +91,6 @@ export interface GuardFlags extends AccountFlags {
   verbose?: boolean;
 }
 
-type UnavailableReason = 'account-resolution' | 'fetch-failed' | 'timeout' | 'window-unavailable';
-
 interface GuardResult {
   provider: 'cursor';
   /** The token account's label, when a flag named the account. */
@@ -147,14 +138,16 @@ async function guardCommand(flags: GuardFlags, io: CliIo): Promise<number> {
   }
   const gates = outcomes.map((outcome): Gate => {
     const account = named ? outcome.account?.label : undefined;
-    if (!outcome.ok)
-      return { result: unavailable(flags, reasonFor(outcome.error), account), failure: outcome.error };
-    // For Cursor the session window is the primary one, weekly the secondary.
-    const window = flags.window === 'session' ? outcome.value.primary : outcome.value.secondary;
+    if (!outcome.ok) {
+      const reason = unavailableReasonFor(outcome.error);
+      return { result: unavailable(flags, reason, account), failure: outcome.error };
+    }
+    const verdict = verdictOf(outcome.value, flags.window, flags.minRemaining);
     return {
-      result: window
-        ? decide(flags, Math.min(100, Math.max(0, 100 - window.usedPercent)), account)
-        : unavailable(flags, 'window-unavailable', account),
+      result:
+        verdict.remainingPercent !== undefined
+          ? decide(flags, verdict.remainingPercent, verdict.decision === 'ok', account)
+          : unavailable(flags, 'window-unavailable', account),
     };
   });
   print(io, flags, gates);
@@ -167,9 +160,7 @@ function combinedExit(results: readonly GuardResult[]): number {
   return results.find((result) => result.exitCode !== GUARD_EXIT.ok)?.exitCode ?? GUARD_EXIT.ok;
 }
 
-function decide(flags: GuardFlags, remaining: number, account: string | undefined): GuardResult {
-  // Inclusive: exactly the minimum left is still enough.
-  const ok = remaining >= flags.minRemaining;
+function decide(flags: GuardFlags, remaining: number, ok: boolean, account: string | undefined): GuardResult {
   return {
     ...base(flags, account),
     remainingPercent: remaining,
@@ -192,17 +183,6 @@ function base(
   account: string | undefined,
 ): Pick<GuardResult, 'provider' | 'account' | 'window' | 'minimumRemainingPercent'> {
   return { provider: 'cursor', account, window: flags.window, minimumRemainingPercent: flags.minRemaining };
-}
-
-function reasonFor(error: unknown): UnavailableReason {
-  if (error instanceof TimeoutError) return 'timeout';
-  const noAccount =
-    error instanceof NoSessionError ||
-    error instanceof NotLoggedInError ||
-    error instanceof ConfigError ||
-    error instanceof UnsupportedError ||
-    error instanceof AccountSelectionError;
-  return noAccount ? 'account-resolution' : 'fetch-failed';
 }
 
 /**

@@ -17,24 +17,20 @@ import {
   selectAccounts,
 } from '../config/accounts.js';
 import { BROWSER_IDS, type BrowserId } from '../config/schema.js';
-import { exitCodeFor } from '../errors.js';
-import { encodeJson } from '../lib/json.js';
-import {
-  DEFAULT_TEMPLATE,
-  failureJson,
-  failureText,
-  STATUSLINE_TOKENS,
-  type StatuslineJson,
-  unknownTokens,
-} from '../render/statusline.js';
+import { ArgumentError, exitCodeFor } from '../errors.js';
+import { DEFAULT_TEMPLATE, STATUSLINE_TOKENS, unknownTokens } from '../render/statusline.js';
 import type { CursorTarget } from '../session/cursor-session.js';
 import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/per-account.js';
 import { type ObtainedUsage, obtainUsage } from '../session/usage-cache.js';
 import { startBackgroundRefresh } from '../statusline/background-refresh.js';
 import {
+  failureEntry,
+  renderStatusline,
   STATUSLINE_DEFAULT_MAX_AGE_MS,
   STATUSLINE_DEFAULT_TIMEOUT_MS,
+  STATUSLINE_FORMATS,
   STATUSLINE_TIMEOUT_RANGE,
+  type StatuslineFormat,
   type StatuslineSettings,
   statuslineEntry,
 } from '../statusline/output.js';
@@ -50,7 +46,13 @@ Examples:
   codexbar statusline                        Cursor 58% left · 15d 9h · $12.34/$50
   codexbar statusline --template '{left} ({age})'
   codexbar statusline --json                 {"provider":"cursor","text":…,"leftPercent":58,…}
-  codexbar statusline --all-accounts         one line per token account: Cursor (work) 58% left · …`;
+  codexbar statusline --all-accounts         one line per token account: Cursor (work) 58% left · …
+  codexbar statusline --format waybar        {"text":"Cursor 58% left · …","alt":"ok","tooltip":…,"class":"ok",…}
+  codexbar statusline --format swiftbar      a SwiftBar/xbar plugin's output: title, ---, a menu line per fact
+  codexbar statusline --format i3blocks      full text, short text (58%), a colour when low
+
+Status-bar formats: the level (Waybar's class, the colour) follows the most-constrained window: critical below
+10 % left, warning below 25 %, else ok; Waybar's class adds stale and error. See the README for each bar's recipe.`;
 
 export function register(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   addAccountOptions(
@@ -89,7 +91,14 @@ function addStatuslineOptions(command: Command): Command {
         .default(STATUSLINE_DEFAULT_TIMEOUT_MS, `${STATUSLINE_DEFAULT_TIMEOUT_MS / 1000}s`),
     )
     .option('--strict', 'exit 1 (4 on a timeout) when there is nothing to show, instead of 0')
-    .option('--json', 'one JSON object instead of the line')
+    .option('--json', 'one JSON object instead of the line (the same as --format json)')
+    .addOption(
+      choiceOption(
+        '--format <name>',
+        "line (default), json, or a status bar's format: waybar, swiftbar (also xbar), i3blocks",
+        STATUSLINE_FORMATS,
+      ),
+    )
     .option('--pretty', 'pretty JSON (sorted keys)')
     .option('--color', 'colour even when stdout is not a terminal (NO_COLOR still wins)')
     .option('--no-color', 'no colour')
@@ -114,6 +123,7 @@ export interface StatuslineFlags extends AccountFlags {
   web?: boolean;
   browser?: BrowserId;
   json?: boolean;
+  format?: StatuslineFormat;
   pretty?: boolean;
   /** true with --color, false with --no-color. */
   color?: boolean;
@@ -140,9 +150,14 @@ interface LineUsage extends ObtainedUsage {
  * (src/statusline/fast-path.ts) answers the common cases before this loads.
  */
 async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<number> {
+  if (flags.json === true && flags.format !== undefined && flags.format !== 'json') {
+    throw new ArgumentError(`--json and --format ${flags.format} cannot be used together.`);
+  }
+  const format = flags.json === true ? 'json' : (flags.format ?? 'line');
   const settings: StatuslineSettings = {
     template: flags.template,
-    json: flags.json === true,
+    json: format === 'json',
+    bar: format === 'json' || format === 'line' ? undefined : format,
     pretty: flags.pretty === true,
     colorFlag: flags.color,
     strict: flags.strict === true,
@@ -152,7 +167,7 @@ async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<num
     source: flags.source,
     web: flags.web,
     browser: flags.browser,
-    json: flags.json,
+    json: settings.json,
     verbose: flags.verbose,
     color: flags.color !== false,
   });
@@ -181,13 +196,12 @@ async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<num
   }
 
   const now = io.now();
-  const lines = outcomes.map((outcome) => {
+  const entries = outcomes.map((outcome) => {
     const account = named ? outcome.account?.label : undefined;
-    if (!outcome.ok)
-      return { text: failureText(outcome.error, account), json: failureJson(outcome.error, account) };
+    if (!outcome.ok) return failureEntry(outcome.error, account);
     return statuslineEntry(settings, io.env, io.stdout.isTTY === true, { ...outcome.value, now, account });
   });
-  io.stdout.write(render(lines, settings, flags.allAccounts === true));
+  io.stdout.write(renderStatusline(entries, settings, flags.allAccounts === true));
   if (settings.strict && !settings.json) {
     for (const outcome of outcomes) {
       if (outcome.ok) continue;
@@ -199,17 +213,6 @@ async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<num
   }
   // A failure never breaks a prompt; --strict exits with the failing line's code (the last one's).
   return settings.strict ? lastFailureCode(outcomes, exitCodeFor) : 0;
-}
-
-/** Text: one line per account. JSON: one object, or with --all-accounts an array of them. */
-function render(
-  lines: readonly { text: string; json: StatuslineJson }[],
-  settings: StatuslineSettings,
-  array: boolean,
-): string {
-  if (!settings.json) return lines.map((line) => `${line.text}\n`).join('');
-  const objects = lines.map((line) => line.json);
-  return `${encodeJson(array ? objects : objects[0], { pretty: settings.pretty })}\n`;
 }
 
 /**

@@ -117,7 +117,7 @@ export function failureJson(error: unknown, account?: string): StatuslineJson {
 }
 
 /** `Cursor`, or `Cursor (work)` for a token account named by a flag. */
-function productLabel(account: string | undefined): string {
+export function productLabel(account: string | undefined): string {
   return account?.trim() ? `Cursor (${safeText(account)})` : 'Cursor';
 }
 
@@ -159,7 +159,7 @@ function remainingPercent(snapshot: UsageSnapshot): number | undefined {
 }
 
 /** `usage`'s rounding: half to even, and `<1%` for a sliver. */
-function percent(value: number): string {
+export function percent(value: number): string {
   if (value > 0 && value < 1) return '<1%';
   const rounded = Math.round(value);
   const even = Math.abs(value % 1) === 0.5 && rounded % 2 !== 0 ? rounded - 1 : rounded;
@@ -173,25 +173,30 @@ function onDemand(snapshot: UsageSnapshot): string {
   return cost.limit > 0 ? `${dollars(cost.used)}/${dollars(cost.limit)}` : dollars(cost.used);
 }
 
-function dollars(value: number): string {
+export function dollars(value: number): string {
   const cents = Math.round(value * 100);
   return cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`;
 }
 
-function ageSeconds(view: StatuslineView): number {
+export function ageSeconds(view: StatuslineView): number {
   return Math.max(0, Math.floor((view.now.getTime() - view.fetchedAt.getTime()) / 1000));
 }
 
 /** `12s`, `5m`, `3h`, `2d`: the largest whole unit. */
-function compactAge(seconds: number): string {
+export function compactAge(seconds: number): string {
   if (seconds < 60) return `${seconds}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
   return `${Math.floor(seconds / 86_400)}d`;
 }
 
+/** Below this percent left a line is yellow (a status bar's `warning`); `usage`'s threshold. */
+export const WARNING_LEFT_PERCENT = 25;
+/** Below this percent left a line is red (a status bar's `critical`). */
+export const CRITICAL_LEFT_PERCENT = 10;
+
 /** Green, yellow below 25 % left, red below 10 % (`usage`'s thresholds). */
 function paint(text: string, left: number): string {
-  const code = left < 10 ? 31 : left < 25 ? 33 : 32;
+  const code = left < CRITICAL_LEFT_PERCENT ? 31 : left < WARNING_LEFT_PERCENT ? 33 : 32;
   return `\u001b[${code}m${text}\u001b[39m`;
 }

@@ -23,7 +23,9 @@ import {
   MAX_AGE_RANGE,
   printStatusline,
   STATUSLINE_DEFAULT_MAX_AGE_MS,
+  STATUSLINE_FORMATS,
   STATUSLINE_TIMEOUT_RANGE,
+  type StatuslineFormat,
   type StatuslineSettings,
 } from './output.js';
 
@@ -128,11 +130,19 @@ function parseFlags(argv: readonly string[]): FastFlags | undefined {
   };
   let source = 'auto';
   let web = false;
+  let format: StatuslineFormat | undefined;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = equals === -1 ? arg : arg.slice(0, equals);
-    const takesValue = ['--template', '--max-age', '--timeout', '--provider', '--source'].includes(name);
+    const takesValue = [
+      '--template',
+      '--max-age',
+      '--timeout',
+      '--provider',
+      '--source',
+      '--format',
+    ].includes(name);
     let value: string | undefined;
     if (takesValue) {
       value = equals === -1 ? argv[++i] : arg.slice(equals + 1);
@@ -177,10 +187,20 @@ function parseFlags(argv: readonly string[]): FastFlags | undefined {
         source = value!.trim().toLowerCase();
         if (!['auto', 'cli', 'web'].includes(source)) return undefined;
         break;
+      case '--format': {
+        const chosen = value!.trim().toLowerCase();
+        if (!(STATUSLINE_FORMATS as readonly string[]).includes(chosen)) return undefined;
+        format = chosen as StatuslineFormat;
+        break;
+      }
       default:
         return undefined;
     }
   }
+  // --json with another --format is the full CLI's argument error.
+  if (flags.json && format !== undefined && format !== 'json') return undefined;
+  if (format === 'json') flags.json = true;
+  else if (format !== undefined && format !== 'line') flags.bar = format;
   if (web) source = 'web';
   flags.mode = source === 'web' ? 'web' : 'auto';
   flags.sourceArgs = ['--source', source];

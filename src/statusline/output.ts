@@ -1,6 +1,9 @@
 import type { OutputStream } from '../cli/io.js';
 import { encodeJson } from '../lib/json.js';
+import { BAR_FORMATS, type BarEntry, type BarFormat, renderBar } from '../render/status-bars.js';
 import {
+  failureJson,
+  failureText,
   type StatuslineJson,
   type StatuslineView,
   statuslineJson,
@@ -19,9 +22,15 @@ export const STATUSLINE_TIMEOUT_RANGE = { min: 1, max: 600 };
 export const STATUSLINE_DEFAULT_MAX_AGE_MS = 60_000;
 export const STATUSLINE_DEFAULT_TIMEOUT_MS = 3000;
 
+/** `--format`: the plain line (the default), `--json`'s object, or a status bar's own format. */
+export const STATUSLINE_FORMATS = ['line', 'json', ...BAR_FORMATS] as const;
+export type StatuslineFormat = (typeof STATUSLINE_FORMATS)[number];
+
 export interface StatuslineSettings {
   template: string;
   json: boolean;
+  /** `--format waybar|swiftbar|i3blocks`; undefined for the line or `--json`. */
+  bar?: BarFormat;
   pretty: boolean;
   /** `--color` (true), `--no-color` (false), or neither. */
   colorFlag?: boolean;
@@ -37,7 +46,13 @@ export function statuslineColour(
   env: Readonly<Record<string, string | undefined>>,
   isTTY: boolean,
 ): boolean {
-  if (settings.json || settings.colorFlag === false || env.NO_COLOR !== undefined) return false;
+  if (
+    settings.json ||
+    settings.bar !== undefined ||
+    settings.colorFlag === false ||
+    env.NO_COLOR !== undefined
+  )
+    return false;
   const force = env.FORCE_COLOR;
   if (
     settings.colorFlag === true ||
@@ -49,15 +64,48 @@ export function statuslineColour(
   return isTTY;
 }
 
-/** One account's line, as text (coloured when `statuslineColour` says so) and as the `--json` object. */
+/** One account as each form prints it: the line, the `--json` object, and what a status bar shows. */
+export interface StatuslineEntry {
+  text: string;
+  json: StatuslineJson;
+  bar: BarEntry;
+}
+
+/** One account's line, as text (coloured when `statuslineColour` says so), JSON and a bar's entry. */
 export function statuslineEntry(
   settings: StatuslineSettings,
   env: Readonly<Record<string, string | undefined>>,
   isTTY: boolean,
   view: StatuslineView,
-): { text: string; json: StatuslineJson } {
+): StatuslineEntry {
   const text = statuslineText(settings.template, view, statuslineColour(settings, env, isTTY));
-  return { text, json: statuslineJson(text, view) };
+  return { text, json: statuslineJson(text, view), bar: { kind: 'usage', text, view } };
+}
+
+/** A failed account: its short marker in every form. */
+export function failureEntry(error: unknown, account: string | undefined): StatuslineEntry {
+  const text = failureText(error, account);
+  return { text, json: failureJson(error, account), bar: { kind: 'failure', text } };
+}
+
+/**
+ * What stdout gets. Text: one line per account. JSON: one object, or with `array` (`--all-accounts`) an
+ * array of them. A status bar's format: see src/render/status-bars.ts (one output for all the accounts).
+ */
+export function renderStatusline(
+  entries: readonly StatuslineEntry[],
+  settings: StatuslineSettings,
+  array: boolean,
+): string {
+  if (settings.bar !== undefined) {
+    return renderBar(
+      settings.bar,
+      entries.map((entry) => entry.bar),
+    );
+  }
+  if (!settings.json) return entries.map((entry) => `${entry.text}\n`).join('');
+  const objects = entries.map((entry) => entry.json);
+  return `${encodeJson(array ? objects : objects[0], { pretty: settings.pretty })}\n`;
 }
 
 export function printStatusline(
@@ -66,6 +114,5 @@ export function printStatusline(
   env: Readonly<Record<string, string | undefined>>,
   view: StatuslineView,
 ): void {
-  const entry = statuslineEntry(settings, env, out.isTTY === true, view);
-  out.write(settings.json ? `${encodeJson(entry.json, { pretty: settings.pretty })}\n` : `${entry.text}\n`);
+  out.write(renderStatusline([statuslineEntry(settings, env, out.isTTY === true, view)], settings, false));
 }

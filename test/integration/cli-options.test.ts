@@ -53,7 +53,7 @@ describe('usage is the default command', () => {
     const result = await cli(['foo']);
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(result.stderr).toBe(
-      "Error: unknown command 'foo' (commands: usage, cost, statusline, guard, cache, serve, proxy, config, login, logout, doctor, team, models, completion)\n",
+      "Error: unknown command 'foo' (commands: usage, cost, statusline, guard, alert, cache, serve, proxy, config, login, logout, doctor, team, models, mcp, completion)\n",
     );
     expect(scene.given.requests).toHaveLength(0);
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fastStatusline } from '../../src/statusline/fast-path.js';
 import type { RunOptions } from '../helpers/cli.js';
 import { writeConfig } from '../helpers/home.js';
+import { waybarOutputSchema } from '../helpers/json-rows/prompt.js';
 import { later, PROMPT_NOW } from '../helpers/prompt.js';
 import { useScene } from '../helpers/scene.js';
 import {
@@ -93,6 +94,18 @@ describe('--all-accounts: one line per account in config order', () => {
       },
       expect.objectContaining({ provider: 'cursor', account: 'personal', text: PERSONAL, leftPercent: 8 }),
     ]);
+  });
+
+  it('--format waybar: one object for all of them, the worst class, and error for the failing one', async () => {
+    await serveWorkBrokenPersonal(scene);
+    const result = await run(['--all-accounts', '--format', 'waybar']);
+    expect(result.code).toBe(0);
+    expect(waybarOutputSchema.parse(JSON.parse(result.stdout))).toMatchObject({
+      text: `${WORK} | ${BROKEN} | ${PERSONAL}`,
+      alt: 'critical',
+      class: ['critical', 'error'],
+      percentage: 8,
+    });
   });
 
   it('each account is cached on its own: the next run asks nothing', async () => {

@@ -15,7 +15,7 @@ import {
   logoutOutputSchema,
 } from './files.js';
 import { modelsOutputSchema } from './models.js';
-import { guardOutputSchema, statuslineOutputSchema } from './prompt.js';
+import { guardOutputSchema, statuslineOutputSchema, waybarOutputSchema } from './prompt.js';
 import { teamCostOutputSchema, teamSpendOutputSchema, teamUsageOutputSchema } from './team.js';
 import { usageOutputSchema } from './usage.js';
 
@@ -50,6 +50,13 @@ export const JSON_OUTPUTS: readonly JsonOutput[] = [
       'One object; with `--all-accounts` an array of them, one per account in config order (a failing one is ' +
       'its failure object). A snapshot younger than `--max-age` answers without a request.',
     schema: statuslineOutputSchema,
+  },
+  {
+    command: 'codexbar statusline --format waybar',
+    about:
+      'One object on one line, also with `--all-accounts` (the worst level, the lowest percentage), and also ' +
+      'for a failure (exit 0 unless `--strict`). Served from the snapshot like the line.',
+    schema: waybarOutputSchema,
   },
   {
     command: 'codexbar guard --json',

@@ -73,6 +73,46 @@ export const statuslineOutputSchema = z.union([
   cliErrorOutputSchema,
 ]);
 
+const WAYBAR_LEVELS = ['ok', 'warning', 'critical', 'unknown'] as const;
+
+/** `statusline --format waybar`: Waybar's own custom-module object, on one line. */
+export const waybarOutputSchema = z
+  .strictObject({
+    text: z
+      .string()
+      .describe(
+        "The line (`--template`; `~` first when stale), or a failure's marker; with `--all-accounts` each " +
+          "account's joined by ` | `. Pango markup: `&`, `<` and `>` escaped.",
+      ),
+    alt: z
+      .enum([...WAYBAR_LEVELS, 'error'])
+      .describe('The level, for `format-icons`; `error` when no account could be shown.'),
+    tooltip: z
+      .string()
+      .describe(
+        'One fact a line: who (label, plan, account), every window with its reset (the primary one with its ' +
+          'pace), on-demand spend, how old the figures are; a failure is its marker. Accounts are separated by ' +
+          'a blank line. Pango markup, escaped as `text`.',
+      ),
+    class: z
+      .union([z.enum([...WAYBAR_LEVELS, 'error']), z.array(z.enum([...WAYBAR_LEVELS, 'stale', 'error']))])
+      .describe(
+        'The level by the most-constrained window: `critical` below 10 % left, `warning` below 25 %, else ' +
+          '`ok`; `unknown` without a window of known usage. An array when `stale` (a stale snapshot) or `error` ' +
+          '(a failed account beside shown ones) is added; a failure alone is `error`.',
+      ),
+    percentage: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe(
+        "The most-constrained window's percent left, rounded; omitted when no window's usage is known.",
+      ),
+  })
+  .meta({ title: 'Waybar object', about: 'What a Waybar custom module with `"return-type": "json"` reads.' });
+
 const guardCommonFields = {
   provider: z.literal('cursor').describe('Always `cursor`.'),
   account: labelField,
