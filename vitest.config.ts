@@ -28,8 +28,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Suites with their own config and script: test/keyring needs a real keyring in a D-Bus session
-    // (`npm run test:keyring`), test/browser a real Chromium (`npm run test:browser`); `.ci/run` runs both.
-    exclude: [...configDefaults.exclude, 'test/keyring/**', 'test/browser/**'],
+    // (`npm run test:keyring`), test/browser a real Chromium (`npm run test:browser`), test/prometheus a real
+    // Prometheus (`npm run test:prometheus`); `.ci/run` runs all three.
+    exclude: [...configDefaults.exclude, 'test/keyring/**', 'test/browser/**', 'test/prometheus/**'],
     env: { TZ: 'UTC', ...(scratch ? { TMPDIR: scratch } : {}) },
     testTimeout: 30_000,
     hookTimeout: 30_000,

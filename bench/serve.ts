@@ -7,7 +7,8 @@
  * generation) and memory outside it (external, ArrayBuffers). The server reports those itself over an IPC
  * channel the bench opens, through a module the bench preloads with `--import`: the server has no route for
  * them. Then the same with 200 idle sockets held open by a slow client that never finishes its head, plus the
- * latency of GET /health from another client meanwhile. Prints figures; asserts nothing.
+ * latency of GET /health from another client meanwhile, and the latency of GET /metrics (a Prometheus scrape)
+ * with a warm cache. Prints figures; asserts nothing.
  */
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -24,6 +25,7 @@ const REQUESTS = 20_000;
 const REFRESH_INTERVAL_S = 5;
 const IDLE_SOCKETS = 200;
 const HEALTH_PROBES = 50;
+const METRICS_SCRAPES = 500;
 const SESSION = 'user_bench%3A%3Aserve-bench';
 
 interface LoadResult {
@@ -181,6 +183,24 @@ async function referenceRow(): Promise<TargetRow> {
   }
 }
 
+/**
+ * GET /metrics one after another from one client, after one scrape has filled both caches (usage and cost):
+ * what a Prometheus scrape costs once the answers are cached. Latencies in ms, sorted.
+ */
+async function metricsLatencies(port: number): Promise<number[]> {
+  const agent = new http.Agent({ keepAlive: true });
+  await get(agent, port, '/metrics');
+  const latencies: number[] = [];
+  for (let i = 0; i < METRICS_SCRAPES; i++) {
+    const t0 = process.hrtime.bigint();
+    const status = await get(agent, port, '/metrics');
+    if (status !== 200) throw new Error(`GET /metrics answered ${status}`);
+    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  agent.destroy();
+  return latencies.sort((a, b) => a - b);
+}
+
 async function main(): Promise<void> {
   const bin = snapshotBuild();
   const fake = await startFakeCursor({ accounts: [loadDemoAccount(new Date(), SESSION)] });
@@ -277,6 +297,12 @@ async function main(): Promise<void> {
         });
       }
     }
+    const scrapes = await metricsLatencies(port);
+    rows.push({
+      figure: `GET /metrics with a warm cache, p50 / p99 / max (${METRICS_SCRAPES} scrapes)`,
+      value: `${fmt(percentile(scrapes, 50))} / ${fmt(percentile(scrapes, 99))} / ${fmt(scrapes.at(-1) ?? 0)} ms`,
+      target: '',
+    });
     rows.push(await referenceRow());
     printSummary('codexbar serve --refresh-interval 5 (loopback)', rows);
   } finally {

@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { makeJwt, sessionCookieValue } from '../fixtures/builders/jwt.js';
 import { createStateVscdb } from '../fixtures/builders/vscdb.js';
 import { DEMO_SUB, DEMO_USER_ID, loadDemoAccount } from '../fixtures/demo/account.js';
@@ -163,6 +165,74 @@ async function alertDemo(env: NodeJS.ProcessEnv): Promise<number> {
   }
 }
 
+/** `codexbar mcp` as a coding agent meets it: the SDK's own client lists the tools and asks for the budget. */
+async function mcpDemo(env: NodeJS.ProcessEnv): Promise<number> {
+  console.log('\n$ codexbar mcp   (an MCP client over stdio: tools/list, then cursor_budget_check)');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp'],
+    env: stringEnv(env),
+  });
+  const client = new Client({ name: 'codexbar-demo', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    console.log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
+    const answer = await client.callTool({ name: 'cursor_budget_check', arguments: { min_remaining: 20 } });
+    const text = (answer.content as Array<{ type: string; text?: string }>).find(
+      (part) => part.type === 'text',
+    );
+    console.log(`cursor_budget_check {"min_remaining":20} → ${text?.text ?? '(no text)'}`);
+    return 0;
+  } catch (error) {
+    console.error(`demo: codexbar mcp failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
+/** `serve`'s `/metrics`, as Prometheus scrapes it: the plan and on-demand gauges. */
+async function metricsDemo(env: NodeJS.ProcessEnv): Promise<number> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = http.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  console.log(`\n$ codexbar serve --port ${port} &  curl http://127.0.0.1:${port}/metrics`);
+  const serve = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  try {
+    const listening = await new Promise<boolean>((resolve) => {
+      serve.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+        if (chunk.includes('listening on')) resolve(true);
+      });
+      serve.once('exit', () => resolve(false));
+    });
+    if (!listening) return 1;
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const shown = text
+      .split('\n')
+      .filter((line) => /^codexbar_(plan_used_ratio|on_demand_\w+|build_info)/.test(line));
+    console.log(shown.join('\n'));
+    return 0;
+  } finally {
+    serve.kill('SIGTERM');
+    await new Promise((resolve) => serve.once('exit', resolve));
+  }
+}
+
+/** The environment without unset variables, as the MCP SDK's transport takes it. */
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
 /** One command, echoed as typed; a failure is said and ends the demo. */
 async function step(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   console.log(`$ codexbar ${shellWords(args)}`);
@@ -302,6 +372,8 @@ async function main(): Promise<number> {
       if (code !== 0) return code;
     }
     if ((await alertDemo(env)) !== 0) return 1;
+    if ((await mcpDemo(env)) !== 0) return 1;
+    if ((await metricsDemo(env)) !== 0) return 1;
     return await byokDemo(env);
   } finally {
     process.off('SIGINT', ignoreInterrupt);

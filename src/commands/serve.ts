@@ -69,7 +69,7 @@ export function register(program: Command, io: ServeIo, setExitCode: (code: numb
       'after',
       [
         '',
-        'Routes: GET /health, /usage, /cost, /dashboard/v1/snapshot (Bearer), / (the dashboard page).',
+        'Routes: GET /health, /usage, /cost, /metrics (Prometheus), /dashboard/v1/snapshot (Bearer), / (the page).',
         'A loopback bind needs no token for /usage, /cost and the page. Any other --host needs',
         'CODEXBAR_DASHBOARD_TOKEN (or --dashboard-token) and --allow-plain-http: it serves cleartext HTTP.',
         '',

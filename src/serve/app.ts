@@ -6,11 +6,14 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { AccountSelectionError, messageFor } from '../errors.js';
 import { encodeJson } from '../lib/json.js';
+import type { CostRow } from '../render/cost-json.js';
+import type { UsageRow } from '../render/usage-json.js';
 import { orAfter } from '../server/deadline.js';
 import { getOrInsert, type Served } from './cache.js';
 import type { ServeData } from './data-service.js';
 import type { CursorDataSource, ServeConfig, UsageSelection } from './data-source.js';
 import { checkHead } from './head.js';
+import { METRICS_TYPE, renderMetrics } from './metrics.js';
 import { NextLoad } from './next-load.js';
 import type { PageAsset, PageAssets } from './page/assets.js';
 import { PAGE_CSP } from './page/assets.js';
@@ -168,6 +171,45 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
       return jsonResponse(200, body, { noStore: true });
     },
   };
+  // /metrics: the same cached answers as /usage (the default accounts) and /cost, so a scrape never
+  // fetches more often than a client of those routes would. An answer carrying an error row is never
+  // cached, so while cursor.com fails with nothing cached each request fetches again: a scrape reuses such
+  // an answer for the refresh interval instead (unless a fetch runs, which asking again would only join).
+  let failedScrape: { key: string; at: number; answers: ScrapeAnswers } | undefined;
+  const metrics: Route = {
+    access: 'loopback-or-token',
+    run: async (context) => {
+      const config = await configs.get();
+      let answers: ScrapeAnswers | undefined;
+      if (config.enabled) {
+        const selection = source.selectUsage(config);
+        const key = `${config.hash}|${selection.key}`;
+        const reuse =
+          failedScrape?.key === key &&
+          options.now() - failedScrape.at < settings.refreshIntervalSeconds * 1000 &&
+          data.runningFetches() === 0;
+        if (reuse && failedScrape) answers = failedScrape.answers;
+        else {
+          answers = await Promise.all([
+            data.usage(config, selection, context.fetchBudget()),
+            data.cost(config, context.fetchBudget()),
+          ]);
+          failedScrape = answers.some(failedFetch) ? { key, at: options.now(), answers } : undefined;
+        }
+      }
+      const text = await renderMetrics({
+        version: options.version,
+        usage: answers?.[0],
+        cost: answers?.[1],
+        fetches: data.fetchRecords(),
+      });
+      return {
+        status: 200,
+        headers: { 'Content-Type': METRICS_TYPE, 'Cache-Control': NO_STORE },
+        body: Buffer.from(text, 'utf8'),
+      };
+    },
+  };
   const index: Route = {
     access: 'open',
     run: () => assetResponse(page.index, { 'Content-Security-Policy': PAGE_CSP, 'Cache-Control': NO_STORE }),
@@ -177,6 +219,7 @@ function buildRoutes(options: AppOptions): Map<string, Route> {
     ['/usage', usage],
     ['/cost', cost],
     ['/dashboard/v1/snapshot', snapshot],
+    ['/metrics', metrics],
     ['/', index],
   ]);
   for (const [path, asset] of page.files) {
@@ -201,6 +244,13 @@ function assetResponse(asset: PageAsset, headers: Record<string, string>): Serve
     body: asset.body,
   };
 }
+
+type ScrapeAnswers = [Served<UsageRow>, Served<CostRow>];
+
+/** An answer from a fetch that failed: an error row the cache did not keep, or a last good row in its place. */
+const failedFetch = (served: Served<{ error?: unknown }>): boolean =>
+  served.state === 'fallback' ||
+  (served.state === 'miss' && served.rows.some((row) => row.error !== undefined));
 
 /** The rows plus their source and age (docs/invariants.md, "No cached figure as fresh"). */
 function servedResponse(served: Served<unknown>, nowMs: number): ServeResponse {
