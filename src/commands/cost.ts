@@ -20,7 +20,6 @@ import { checkAccountFlags } from '../config/accounts.js';
 import { collectByok } from '../cost/byok/collect.js';
 import { type CrossCheck, type CrossCheckResult, crossCheckOf } from '../cost/byok/cross-check.js';
 import type { ByokReport } from '../cost/byok/report.js';
-import { collectCost } from '../cost/collect.js';
 import {
   GROUP_BYS,
   type GroupBy,
@@ -38,8 +37,7 @@ import { costCsv } from '../render/cost-csv.js';
 import { costErrorRow, costRow } from '../render/cost-json.js';
 import { renderCostText } from '../render/cost-text.js';
 import { createProgressLine, eventsPageMessage, type ProgressLine } from '../render/progress.js';
-import { runWithCursorSession } from '../session/cursor-session.js';
-import { withCostStore } from '../session/event-store.js';
+import { accountCostReport } from '../session/account-cost.js';
 import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/per-account.js';
 
 const COST_EXAMPLES = `
@@ -248,31 +246,17 @@ function fetchReports(
   const choice = { noCache: flags.cache === false, refresh: flags.refresh === true };
   const options = reporter.options;
   return forEachAccount(io, options, flags, reporter.verbose, (target, log) =>
-    runWithCursorSession(
-      io,
-      options,
-      'cost',
-      log,
-      (client, session) =>
-        withCostStore(io, choice, session, { label: target.account?.label }, reporter.verbose, (store) =>
-          collectCost({
-            client,
-            cookieHeader: session.cookieHeader,
-            window,
-            now: io.now,
-            concurrency: flags.concurrency,
-            timeoutMs: io.timing.requestTimeoutMs,
-            retry: { sleep: io.timing.sleep },
-            deadline,
-            store,
-            onProgress: (page) => {
-              reporter.verbose(verbosePageLine(page));
-              progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
-            },
-          }),
-        ),
-      target,
-    ),
+    accountCostReport(io, options, target, log, {
+      window,
+      deadline,
+      store: choice,
+      storeLog: reporter.verbose,
+      concurrency: flags.concurrency,
+      onProgress: (page) => {
+        reporter.verbose(verbosePageLine(page));
+        progress.update(eventsPageMessage(page.page, page.pagesKnown ?? undefined));
+      },
+    }),
   );
 }
 

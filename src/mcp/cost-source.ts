@@ -3,13 +3,11 @@
  * event store, every events page, one deadline for the whole call (docs/invariants.md, "No partial total").
  */
 import { windowFromFlags } from '../cli/window-options.js';
-import { collectCost } from '../cost/collect.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
 import { parseCivilDate } from '../cost/window.js';
 import { ArgumentError } from '../errors.js';
 import { canonicalTimeZone } from '../lib/time-zone.js';
-import { runWithCursorSession } from '../session/cursor-session.js';
-import { withCostStore } from '../session/event-store.js';
+import { accountCostReport } from '../session/account-cost.js';
 import type { AccountOutcome } from '../session/per-account.js';
 import { asAccount, type McpContext, toolOptions } from './context.js';
 
@@ -75,31 +73,11 @@ export function collectAccountCost(
   const options = toolOptions();
   const deadline = { signal: io.timing.deadline(COST_DEADLINE_MS), ms: COST_DEADLINE_MS };
   return asAccount(context, options, account, (target, log) =>
-    runWithCursorSession(
-      io,
-      options,
-      'cost',
-      log,
-      (client, session) =>
-        withCostStore(
-          io,
-          { noCache: false, refresh: false },
-          session,
-          { label: target.account?.label },
-          log,
-          (store) =>
-            collectCost({
-              client,
-              cookieHeader: session.cookieHeader,
-              window,
-              now: io.now,
-              timeoutMs: io.timing.requestTimeoutMs,
-              retry: { sleep: io.timing.sleep },
-              deadline,
-              store,
-            }),
-        ),
-      target,
-    ),
+    accountCostReport(io, options, target, log, {
+      window,
+      deadline,
+      store: { noCache: false, refresh: false },
+      storeLog: log,
+    }),
   );
 }
