@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineConfig, type Options } from 'tsup';
+import { writeThirdPartyLicences } from './build/third-party-licences.js';
 
 const zodLocalesStub = path.resolve('build/zod-locales-stub.js');
 const zodFromJsonSchemaStub = path.resolve('build/zod-from-json-schema-stub.js');
@@ -112,4 +113,7 @@ export default defineConfig({
   // chart, the pager, the event schemas). Splitting into chunks measured slower: every extra file costs the
   // module loader more than the code it saves from being parsed.
   splitting: false,
+  // The licence texts of what the bundles carry, from esbuild's metafile (build/third-party-licences.js).
+  metafile: true,
+  onSuccess: async () => writeThirdPartyLicences(),
 });
