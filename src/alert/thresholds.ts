@@ -1,5 +1,6 @@
 import { resetText } from '../usage/reset-text.js';
 import type { UsageSnapshot } from '../usage/types.js';
+import { snapshotWindows } from '../usage/windows.js';
 
 /**
  * `codexbar alert`'s rules, pure: which level a snapshot is at, which billing cycle it belongs to, and which
@@ -63,18 +64,10 @@ export function parseThresholds(flag: string, text: string): number[] | string {
  * (a weekly extra window resets inside it and does not re-arm the thresholds).
  */
 export function planLevel(snapshot: UsageSnapshot): Level | undefined {
-  const windows = [
-    { label: snapshot.labels.primary, window: snapshot.primary },
-    { label: snapshot.labels.secondary, window: snapshot.secondary },
-    { label: snapshot.labels.tertiary, window: snapshot.tertiary },
-    ...snapshot.extraRateWindows
-      .filter((extra) => extra.usageKnown !== false)
-      .map((extra) => ({ label: extra.title, window: extra.window })),
-  ];
   let top: Level | undefined;
   let cycleEnd: number | undefined;
-  for (const { label, window } of windows) {
-    if (!window || !Number.isFinite(window.usedPercent)) continue;
+  for (const { title: label, window, usageKnown } of snapshotWindows(snapshot)) {
+    if (!usageKnown || !Number.isFinite(window.usedPercent)) continue;
     const end = window.resetsAt?.getTime();
     if (end !== undefined && Number.isFinite(end) && (cycleEnd === undefined || end > cycleEnd))
       cycleEnd = end;

@@ -39,7 +39,7 @@ interface McpFlags {
 
 /**
  * `codexbar mcp`: serves until the host closes stdin or a stop signal comes, then exits 0. stdout carries only
- * the protocol (contract.md §9): the tools get an io whose stdout is stderr, so nothing they write can corrupt
+ * the protocol (docs/invariants.md, "Servers safe by default"): the tools get an io whose stdout is stderr, so nothing they write can corrupt
  * it, and every log line goes to stderr.
  */
 async function mcpCommand(flags: McpFlags, io: CliIo): Promise<number> {

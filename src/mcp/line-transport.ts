@@ -1,6 +1,6 @@
 /**
- * MCP's stdio transport: one JSON-RPC message per line, in on stdin and out on stdout (contract.md §9: `mcp`
- * speaks only over stdio, and stdout carries only the protocol). It implements the SDK's `Transport` rather
+ * MCP's stdio transport: one JSON-RPC message per line, in on stdin and out on stdout (docs/invariants.md,
+ * "Servers safe by default": `mcp` speaks only over stdio, and stdout carries only the protocol). It implements the SDK's `Transport` rather
  * than using its `StdioServerTransport`, which drops a line that is not JSON-RPC without an answer and closes
  * on one longer than its buffer: here a malformed line gets a JSON-RPC error (-32700 not JSON, -32600 not a
  * JSON-RPC message, with the request's id when it has one) and the server keeps reading.

@@ -22,7 +22,7 @@ import { labelledSnapshot } from '../usage/account-label.js';
 import { type BudgetVerdict, unavailableVerdict, verdictOf } from '../usage/budget.js';
 import type { McpContext } from './context.js';
 import { collectAccountCost, costWindow } from './cost-source.js';
-import { obtainModels } from './models-source.js';
+import { obtainAccountModels } from './models-source.js';
 import {
   budgetInput,
   budgetOutput,
@@ -153,7 +153,7 @@ export function createMcpServer(context: McpContext, version: string): McpServer
     },
     ({ account }) =>
       answer(context, async () => {
-        const outcome = await obtainModels(context, account);
+        const outcome = await obtainAccountModels(context, account);
         if (!outcome.ok) return failure(outcome);
         const { answer: models, fetchedAt, fromCache } = outcome.value;
         const catalog = buildCatalog(models, context.io.now());

@@ -13,6 +13,7 @@
 import { formatCountdownDuration } from '../usage/countdown.js';
 import { computePace } from '../usage/pace.js';
 import type { RateWindow, UsageSnapshot } from '../usage/types.js';
+import { snapshotWindows } from '../usage/windows.js';
 import { safeText } from './safe-text.js';
 import {
   ageSeconds,
@@ -63,21 +64,12 @@ interface WindowFact {
 
 /** Every window the snapshot has, main ones first, as `usage` lists them. */
 function windowsOf(snapshot: UsageSnapshot): WindowFact[] {
-  const facts: WindowFact[] = [];
-  for (const key of ['primary', 'secondary', 'tertiary'] as const) {
-    const window = snapshot[key];
-    if (window)
-      facts.push({ title: snapshot.labels[key], left: leftOf(window), window, pace: key === 'primary' });
-  }
-  for (const extra of snapshot.extraRateWindows) {
-    facts.push({
-      title: safeText(extra.title),
-      left: extra.usageKnown === false ? undefined : leftOf(extra.window),
-      window: extra.window,
-      pace: extra.showsPace === true,
-    });
-  }
-  return facts;
+  return snapshotWindows(snapshot).map(({ title, window, usageKnown, showsPace }) => ({
+    title: safeText(title),
+    left: usageKnown ? leftOf(window) : undefined,
+    window,
+    pace: showsPace,
+  }));
 }
 
 function leftOf(window: RateWindow): number | undefined {
