@@ -40,7 +40,7 @@ const PLATFORM_NAMES = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' } as 
 async function doctorCommand(flags: OutputFlags, io: CliIo): Promise<number> {
   const reporter = new Reporter(io, outputOptions(flags));
   try {
-    const environment = await checkEnvironment(io, io.timing.optionalTimeoutMs);
+    const environment = await checkEnvironment(io, io.timing.optionalTimeoutMs, io.now());
     const auth = await authReport(io);
     const platformName = PLATFORM_NAMES[io.platform];
     const problems = environment.problems.length + auth.problems.length;

@@ -8,20 +8,41 @@ import { validateConfigDocument } from '../config/validate.js';
 import type { LocalEnvironment } from '../local/environment.js';
 import { displayPath } from '../local/paths.js';
 import { errorCode } from '../local/read-file.js';
+import { sqliteState } from '../local/sqlite.js';
 import type { EnvironmentReport, Problem } from './types.js';
 
 /** Node, the config file, the cache directory, proxies and the network. */
-export async function checkEnvironment(env: LocalEnvironment, timeoutMs: number): Promise<EnvironmentReport> {
+export async function checkEnvironment(
+  env: LocalEnvironment,
+  timeoutMs: number,
+  now: Date,
+): Promise<EnvironmentReport> {
   const problems: Problem[] = [];
-  const node = checkNode(problems);
+  const node = checkNode(problems, now);
+  const sqlite = await checkSqlite(problems);
   const config = await checkConfig(env, problems);
   const cache = await checkCache(env, problems);
   const proxy = checkProxy(env);
   const network = await checkNetwork(env, timeoutMs, problems, proxy.variables.length > 0);
-  return { node, config, cache, proxy, network, problems };
+  return { node, sqlite, config, cache, proxy, network, problems };
 }
 
-function checkNode(problems: Problem[]): EnvironmentReport['node'] {
+/**
+ * When each Node line stops getting fixes (https://github.com/nodejs/release#release-schedule). A line newer
+ * than this table is taken as supported, since its end lies years ahead.
+ */
+const END_OF_LIFE: Record<number, string> = {
+  20: '2026-04-30',
+  21: '2024-06-01',
+  22: '2027-04-30',
+  23: '2025-06-01',
+  24: '2028-04-30',
+  25: '2026-06-01',
+  26: '2029-04-30',
+  27: '2027-06-01',
+};
+
+function checkNode(problems: Problem[], now: Date): EnvironmentReport['node'] {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const supported = major > 20 || (major === 20 && minor >= 18);
   if (!supported) {
@@ -30,7 +51,31 @@ function checkNode(problems: Problem[]): EnvironmentReport['node'] {
       fix: 'Install Node.js 20.18 or newer (22 or 24 recommended).',
     });
   }
-  return { version: process.version, platform: process.platform, arch: process.arch, supported };
+  const report: EnvironmentReport['node'] = {
+    version: process.version,
+    platform: process.platform,
+    arch: process.arch,
+    supported,
+  };
+  const end = END_OF_LIFE[major];
+  // A warning, not a problem: codexbar still works there (README.md, "Set-up").
+  if (end !== undefined && now.toISOString().slice(0, 10) > end) report.endOfLife = end;
+  return report;
+}
+
+/** The SQLite engine in use, and, when better-sqlite3 is not it, why and the fix (src/local/sqlite.ts). */
+async function checkSqlite(problems: Problem[]): Promise<EnvironmentReport['sqlite']> {
+  const state = await sqliteState();
+  if (state.kind === 'none') {
+    problems.push({
+      problem: `No SQLite engine: ${state.addon.reason}, and Node.js ${process.version} has no node:sqlite. \`cost\` runs without its event store, browser cookies cannot be read, and \`proxy\` cannot record.`,
+      fix: state.addon.fix,
+    });
+    return { engine: 'none', reason: state.addon.reason, fix: state.addon.fix };
+  }
+  const found: EnvironmentReport['sqlite'] = { engine: state.engine.name, version: state.engine.version };
+  if (state.addon !== undefined) Object.assign(found, { reason: state.addon.reason, fix: state.addon.fix });
+  return found;
 }
 
 async function checkConfig(env: LocalEnvironment, problems: Problem[]): Promise<EnvironmentReport['config']> {

@@ -49,7 +49,15 @@ export interface AuthReport {
 }
 
 export interface EnvironmentReport {
-  node: { version: string; platform: string; arch: string; supported: boolean };
+  /** `endOfLife`: the date the running Node line stopped getting fixes, once it has. */
+  node: { version: string; platform: string; arch: string; supported: boolean; endOfLife?: string };
+  /** The SQLite engine in use; `reason` and `fix` say why better-sqlite3 is not (src/local/sqlite.ts). */
+  sqlite: {
+    engine: 'better-sqlite3' | 'node:sqlite' | 'none';
+    version?: string;
+    reason?: string;
+    fix?: string;
+  };
   config: {
     path: string;
     exists: boolean;

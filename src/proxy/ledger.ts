@@ -10,11 +10,14 @@
  * the process being killed (it is in the WAL, in the OS's hands), which is the loss this must not have.
  */
 import path from 'node:path';
-import type { Database, Statement } from 'better-sqlite3';
 import { ensurePrivateDir } from '../cache/private-files.js';
 import { createStoreFile, foreignFileReason } from '../cost/store/store-files.js';
 import { ConfigError } from '../errors.js';
-import { loadSqlite } from '../local/sqlite.js';
+import {
+  type SqliteDatabase as Database,
+  loadSqlite,
+  type SqliteStatement as Statement,
+} from '../local/sqlite.js';
 import type { RequestUsage } from './usage.js';
 
 const LEDGER_FILE = 'byok.sqlite';
@@ -109,8 +112,8 @@ export async function openLedgerDatabase(file: string): Promise<Database> {
   const foreign = await foreignFileReason(file);
   if (foreign) throw new LedgerUnusableError(`The BYOK ledger ${file} cannot be used: ${foreign}.`);
   await createStoreFile(file);
-  const Sqlite = await loadSqlite();
-  const db = new Sqlite(file, { timeout: BUSY_TIMEOUT_MS });
+  const engine = await loadSqlite();
+  const db = engine.open(file, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -40,6 +40,7 @@ export function doctorJson({ environment, auth, platformName, appVersion, now }:
     error: category === undefined ? undefined : { category, safeDescription: SAFE_DESCRIPTIONS[category] },
     settings: { sourceMode: 'auto' },
     node: environment.node,
+    sqlite: environment.sqlite,
     config: environment.config,
     cache: environment.cache,
     proxy: environment.proxy,

@@ -17,7 +17,7 @@ export interface DoctorTextInput {
 export function renderDoctorText({ environment, auth, platformName, colour }: DoctorTextInput): string {
   const c = palette(colour);
   const good = (ok: boolean, text: string) => (ok ? c.green(text) : c.red(text));
-  const { node, config, cache, proxy, network } = environment;
+  const { node, sqlite, config, cache, proxy, network } = environment;
   const configState =
     config.issues.length === 0
       ? config.exists
@@ -27,7 +27,8 @@ export function renderDoctorText({ environment, auth, platformName, colour }: Do
   const lines = [
     c.bold('codexbar doctor'),
     '',
-    `Node.js      ${node.version} on ${node.platform} ${node.arch}: ${good(node.supported, node.supported ? 'OK' : 'too old')}`,
+    `Node.js      ${node.version} on ${node.platform} ${node.arch}: ${nodeState(node, c)}`,
+    `SQLite       ${sqliteLine(sqlite, c)}`,
     `Config       ${config.path}: ${good(!config.issues.some((i) => i.severity === 'error'), configState)}`,
     `Cache        ${cache.path}: ${good(cache.ok, cache.state)}`,
     `Proxy        ${proxy.variables.length === 0 ? 'none set' : [...proxy.proxies, ...(proxy.noProxy ? [`NO_PROXY: ${proxy.noProxy}`] : [])].join('; ')}`,
@@ -76,4 +77,22 @@ function problemLines(problems: readonly Problem[], tint: (text: string) => stri
       `     Fix: ${safeText(problem.fix)}`,
     ]),
   ];
+}
+
+type Palette = ReturnType<typeof palette>;
+
+function nodeState(node: EnvironmentReport['node'], c: Palette): string {
+  if (!node.supported) return c.red('too old');
+  if (node.endOfLife === undefined) return c.green('OK');
+  return c.yellow(
+    `OK, but past end of life since ${node.endOfLife} (no security fixes): use Node.js 24 or 26`,
+  );
+}
+
+/** The engine and its SQLite version; when better-sqlite3 is not the engine, why and the fix. */
+function sqliteLine(sqlite: EnvironmentReport['sqlite'], c: Palette): string {
+  if (sqlite.engine === 'none') return c.red(`none: degraded (${safeText(sqlite.reason ?? '')})`);
+  const engine = `${sqlite.engine} (SQLite ${safeText(sqlite.version ?? '?')})`;
+  if (sqlite.reason === undefined) return `${engine}: ${c.green('OK')}`;
+  return `${engine}: ${c.yellow(`OK, ${safeText(sqlite.reason)}; to use it: ${safeText(sqlite.fix ?? '')}`)}`;
 }

@@ -149,6 +149,8 @@ export interface SpawnOptions {
    * SIGXFSZ ignored so the write returns its error instead of killing the process.
    */
   writesFail?: boolean;
+  /** Another install's bin/codexbar.js (an install without its SQLite addon, say) instead of the worktree's. */
+  bin?: string;
 }
 
 /** Whether `npm run build` has produced the bundle bin/codexbar.js loads. */
@@ -178,7 +180,7 @@ export function startCli(
     preload.push('--import', pathToFileURL(fixedNowPreload).href);
   }
   if (!options.coldCompileCache) seedCompileCache(options.home);
-  const argv = [process.execPath, ...preload, binPath, ...args];
+  const argv = [process.execPath, ...preload, options.bin ?? binPath, ...args];
   const child = options.writesFail
     ? spawn('sh', ['-c', 'trap "" XFSZ; ulimit -f 0; exec "$@"', 'sh', ...argv], { env, cwd: options.home })
     : spawn(argv[0]!, argv.slice(1), { env, cwd: options.home });

@@ -14,10 +14,9 @@
  * every store codexbar opens (docs/invariants.md, "Regular files only, never a blocking read").
  */
 import { closeSync, constants, existsSync, readSync } from 'node:fs';
-import type { Database } from 'better-sqlite3';
 import { CodexbarError } from '../../errors.js';
 import { openRegularFileSync } from '../../local/read-file-sync.js';
-import { loadSqlite } from '../../local/sqlite.js';
+import { type SqliteDatabase as Database, loadSqlite } from '../../local/sqlite.js';
 import { foreignFileReason } from '../store/store-files.js';
 
 const FORMAT_VERSION = 1;
@@ -101,18 +100,21 @@ export async function readLedgerRows(
 }
 
 async function openLedger(file: string, shown: string): Promise<Database> {
-  const Sqlite = await loadSqlite();
+  const engine = await loadSqlite();
   const notLedger = (why: string) =>
     new LedgerReadError('ledger_format', `The BYOK ledger ${shown} is not a ledger: ${why}.`);
   if (!existsSync(file)) throw missingLedger(shown);
   try {
-    if (existsSync(`${file}-wal`)) return new Sqlite(file, { readonly: true, fileMustExist: true });
+    // An engine that cannot open an image (node:sqlite before Node 24) reads the file itself, as with a -wal.
+    if (existsSync(`${file}-wal`) || !engine.opensImages) {
+      return engine.open(file, { readonly: true, fileMustExist: true });
+    }
     const copy = readCopy(file, shown);
     if (copy.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) throw notLedger('not an SQLite database');
     // WAL (2) to rollback journal (1): the write and read versions of the copy only.
     if (copy[18] === 2) copy[18] = 1;
     if (copy[19] === 2) copy[19] = 1;
-    return new Sqlite(copy, { readonly: true });
+    return engine.open(copy, { readonly: true });
   } catch (error) {
     if (error instanceof LedgerReadError) throw error;
     throw notLedger(sqliteReason(error));

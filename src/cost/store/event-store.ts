@@ -12,8 +12,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import type BetterSqlite3 from 'better-sqlite3';
-import { loadSqlite } from '../../local/sqlite.js';
+import { loadSqlite, type SqliteDatabase } from '../../local/sqlite.js';
 import { EventRows } from '../events/rows.js';
 import { ChunkFormatError, decodeChunk, encodeChunk, type Labels, type StoreIds } from './chunk-codec.js';
 import { KeptEvents } from './kept-events.js';
@@ -56,7 +55,7 @@ export interface RangeEvents {
 
 class StoreUnusableError extends Error {}
 
-type Database = BetterSqlite3.Database;
+type Database = SqliteDatabase;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -142,12 +141,12 @@ export interface OpenStoreOptions {
  * without a store.
  */
 export async function openEventStore(options: OpenStoreOptions): Promise<EventStore> {
-  const Sqlite = await loadSqlite();
+  const engine = await loadSqlite();
   const open = async (): Promise<Database> => {
     const foreign = await foreignFileReason(options.file);
     if (foreign) throw new StoreUnusableError(foreign);
     await createStoreFile(options.file);
-    return initDatabase(new Sqlite(options.file, { timeout: BUSY_TIMEOUT_MS }), options);
+    return initDatabase(engine.open(options.file, { timeout: BUSY_TIMEOUT_MS }), options);
   };
   try {
     return new EventStore(await open(), options, open);

@@ -78,8 +78,37 @@ const doctorSchema = z
         platform: z.string().describe('`process.platform`.'),
         arch: z.string().describe('`process.arch`.'),
         supported: z.boolean().describe('Whether it is Node.js 20.18 or newer.'),
+        endOfLife: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional()
+          .describe(
+            "The date this Node line's support ended (`2026-04-30` for 20), once it has: codexbar still runs there, but Node no longer gets security fixes. Absent before that date.",
+          ),
       })
       .describe("codexbar's: the Node.js running it."),
+    sqlite: z
+      .strictObject({
+        engine: z
+          .enum(['better-sqlite3', 'node:sqlite', 'none'])
+          .describe(
+            "The SQLite engine in use: better-sqlite3's addon, else Node's built-in `node:sqlite` (Node 22.13 and later), else `none` (degraded: `cost` runs without its event store, browser cookies cannot be read, `proxy` cannot record).",
+          ),
+        version: z.string().optional().describe('The SQLite library version; absent with `none`.'),
+        reason: z
+          .string()
+          .optional()
+          .describe(
+            'Why better-sqlite3 is not the engine (not installed, its addon never built, built for another Node); absent when it is.',
+          ),
+        fix: z
+          .string()
+          .optional()
+          .describe(
+            'The command that makes better-sqlite3 load (`npm rebuild better-sqlite3` in its directory, or a reinstall with `--allow-scripts=better-sqlite3`); with `reason`.',
+          ),
+      })
+      .describe("codexbar's: the SQLite engine."),
     config: z
       .strictObject({
         path: z.string().describe('The config file, `~` for the home directory.'),

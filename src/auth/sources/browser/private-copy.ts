@@ -3,13 +3,14 @@ import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { CodexbarError } from '../../../errors.js';
 import { fingerprintOf, MISSING } from '../../../local/fingerprint.js';
 import { errorCode } from '../../../local/read-file.js';
-import { loadSqlite } from '../../../local/sqlite.js';
+import { loadSqlite, type SqliteDatabase } from '../../../local/sqlite.js';
 import { guardCopy } from './copy-cleanup.js';
 import { type Outcome, ok, skip } from './outcome.js';
 
-export type SqliteDatabase = import('better-sqlite3').Database;
+export type { SqliteDatabase };
 
 /**
  * The largest cookie database copied. Firefox's holds every site's cookies, and a copy is made in full
@@ -36,8 +37,14 @@ export async function readPrivateCopy<T>(
   read: (db: SqliteDatabase) => Outcome<T>,
 ): Promise<Outcome<Copied<T>>> {
   // Loaded on first use so the native addon stays out of start-up for every other credential source.
-  const Database = await loadSqlite().catch(() => undefined);
-  if (Database === undefined) return skip('unreadable', `cannot read ${shown} (SQLite is not available)`);
+  let engine: Awaited<ReturnType<typeof loadSqlite>>;
+  try {
+    engine = await loadSqlite();
+  } catch (error) {
+    // The install's fault, not the file's: said with its fix (src/local/sqlite.ts).
+    const hint = error instanceof CodexbarError && error.hint !== undefined ? `; fix: ${error.hint}` : '';
+    return skip('unreadable', `cannot read ${shown}: ${(error as Error).message}${hint}`);
+  }
   await sweepOnce(os.tmpdir());
   // mkdtemp creates the directory with mode 0700, owned by us, with a name nobody can guess.
   let dir: string;
@@ -64,7 +71,7 @@ export async function readPrivateCopy<T>(
     }
     let db: SqliteDatabase | undefined;
     try {
-      db = new Database(copy, { readonly: true, fileMustExist: true });
+      db = engine.open(copy, { readonly: true, fileMustExist: true });
       const data = read(db);
       return data.ok ? ok({ data: data.value, files }) : data;
     } catch (error) {

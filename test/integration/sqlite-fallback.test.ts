@@ -1,0 +1,145 @@
+/**
+ * The built CLI installed without a loadable better-sqlite3 (src/local/sqlite.ts): once with the package
+ * missing (`npm install --omit=optional`), once with an addon that does not load (a failed build, another
+ * Node's). Both are real installs of the bundle: bin/ and dist/ copied beside a node_modules of their own, so
+ * the addon is looked up there. Where the running Node has node:sqlite (22.13 and later, `npm run test:node`)
+ * codexbar uses it; on Node 20 it degrades. Either way nothing blames the user's files or session, no figure
+ * is wrong, and doctor names the engine and the fix.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
+import { nodeSqliteEngine } from '../../src/local/sqlite-node.js';
+import { generateEvents } from '../fake-cursor/events.js';
+import type { FakeAccount } from '../fake-cursor/server.js';
+import { builtCliExists, repoRoot, type SpawnOptions, spawnCli } from '../helpers/cli.js';
+import { useScene } from '../helpers/scene.js';
+
+const COOKIE = 'user_fallback%3A%3Afallback-session';
+const hasNodeSqlite = nodeSqliteEngine() !== undefined;
+const expectedEngine = hasNodeSqlite ? 'node:sqlite' : 'none';
+
+const scene = useScene();
+let installs: string;
+
+/** bin/ and dist/ as npm installs them, with `addon` deciding what node_modules/better-sqlite3 holds. */
+function install(name: string, addon: 'missing' | 'broken'): string {
+  const root = path.join(installs, name);
+  fs.mkdirSync(root, { recursive: true });
+  fs.cpSync(path.join(repoRoot, 'bin'), path.join(root, 'bin'), { recursive: true });
+  fs.cpSync(path.join(repoRoot, 'dist'), path.join(root, 'dist'), { recursive: true });
+  fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(root, 'package.json'));
+  if (addon === 'broken') {
+    const modules = path.join(root, 'node_modules');
+    const target = path.join(modules, 'better-sqlite3');
+    const source = path.join(repoRoot, 'node_modules', 'better-sqlite3');
+    fs.mkdirSync(path.join(target, 'build', 'Release'), { recursive: true });
+    fs.cpSync(path.join(source, 'lib'), path.join(target, 'lib'), { recursive: true });
+    fs.copyFileSync(path.join(source, 'package.json'), path.join(target, 'package.json'));
+    // Not a shared object at all: what a failed or interrupted build leaves.
+    fs.writeFileSync(path.join(target, 'build', 'Release', 'better_sqlite3.node'), 'not an addon\n');
+    for (const dependency of ['bindings', 'file-uri-to-path']) {
+      fs.symlinkSync(
+        path.join(repoRoot, 'node_modules', dependency),
+        path.join(modules, dependency),
+        'junction',
+      );
+    }
+  }
+  return path.join(root, 'bin', 'codexbar.js');
+}
+
+const bins: Record<'missing' | 'broken', string> = { missing: '', broken: '' };
+
+beforeAll(() => {
+  if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: run `npm run build` before these tests');
+  installs = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-installs-'));
+  bins.missing = install('missing', 'missing');
+  bins.broken = install('broken', 'broken');
+});
+afterAll(() => fs.rmSync(installs, { recursive: true, force: true }));
+
+function account(): FakeAccount {
+  const events = generateEvents({
+    count: 400,
+    start: new Date(WORKED_NOW.getTime() - 20 * 86_400_000),
+    end: WORKED_NOW,
+    seed: 26,
+  });
+  return {
+    cookies: [COOKIE],
+    usageSummary: { json: WORKED_SUMMARY },
+    me: { json: WORKED_ME },
+    legacyUsage: { json: { 'gpt-4': {} } },
+    sand: { json: WORKED_SAND },
+    events: { events },
+  };
+}
+
+async function against(bin?: string): Promise<SpawnOptions> {
+  const fake = await scene.serve([account()]);
+  return {
+    home: scene.home,
+    now: WORKED_NOW,
+    frozen: true,
+    bin,
+    env: {
+      CODEXBAR_CURSOR_BASE_URL: fake.url,
+      CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${COOKIE}`,
+    },
+  };
+}
+
+const storeDir = () => path.join(scene.home, '.cache', 'codexbar', 'cost');
+const storeFiles = () => (fs.existsSync(storeDir()) ? fs.readdirSync(storeDir()) : []);
+
+describe.each(['missing', 'broken'] as const)('better-sqlite3 %s', (addon) => {
+  it(`doctor names the engine (${expectedEngine}), why better-sqlite3 is not it, and the fix`, async () => {
+    const result = await spawnCli(['doctor', '--json'], await against(bins[addon]));
+    expect(result.stderr).toBe('');
+    const { sqlite, problems } = JSON.parse(result.stdout);
+    expect(sqlite.engine).toBe(expectedEngine);
+    expect(sqlite.reason).toBe(
+      addon === 'missing'
+        ? 'better-sqlite3 is not installed (an optional dependency)'
+        : "better-sqlite3's addon does not load (ERR_DLOPEN_FAILED)",
+    );
+    expect(sqlite.fix).toMatch(
+      addon === 'missing' ? /--allow-scripts=better-sqlite3/ : /npm rebuild better-sqlite3$/,
+    );
+    const sqliteProblems = problems.filter((problem: { problem: string }) => /SQLite/.test(problem.problem));
+    expect(sqliteProblems).toHaveLength(hasNodeSqlite ? 0 : 1);
+
+    const text = await spawnCli(['doctor', '--no-color'], await against(bins[addon]));
+    const line = text.stdout.split('\n').find((found) => found.startsWith('SQLite'));
+    expect(line).toContain(hasNodeSqlite ? 'node:sqlite (SQLite 3.' : 'none: degraded');
+  });
+
+  it('cost shows the same figures as a healthy install, twice, with or without its store', async () => {
+    const healthy = await spawnCli(['cost', '--days', '30', '--json'], await against());
+    expect(healthy).toMatchObject({ code: 0, stderr: '' });
+    fs.rmSync(storeDir(), { recursive: true, force: true });
+
+    const options = await against(bins[addon]);
+    const cold = await spawnCli(['cost', '--days', '30', '--json'], options);
+    expect(cold).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(cold.stdout).toBe(healthy.stdout);
+    expect(storeFiles().some((name) => name.endsWith('.sqlite'))).toBe(hasNodeSqlite);
+
+    const warm = await spawnCli(['cost', '--days', '30', '--json', '--verbose'], options);
+    expect(warm.code).toBe(0);
+    expect(warm.stdout).toBe(healthy.stdout);
+    const said = warm.stderr.split('\n').filter((found) => /SQLite|event store/i.test(found));
+    if (hasNodeSqlite) {
+      expect(said.some((found) => found.includes('Event store:'))).toBe(true);
+      expect(warm.stderr).not.toContain('ExperimentalWarning');
+    } else {
+      // Said once, with the fix; never as damage to the store or the session.
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/No event store this run: no SQLite engine: .*has no node:sqlite/);
+      expect(warm.stderr).not.toMatch(/corrupt|not a readable SQLite|not logged in/i);
+    }
+  });
+});
