@@ -11,8 +11,8 @@ const chalkNoDetection = path.resolve('build/chalk-no-detection.js');
 
 /**
  * One CommonJS build into dist/ (bench/README.md, Start-up): the CLI (`cli.cjs`), the statusline fast
- * path bin/codexbar.js tries first (`statusline.cjs`), and the few lines that turn on Node's compile cache
- * (`compile-cache.cjs`). CommonJS because bin/codexbar.js (CommonJS too, see bin/package.json) then loads
+ * path bin/codexbar.js tries first (`statusline.cjs`), and the few lines that turn on Node's compile cache and
+ * start the run (`boot.cjs`). CommonJS because bin/codexbar.js (CommonJS too, see bin/package.json) then loads
  * them without starting Node's ES module loader: measured, that saves a prompt about as much as everything
  * the fast path does, and `usage` about 20 ms. Each output is self-contained: they share no file.
  */
@@ -103,7 +103,7 @@ export default defineConfig({
   entry: {
     cli: 'src/cli.ts',
     statusline: 'src/statusline/fast-path.ts',
-    'compile-cache': 'src/boot/compile-cache.ts',
+    boot: 'src/boot/npm.ts',
   },
   format: ['cjs'],
   outExtension: () => ({ js: '.cjs' }),
@@ -117,3 +117,23 @@ export default defineConfig({
   metafile: true,
   onSuccess: async () => writeThirdPartyLicences(),
 });
+
+/**
+ * The single executable's one bundle (docs/single-executable.md): the fast path and the CLI together, since an
+ * executable can load nothing from beside it. scripts/build-sea.ts builds it into dist-sea/ with the version
+ * put in, and gives it to Node's `--build-sea`.
+ */
+export function seaBundle(version: string): Options {
+  return {
+    ...common,
+    entry: { codexbar: 'src/boot/sea.ts' },
+    outDir: 'dist-sea',
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    define: { CODEXBAR_VERSION: JSON.stringify(version) },
+    splitting: false,
+    clean: true,
+    // tsup would otherwise read this file again and build dist/ as well.
+    config: false,
+  };
+}

@@ -29,8 +29,15 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Suites with their own config and script: test/keyring needs a real keyring in a D-Bus session
     // (`npm run test:keyring`), test/browser a real Chromium (`npm run test:browser`), test/prometheus a real
-    // Prometheus (`npm run test:prometheus`); `.ci/run` runs all three.
-    exclude: [...configDefaults.exclude, 'test/keyring/**', 'test/browser/**', 'test/prometheus/**'],
+    // Prometheus (`npm run test:prometheus`), test/sea the single executable (`npm run test:sea`); `.ci/run` runs
+    // all four.
+    exclude: [
+      ...configDefaults.exclude,
+      'test/keyring/**',
+      'test/browser/**',
+      'test/prometheus/**',
+      'test/sea/**',
+    ],
     env: { TZ: 'UTC', ...(scratch ? { TMPDIR: scratch } : {}) },
     testTimeout: 30_000,
     hookTimeout: 30_000,

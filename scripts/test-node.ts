@@ -18,6 +18,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installNode, nodeBinary } from './lib/node-dist.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = path.join(ROOT, '.test-node');
@@ -40,35 +41,6 @@ function fail(message: string): never {
 
 function log(message: string): void {
   console.log(`test:node: ${message}`);
-}
-
-/** `node@<major>` in its own prefix; returns the directory of its platform package (bin/ and include/). */
-function installNode(major: string): string {
-  const prefix = path.join(WORK, `node-${major}`);
-  const found = findNodeDist(prefix);
-  if (found) return found;
-  log(`installing node@${major} from the npm registry into ${path.relative(ROOT, prefix)}`);
-  fs.mkdirSync(prefix, { recursive: true });
-  execFileSync(
-    'npm',
-    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node@${major}`],
-    {
-      stdio: 'inherit',
-    },
-  );
-  return findNodeDist(prefix) ?? fail(`node@${major} installed no binary under ${prefix}`);
-}
-
-function findNodeDist(prefix: string): string | undefined {
-  const packages = path.join(prefix, 'node_modules', 'node', 'node_modules');
-  if (!fs.existsSync(packages)) return undefined;
-  for (const name of fs.readdirSync(packages).filter((entry) => entry.startsWith('node-'))) {
-    const dist = path.join(packages, name);
-    const binary = path.join(dist, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-    if (fs.existsSync(binary) && fs.existsSync(path.join(dist, 'include', 'node', 'node_version.h')))
-      return dist;
-  }
-  return undefined;
 }
 
 /** better-sqlite3 compiled for `node`, in a private node_modules; returns that package's directory. */
@@ -165,8 +137,8 @@ function main(): number {
   if (!major || !/^\d+$/.test(major))
     fail('usage: npm run test:node -- <node major, e.g. 22> [vitest filters… | bench/<name>.ts [args…]]');
   if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.cjs'))) fail('dist/ is missing: run `npm run build` first');
-  const nodeDist = installNode(major);
-  const node = path.join(nodeDist, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  const nodeDist = installNode(WORK, major, log);
+  const node = nodeBinary(nodeDist);
   const sqlite = buildSqlite(node, nodeDist);
   const mirror = makeMirror(major, sqlite);
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();

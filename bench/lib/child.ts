@@ -83,6 +83,15 @@ export async function runNode(args: readonly string[], options: ChildOptions): P
   }
 }
 
+/** Runs `command <args>` (the single executable, say) and times it; never throws on a non-zero exit. */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: ChildOptions,
+): Promise<ChildRun> {
+  return spawnTimed(command, [...args], options.env, options);
+}
+
 function spawnTimed(
   command: string,
   argv: string[],

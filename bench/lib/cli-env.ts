@@ -19,8 +19,10 @@ const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuf
 /**
  * A private copy of bin/, dist/ and package.json (node_modules linked), so every run measures the same
  * build even when someone rebuilds dist/ meanwhile (tsup empties it first). Returns the copy's bin path.
+ * `withoutAddon`: no node_modules at all, as `npm install --omit=optional` leaves it (the bundles need only
+ * better-sqlite3 from there), so the run takes node:sqlite or no engine (src/local/sqlite.ts).
  */
-export function snapshotBuild(): string {
+export function snapshotBuild(options: { withoutAddon?: boolean } = {}): string {
   // A rebuild in progress leaves dist/ empty for a moment: wait for it, boundedly.
   for (let waited = 0; !fs.existsSync(builtCli) && waited < 30_000; waited += 250) sleepSync(250);
   requireBuild();
@@ -28,7 +30,8 @@ export function snapshotBuild(): string {
   for (const part of ['bin', 'dist'])
     fs.cpSync(path.join(repoRoot, part), path.join(root, part), { recursive: true });
   fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(root, 'package.json'));
-  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'junction');
+  if (!options.withoutAddon)
+    fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'junction');
   return path.join(root, path.relative(repoRoot, binPath));
 }
 

@@ -11,8 +11,8 @@
  * never write, create, truncate, rename, lock or chmod anything, and never read the whole file.
  */
 import { statSync } from 'node:fs';
-import { corrupt as corruptRead } from './sqlite/format-error.js';
 import { openItemTable } from './sqlite/item-table.js';
+import { readConsistently } from './sqlite/stable-read.js';
 import { type DecodedToken, decodeTokenValue } from './sqlite/token-value.js';
 import { walStamp } from './sqlite/wal.js';
 
@@ -21,8 +21,6 @@ export type AppTokenRead = DecodedToken | { kind: 'error'; message: string };
 const ACCESS_TOKEN_KEY = 'cursorAuth/accessToken';
 /** Read only for the opt-in refresh (docs/api2.md, "Token refresh (opt-in)"); never written back. */
 const REFRESH_TOKEN_KEY = 'cursorAuth/refreshToken';
-/** A read that a running Cursor disturbs is tried this many times in all. */
-const READ_ATTEMPTS = 3;
 
 function exists(path: string): boolean {
   try {
@@ -59,16 +57,11 @@ async function readAppToken(dbPath: string, key: string): Promise<AppTokenRead> 
  * (salts, checksum) changed underneath it is not trusted and is done again.
  */
 function readStable(dbPath: string, walPath: string, key: string): DecodedToken {
-  for (let attempt = 1; ; attempt++) {
-    const before = walStamp(walPath);
-    try {
-      const value = readToken(dbPath, walPath, key);
-      if (walStamp(walPath) === before) return value;
-    } catch (error) {
-      if (attempt >= READ_ATTEMPTS || walStamp(walPath) === before) throw error;
-    }
-    if (attempt >= READ_ATTEMPTS) corruptRead('the -wal kept changing while it was read');
-  }
+  return readConsistently(
+    () => walStamp(walPath),
+    () => readToken(dbPath, walPath, key),
+    'the -wal',
+  );
 }
 
 function readToken(dbPath: string, walPath: string, key: string): DecodedToken {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CodexbarError } from '../errors.js';
+import { isSingleExecutable } from '../lib/single-executable.js';
 import { nodeSqliteEngine } from './sqlite-node.js';
 
 export type SqliteConstructor = typeof BetterSqlite3;
@@ -152,6 +153,11 @@ export async function loadSqlite(): Promise<SqliteEngine> {
 }
 
 async function decideEngine(): Promise<SqliteState> {
+  // The single executable can load no addon: node:sqlite is its engine by design, nothing to fix.
+  if (isSingleExecutable()) {
+    const engine = nodeSqliteEngine();
+    if (engine !== undefined) return { kind: 'ready', engine };
+  }
   let addon: AddonProblem;
   try {
     const Database = retainSqliteObjects((await import('better-sqlite3')).default);

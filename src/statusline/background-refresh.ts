@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readSnapshot } from '../cache/snapshot-read.js';
+import { isSingleExecutable } from '../lib/single-executable.js';
 import { acquireRefreshLock, handOverRefreshLock, releaseRefreshLock } from './refresh-lock.js';
 
 /**
@@ -61,8 +62,9 @@ export async function startBackgroundRefresh(
 }
 
 /**
- * The same node and script (and node flags) as this run, detached from the prompt: no stdin, no output, its
- * own process group, so the prompt neither waits for it nor kills it.
+ * The same node and script (and node flags) as this run, or the same single executable, which takes its
+ * arguments alone (docs/single-executable.md), detached from the prompt: no stdin, no output, its own process
+ * group, so the prompt neither waits for it nor kills it.
  */
 function spawnDetached(args: readonly string[]): number | undefined {
   const script = process.argv[1];
@@ -70,7 +72,8 @@ function spawnDetached(args: readonly string[]): number | undefined {
   try {
     // Fetched here, not imported: only a stale line starts a process, and a fresh one must start fast.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(process.execPath, [...process.execArgv, script, ...args], {
+    const argv = isSingleExecutable() ? args : [...process.execArgv, script, ...args];
+    const child = spawn(process.execPath, argv, {
       detached: true,
       stdio: 'ignore',
       windowsHide: true,

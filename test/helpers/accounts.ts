@@ -1,3 +1,5 @@
+import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
+import { generateEvents } from '../fake-cursor/events.js';
 import type { FakeAccount, FakeCursor } from '../fake-cursor/server.js';
 import type { TestToken } from './home.js';
 
@@ -66,3 +68,34 @@ export const emailOf = (stdout: string): string => JSON.parse(stdout)[0].usage.a
 /** The Cookie headers usage-summary received, in arrival order: which account's cookie was used. */
 export const summaryCookies = (server: FakeCursor): string[] =>
   server.requests.filter((r) => r.path === '/api/usage-summary').map((r) => r.headers.cookie ?? '');
+
+/**
+ * The worked example's account (fixtures/worked-example.ts) for `cookie`, with `events` cost events over the
+ * 20 days before its clock when asked: what the process-level tests run every command against.
+ */
+export function workedAccount(
+  cookie: string,
+  overrides: Partial<FakeAccount> = {},
+  events?: { count: number; seed: number },
+): FakeAccount {
+  return {
+    cookies: [cookie],
+    usageSummary: { json: WORKED_SUMMARY },
+    me: { json: WORKED_ME },
+    legacyUsage: { json: { 'gpt-4': {} } },
+    sand: { json: WORKED_SAND },
+    ...(events
+      ? {
+          events: {
+            events: generateEvents({
+              count: events.count,
+              start: new Date(WORKED_NOW.getTime() - 20 * 86_400_000),
+              end: WORKED_NOW,
+              seed: events.seed,
+            }),
+          },
+        }
+      : {}),
+    ...overrides,
+  };
+}

@@ -151,6 +151,8 @@ export interface SpawnOptions {
   writesFail?: boolean;
   /** Another install's bin/codexbar.js (an install without its SQLite addon, say) instead of the worktree's. */
   bin?: string;
+  /** The single executable (dist-sea/codexbar) instead of node and a bin script: it takes no node flags. */
+  executable?: string;
 }
 
 /** Whether `npm run build` has produced the bundle bin/codexbar.js loads. */
@@ -180,7 +182,12 @@ export function startCli(
     preload.push('--import', pathToFileURL(fixedNowPreload).href);
   }
   if (!options.coldCompileCache) seedCompileCache(options.home);
-  const argv = [process.execPath, ...preload, options.bin ?? binPath, ...args];
+  // An executable reads node flags only from NODE_OPTIONS, and loads a preload there only by `--require`.
+  if (options.executable !== undefined && options.now) env.NODE_OPTIONS = `--require ${fixedNowPreload}`;
+  const argv =
+    options.executable !== undefined
+      ? [options.executable, ...args]
+      : [process.execPath, ...preload, options.bin ?? binPath, ...args];
   const child = options.writesFail
     ? spawn('sh', ['-c', 'trap "" XFSZ; ulimit -f 0; exec "$@"', 'sh', ...argv], { env, cwd: options.home })
     : spawn(argv[0]!, argv.slice(1), { env, cwd: options.home });

@@ -13,14 +13,20 @@ export interface ServeProcess {
   stderr(): string;
 }
 
-/** `nodeArgs` go before the script; `ipc` opens a message channel to the child (bench/serve.ts reads memory). */
+/**
+ * `nodeArgs` go before the script; `ipc` opens a message channel to the child (bench/serve.ts reads memory);
+ * `executable` says `bin` is the single executable (dist-sea/codexbar), run without node.
+ */
 export async function spawnServe(
   bin: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
-  options: { nodeArgs?: readonly string[]; ipc?: boolean } = {},
+  options: { nodeArgs?: readonly string[]; ipc?: boolean; executable?: boolean } = {},
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, 'serve', ...args], {
+  const argv = options.executable
+    ? [bin, 'serve', ...args]
+    : [process.execPath, ...(options.nodeArgs ?? []), bin, 'serve', ...args];
+  const child = spawn(argv[0]!, argv.slice(1), {
     env,
     stdio: options.ipc ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe'],
   });

@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
+import { WORKED_NOW, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
 import { generateEvents } from '../fake-cursor/events.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
+import { workedAccount } from '../helpers/accounts.js';
 import { builtCliExists, repoRoot, type SpawnOptions, spawnCli, startCli } from '../helpers/cli.js';
 import { seedCompileCache } from '../helpers/compile-cache.js';
 import { useScene } from '../helpers/scene.js';
@@ -24,14 +25,7 @@ beforeAll(() => {
 });
 
 function account(overrides: Partial<FakeAccount> = {}): FakeAccount {
-  return {
-    cookies: [SESSION],
-    usageSummary: { json: WORKED_SUMMARY },
-    me: { json: WORKED_ME },
-    legacyUsage: { json: { 'gpt-4': {} } },
-    sand: { json: WORKED_SAND },
-    ...overrides,
-  };
+  return workedAccount(SESSION, overrides);
 }
 
 /** Spawn options against a fresh fake cursor.com serving `served`. */

@@ -139,8 +139,9 @@ describe('the fast path bundle', () => {
     const lazy = [...bundle.matchAll(/\bgetBuiltinModule\("([^"]+)"\)/g)].map((match) => match[1]);
 
     expect(new Set(required)).toEqual(new Set(['node:fs', 'node:path']));
-    // Fetched only when needed: a key to compute, a home to look up, a refresh to start.
-    expect(new Set(lazy)).toEqual(new Set(['node:crypto', 'node:os', 'node:child_process']));
+    // Fetched only when needed: a key to compute, a home to look up, a refresh to start (and whether this is
+    // the single executable, which starts it without a script).
+    expect(new Set(lazy)).toEqual(new Set(['node:crypto', 'node:os', 'node:child_process', 'node:sea']));
     expect(bundle).not.toMatch(/\bimport\(/);
     for (const marker of ['ZodError', 'undici', 'CommanderError', 'cli-table3', 'llhttp']) {
       expect(bundle).not.toContain(marker);

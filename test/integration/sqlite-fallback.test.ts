@@ -10,10 +10,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKED_ME, WORKED_NOW, WORKED_SAND, WORKED_SUMMARY } from '../../fixtures/worked-example.js';
+import { encryptLinuxV10 } from '../../fixtures/builders/browser-crypto.js';
+import { createFirefoxCookies } from '../../fixtures/builders/browser-db.js';
+import { firefoxRoot, writeFirefoxProfiles } from '../../fixtures/builders/browser-tree.js';
+import { WORKED_NOW } from '../../fixtures/worked-example.js';
 import { nodeSqliteEngine } from '../../src/local/sqlite-node.js';
-import { generateEvents } from '../fake-cursor/events.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
+import { workedAccount } from '../helpers/accounts.js';
+import { addChromium, snapshotBrowsers } from '../helpers/browser-home.js';
 import { builtCliExists, repoRoot, type SpawnOptions, spawnCli } from '../helpers/cli.js';
 import { useScene } from '../helpers/scene.js';
 
@@ -22,11 +26,11 @@ const hasNodeSqlite = nodeSqliteEngine() !== undefined;
 const expectedEngine = hasNodeSqlite ? 'node:sqlite' : 'none';
 
 const scene = useScene();
-let installs: string;
+let installs: string | undefined;
 
 /** bin/ and dist/ as npm installs them, with `addon` deciding what node_modules/better-sqlite3 holds. */
-function install(name: string, addon: 'missing' | 'broken'): string {
-  const root = path.join(installs, name);
+function install(into: string, name: string, addon: 'missing' | 'broken'): string {
+  const root = path.join(into, name);
   fs.mkdirSync(root, { recursive: true });
   fs.cpSync(path.join(repoRoot, 'bin'), path.join(root, 'bin'), { recursive: true });
   fs.cpSync(path.join(repoRoot, 'dist'), path.join(root, 'dist'), { recursive: true });
@@ -53,32 +57,39 @@ function install(name: string, addon: 'missing' | 'broken'): string {
 
 const bins: Record<'missing' | 'broken', string> = { missing: '', broken: '' };
 
+/**
+ * `.ci/run` installs the packed tarball with npm itself, once with `--omit=optional` and once with
+ * `--ignore-scripts` (the addon never built), and names the two prefixes here; without them the installs are
+ * the copies above.
+ */
+const npmInstalls = process.env.CODEXBAR_TEST_NPM_INSTALLS;
+const npmBin = (prefix: string) =>
+  path.join(npmInstalls!, prefix, 'node_modules', 'codexbar', 'bin', 'codexbar.js');
+const brokenReason = npmInstalls
+  ? "better-sqlite3's addon was never built (its install script did not run)"
+  : "better-sqlite3's addon does not load (ERR_DLOPEN_FAILED)";
+
 beforeAll(() => {
+  if (npmInstalls) {
+    bins.missing = npmBin('omit-optional');
+    bins.broken = npmBin('ignore-scripts');
+    for (const bin of Object.values(bins)) if (!fs.existsSync(bin)) throw new Error(`${bin} is missing`);
+    return;
+  }
   if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: run `npm run build` before these tests');
   installs = fs.mkdtempSync(path.join(os.tmpdir(), 'codexbar-installs-'));
-  bins.missing = install('missing', 'missing');
-  bins.broken = install('broken', 'broken');
+  bins.missing = install(installs, 'missing', 'missing');
+  bins.broken = install(installs, 'broken', 'broken');
 });
-afterAll(() => fs.rmSync(installs, { recursive: true, force: true }));
+afterAll(() => {
+  if (installs) fs.rmSync(installs, { recursive: true, force: true });
+});
 
 function account(): FakeAccount {
-  const events = generateEvents({
-    count: 400,
-    start: new Date(WORKED_NOW.getTime() - 20 * 86_400_000),
-    end: WORKED_NOW,
-    seed: 26,
-  });
-  return {
-    cookies: [COOKIE],
-    usageSummary: { json: WORKED_SUMMARY },
-    me: { json: WORKED_ME },
-    legacyUsage: { json: { 'gpt-4': {} } },
-    sand: { json: WORKED_SAND },
-    events: { events },
-  };
+  return workedAccount(COOKIE, {}, { count: 400, seed: 26 });
 }
 
-async function against(bin?: string): Promise<SpawnOptions> {
+async function against(bin?: string, cookie: 'env' | 'browser' = 'env'): Promise<SpawnOptions> {
   const fake = await scene.serve([account()]);
   return {
     home: scene.home,
@@ -87,7 +98,7 @@ async function against(bin?: string): Promise<SpawnOptions> {
     bin,
     env: {
       CODEXBAR_CURSOR_BASE_URL: fake.url,
-      CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${COOKIE}`,
+      ...(cookie === 'env' ? { CODEXBAR_CURSOR_COOKIE: `WorkosCursorSessionToken=${COOKIE}` } : {}),
     },
   };
 }
@@ -102,12 +113,10 @@ describe.each(['missing', 'broken'] as const)('better-sqlite3 %s', (addon) => {
     const { sqlite, problems } = JSON.parse(result.stdout);
     expect(sqlite.engine).toBe(expectedEngine);
     expect(sqlite.reason).toBe(
-      addon === 'missing'
-        ? 'better-sqlite3 is not installed (an optional dependency)'
-        : "better-sqlite3's addon does not load (ERR_DLOPEN_FAILED)",
+      addon === 'missing' ? 'better-sqlite3 is not installed (an optional dependency)' : brokenReason,
     );
     expect(sqlite.fix).toMatch(
-      addon === 'missing' ? /--allow-scripts=better-sqlite3/ : /npm rebuild better-sqlite3$/,
+      addon === 'missing' ? /--allow-scripts=better-sqlite3/ : /npm rebuild better-sqlite3/,
     );
     const sqliteProblems = problems.filter((problem: { problem: string }) => /SQLite/.test(problem.problem));
     expect(sqliteProblems).toHaveLength(hasNodeSqlite ? 0 : 1);
@@ -142,4 +151,58 @@ describe.each(['missing', 'broken'] as const)('better-sqlite3 %s', (addon) => {
       expect(warm.stderr).not.toMatch(/corrupt|not a readable SQLite|not logged in/i);
     }
   });
+});
+
+describe.each(['missing', 'broken'] as const)('browser cookies with better-sqlite3 %s', (addon) => {
+  const created = new Date(WORKED_NOW.getTime() - 86_400_000);
+  const expires = new Date(WORKED_NOW.getTime() + 30 * 86_400_000);
+  const browsers = {
+    /** A running Firefox: WAL mode, the session cookie only in its `-wal`. */
+    firefox: () => {
+      const dbs = writeFirefoxProfiles(firefoxRoot(scene.home, 'linux'), 'linux', [
+        { name: 'default-release', folder: 'x.default-release' },
+      ]);
+      const live = createFirefoxCookies(
+        dbs['default-release']!,
+        [{ name: 'WorkosCursorSessionToken', value: COOKIE, created, expires }],
+        { keepOpen: true },
+      );
+      scene.defer(() => live?.close());
+    },
+    /** Chromium's v10 cookies, whose key needs no keyring. */
+    chromium: () => {
+      addChromium(scene.home, 'linux', 'chromium', [
+        { profile: 'Default', encrypt: encryptLinuxV10, session: COOKIE, created, expires },
+      ]);
+    },
+  };
+
+  it.each(['firefox', 'chromium'] as const)(
+    'usage finds the %s session as a healthy install does, and changes no browser file',
+    async (browser) => {
+      browsers[browser]();
+      const before = snapshotBrowsers(scene.home);
+      const healthy = await spawnCli(['usage', '--json'], await against(undefined, 'browser'));
+      expect(healthy).toMatchObject({ code: 0, stderr: '' });
+      const degraded = await spawnCli(
+        ['usage', '--json', '--verbose'],
+        await against(bins[addon], 'browser'),
+      );
+      expect(degraded.code, degraded.stderr).toBe(0);
+      expect(degraded.stdout).toBe(healthy.stdout);
+      const said = degraded.stderr.split('\n').filter((line) => line.includes('no SQLite engine'));
+      // Said once without an engine, with where to look for the fix; never with node:sqlite.
+      expect(said).toEqual(
+        hasNodeSqlite
+          ? []
+          : [
+              expect.stringMatching(
+                /Browser cookies: no SQLite engine, so read with codexbar's own page reader/,
+              ),
+            ],
+      );
+      expect(degraded.stderr).toContain('Using browser cookie from');
+      expect(snapshotBrowsers(scene.home)).toEqual(before);
+    },
+  );
 });

@@ -1,8 +1,8 @@
 /**
- * The V8 flags bin/codexbar.js sets at run time keep undici's WebAssembly HTTP parser on V8's baseline tier:
+ * The V8 flags the launcher (src/boot/launch.ts, for bin/codexbar.js and the single executable) sets at run time keep undici's WebAssembly HTTP parser on V8's baseline tier:
  * a process cannot exit while its optimising compile runs, ~150 ms of every network run (bench/README.md).
  * Node 22 stopped honouring `--liftoff-only` set at run time, and a Node upgrade can drop the tier-up budget
- * too, silently. So this runs the flags as bin/codexbar.js sets them, in a child of the Node under test, on a
+ * too, silently. So this runs the flags as the launcher sets them, in a child of the Node under test, on a
  * small WebAssembly function called a million times (more work than a run's few HTTP answers): it must stay
  * on the baseline tier. The same work without the flags must tier up, so the check can see the difference.
  */
@@ -14,7 +14,7 @@ import { repoRoot } from '../helpers/cli.js';
 
 const BIN_FLAGS = [
   ...fs
-    .readFileSync(path.join(repoRoot, 'bin', 'codexbar.js'), 'utf8')
+    .readFileSync(path.join(repoRoot, 'src', 'boot', 'launch.ts'), 'utf8')
     .matchAll(/v8\.setFlagsFromString\('([^']+)'\)/g),
 ].map((match) => match[1]!);
 
@@ -53,8 +53,8 @@ function optimisedAfterWork(flags: readonly string[], waitMs: number): boolean {
   return answer.optimised;
 }
 
-describe(`the V8 flags of bin/codexbar.js on Node ${process.versions.node}`, () => {
-  it('are there: bin/codexbar.js sets them', () => {
+describe(`the V8 flags of the launcher on Node ${process.versions.node}`, () => {
+  it('are there: src/boot/launch.ts sets them', () => {
     expect(BIN_FLAGS.length).toBeGreaterThan(0);
   });
 
@@ -62,7 +62,7 @@ describe(`the V8 flags of bin/codexbar.js on Node ${process.versions.node}`, () 
     expect(optimisedAfterWork([], 20_000)).toBe(true);
   });
 
-  it('set at run time as bin/codexbar.js sets them, the same work leaves it on the baseline tier', () => {
+  it('set at run time as the launcher sets them, the same work leaves it on the baseline tier', () => {
     expect(optimisedAfterWork(BIN_FLAGS, syncTierUp ? 0 : 300)).toBe(false);
   });
 });

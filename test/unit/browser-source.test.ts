@@ -386,10 +386,11 @@ describe('the private copy', () => {
     createFirefoxCookies(db, []);
     const before = listeners();
     const during: number[][] = [];
-    const read = () => {
+    const sql = () => {
       during.push(listeners());
       return ok(null);
     };
+    const read = { sql, pages: sql };
 
     await Promise.all([readPrivateCopy(db, 'one', read), readPrivateCopy(db, 'two', read)]);
     expect(during).toEqual([before.map((count) => count + 1), before.map((count) => count + 1)]);
@@ -409,11 +410,12 @@ describe('the private copy', () => {
     let copiesDuring: string[] = [];
     process.on('SIGTERM', serveStop);
     try {
-      const read = await readPrivateCopy(db, 'db', () => {
+      const sql = () => {
         process.emit('SIGTERM', 'SIGTERM');
         copiesDuring = fs.readdirSync(scene.tmp);
         return ok('read on');
-      });
+      };
+      const read = await readPrivateCopy(db, 'db', { sql, pages: sql });
       expect(read).toMatchObject({ ok: true, value: { data: 'read on' } });
     } finally {
       process.off('SIGTERM', serveStop);

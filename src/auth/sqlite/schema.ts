@@ -17,7 +17,7 @@ export interface ItemTableLayout {
   keyIndexRoot: number | undefined;
 }
 
-interface SchemaRow {
+export interface SchemaRow {
   type: string;
   name: string;
   tableName: string;
@@ -29,7 +29,7 @@ function text(value: SqlValue | undefined, encoding: TextEncoding): string | und
   return value?.type === 'text' ? decodeText(value.bytes, encoding) : undefined;
 }
 
-function readSchemaRows(pager: Pager): SchemaRow[] {
+export function readSchemaRows(pager: Pager): SchemaRow[] {
   const encoding = pager.header.textEncoding;
   const rows: SchemaRow[] = [];
   scanTable(pager, 1, (cell) => {
@@ -47,7 +47,7 @@ function readSchemaRows(pager: Pager): SchemaRow[] {
 }
 
 /** SQLite compares identifiers case-insensitively for ASCII letters only. */
-function sameName(a: string, b: string): boolean {
+export function sameName(a: string, b: string): boolean {
   return (
     a.length === b.length &&
     a.replace(/[A-Z]/g, (c) => c.toLowerCase()) === b.replace(/[A-Z]/g, (c) => c.toLowerCase())

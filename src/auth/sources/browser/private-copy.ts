@@ -3,10 +3,13 @@ import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { CodexbarError } from '../../../errors.js';
-import { fingerprintOf, MISSING } from '../../../local/fingerprint.js';
+import { fileFingerprint, fingerprintOf, MISSING } from '../../../local/fingerprint.js';
 import { errorCode } from '../../../local/read-file.js';
-import { loadSqlite, type SqliteDatabase } from '../../../local/sqlite.js';
+import { type SqliteDatabase, sqliteState } from '../../../local/sqlite.js';
+import { Pager } from '../../sqlite/pager.js';
+import { readConsistently } from '../../sqlite/stable-read.js';
+import { readTableRows, type TableRows } from '../../sqlite/table-rows.js';
+import { walStamp } from '../../sqlite/wal.js';
 import { guardCopy } from './copy-cleanup.js';
 import { type Outcome, ok, skip } from './outcome.js';
 
@@ -22,6 +25,14 @@ export const COPY_LIMIT_BYTES = 256 * 1024 * 1024;
 export interface Copied<T> {
   data: T;
   files: Record<string, string>;
+  /** Set when no SQLite engine read it (src/local/sqlite.ts): why, said once under `--verbose`. */
+  degraded?: string;
+}
+
+/** How a browser's cookies are read: with SQL from the private copy, or from the live file's pages. */
+export interface CookieReaders<T> {
+  sql(db: SqliteDatabase): Outcome<T>;
+  pages(tables: { rows(table: string): TableRows | undefined }): Outcome<T>;
 }
 
 /**
@@ -34,17 +45,12 @@ export interface Copied<T> {
 export async function readPrivateCopy<T>(
   dbPath: string,
   shown: string,
-  read: (db: SqliteDatabase) => Outcome<T>,
+  read: CookieReaders<T>,
 ): Promise<Outcome<Copied<T>>> {
-  // Loaded on first use so the native addon stays out of start-up for every other credential source.
-  let engine: Awaited<ReturnType<typeof loadSqlite>>;
-  try {
-    engine = await loadSqlite();
-  } catch (error) {
-    // The install's fault, not the file's: said with its fix (src/local/sqlite.ts).
-    const hint = error instanceof CodexbarError && error.hint !== undefined ? `; fix: ${error.hint}` : '';
-    return skip('unreadable', `cannot read ${shown}: ${(error as Error).message}${hint}`);
-  }
+  // Decided on first use so no engine is loaded at start-up for every other credential source.
+  const state = await sqliteState();
+  if (state.kind === 'none') return readLive(dbPath, shown, read.pages);
+  const { engine } = state;
   await sweepOnce(os.tmpdir());
   // mkdtemp creates the directory with mode 0700, owned by us, with a name nobody can guess.
   let dir: string;
@@ -72,7 +78,7 @@ export async function readPrivateCopy<T>(
     let db: SqliteDatabase | undefined;
     try {
       db = engine.open(copy, { readonly: true, fileMustExist: true });
-      const data = read(db);
+      const data = read.sql(db);
       return data.ok ? ok({ data: data.value, files }) : data;
     } catch (error) {
       return sqliteFailure(error, shown);
@@ -85,6 +91,45 @@ export async function readPrivateCopy<T>(
     release();
   }
 }
+
+/**
+ * No SQLite engine (docs/invariants.md, "SQLite engines"): the live database and its `-wal` read through the
+ * page reader, with read-only handles and no copy, as state.vscdb is. A browser may write while it is read:
+ * a read during which the database or the `-wal` changed is done again, and one that never held still is
+ * skipped with the reason, never half-read.
+ */
+export function readLive<T>(
+  dbPath: string,
+  shown: string,
+  pages: CookieReaders<T>['pages'],
+): Outcome<Copied<T>> {
+  const wal = `${dbPath}-wal`;
+  const stamp = () => `${fileFingerprint(dbPath)}|${fileFingerprint(wal)}|${walStamp(wal)}`;
+  try {
+    return readConsistently(
+      stamp,
+      () => {
+        const files = { [dbPath]: fileFingerprint(dbPath), [wal]: fileFingerprint(wal) };
+        const pager = Pager.open(dbPath, wal);
+        try {
+          const data = pages({ rows: (table) => readTableRows(pager, table) });
+          return data.ok ? ok({ data: data.value, files, degraded: NO_ENGINE }) : data;
+        } finally {
+          pager.close();
+        }
+      },
+      shown,
+    );
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== undefined) return copyFailure(error, shown);
+    // The page reader's messages name the structure that is damaged, never a value from the file.
+    return skip('corrupt', `${shown} is not a readable SQLite database (${(error as Error).message})`);
+  }
+}
+
+const NO_ENGINE =
+  "no SQLite engine, so read with codexbar's own page reader (`codexbar doctor` says why and the fix)";
 
 const COPY_PREFIX = 'codexbar-cookies-';
 /** The temp dirs swept by this process: a browser with many profiles makes a copy per profile. */

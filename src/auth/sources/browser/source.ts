@@ -41,6 +41,9 @@ interface Context {
    * the walk would end where it did. Undefined once a profile was passed over for a reason no file shows.
    */
   consulted: Record<string, string> | undefined;
+  /** Why a database was read without an SQLite engine (private-copy.ts), until it has been said. */
+  degraded?: string;
+  degradedSaid?: boolean;
 }
 
 /**
@@ -99,9 +102,18 @@ async function advance(steps: AsyncGenerator<Step>, context: Context, tally: Tal
     if (jwt !== undefined) session.jwt = jwt;
     if (context.consulted !== undefined) session.cookieFiles = { ...context.consulted };
     if (expiresMs !== undefined) session.cookieExpiresAt = new Date(expiresMs);
+    noteDegraded(context, notes);
     return { kind: 'session', session, notes, next: () => advance(steps, context, tally) };
   }
+  noteDegraded(context, notes);
   return { ...tally.result(context), notes };
+}
+
+/** Said once a run, under `--verbose`: the install lacks an SQLite engine, not the browser a database. */
+function noteDegraded(context: Context, notes: string[]): void {
+  if (context.degraded === undefined || context.degradedSaid) return;
+  context.degradedSaid = true;
+  notes.push(`Browser cookies: ${context.degraded}`);
 }
 
 async function* walk(context: Context): AsyncGenerator<Step> {
@@ -185,11 +197,13 @@ async function readProfile(
     const read = await readFirefoxCookies(profile.dbPath, shown);
     if (!read.ok) return read;
     consult(context, read.value.files);
+    context.degraded ??= read.value.degraded;
     candidates = read.value.data.map((cookie) => ({ ...cookie, read: async () => plainValue(cookie.value) }));
   } else {
     const read = await readChromiumCookies(profile.dbPath, shown);
     if (!read.ok) return read;
     consult(context, read.value.files);
+    context.degraded ??= read.value.degraded;
     const { metaVersion, cookies } = read.value.data;
     candidates = cookies.map((cookie) => ({
       ...cookie,
