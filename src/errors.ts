@@ -52,6 +52,15 @@ export class NotLoggedInError extends CodexbarError {
 /** No credential source produced a session. */
 export class NoSessionError extends CodexbarError {
   readonly code = 'no_session';
+
+  constructor(
+    message: string,
+    hint?: string,
+    /** A browser's cookies were there, but their key is in a keyring no desktop session reaches from here. */
+    readonly noDesktopSession = false,
+  ) {
+    super(message, hint);
+  }
 }
 
 /** A valid option value that Cursor does not support (`--source oauth|api`), or Cursor turned off in config. */

@@ -71,6 +71,7 @@ export async function withSession<T>(
   const looked: string[] = [];
   const hints: string[] = [];
   let rejected: NotLoggedInError | undefined;
+  let desktopless = false;
 
   for (const source of options.ladder) {
     const name = source.name.charAt(0).toUpperCase() + source.name.slice(1);
@@ -108,6 +109,7 @@ export async function withSession<T>(
         log(`[cursor] Skipped ${source.name}: ${result.reason}`);
         looked.push(`${source.name} (${result.reason})`);
         if (result.hint) hints.push(result.hint);
+        if (result.cause === 'no-desktop-session') desktopless = true;
         break;
       }
       const { session } = result;
@@ -153,7 +155,7 @@ export async function withSession<T>(
       hint,
     );
   }
-  throw new NoSessionError(`No Cursor session found. Looked at: ${looked.join('; ')}.`, hint);
+  throw new NoSessionError(`No Cursor session found. Looked at: ${looked.join('; ')}.`, hint, desktopless);
 }
 
 /**

@@ -47,7 +47,14 @@ export interface Session {
  * Why a source gave no session, for callers that branch on it (e.g. an expired token rather than a missing
  * one).
  */
-export type SkipCause = 'absent' | 'unreadable' | 'malformed' | 'expired' | 'not-applicable';
+/** `no-desktop-session`: a browser's cookies need the keyring, which no D-Bus session bus reaches here. */
+export type SkipCause =
+  | 'absent'
+  | 'unreadable'
+  | 'malformed'
+  | 'expired'
+  | 'not-applicable'
+  | 'no-desktop-session';
 
 /**
  * One source's answer: a session, or why it was skipped (for `--verbose`). Only `session.cookieHeader` holds

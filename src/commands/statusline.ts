@@ -21,10 +21,16 @@ import { ArgumentError, exitCodeFor } from '../errors.js';
 import { DEFAULT_TEMPLATE, STATUSLINE_TOKENS, unknownTokens } from '../render/statusline.js';
 import type { CursorTarget } from '../session/cursor-session.js';
 import { type AccountOutcome, forEachAccount, lastFailureCode } from '../session/per-account.js';
-import { type ObtainedUsage, obtainUsage } from '../session/usage-cache.js';
+import {
+  type ObtainedUsage,
+  obtainUsage,
+  obtainUsageOrPending,
+  type PendingUsage,
+} from '../session/usage-cache.js';
 import { startBackgroundRefresh } from '../statusline/background-refresh.js';
 import {
   failureEntry,
+  pendingEntry,
   renderStatusline,
   STATUSLINE_DEFAULT_MAX_AGE_MS,
   STATUSLINE_DEFAULT_TIMEOUT_MS,
@@ -40,13 +46,15 @@ Template tokens:
   {label} Cursor (Cursor (work) for an account named by --account/--account-index/--all-accounts)
   {left} 58% left   {used} 42% used   {reset} 15d 9h (primary window)
   {pace} 8% in reserve   {ondemand} $12.34/$50   {plan} Pro   {account} email   {age} 2m
-  Parts between " · " that come out empty are dropped with their separator.
+  Parts between " · " that come out empty are dropped with their separator. Where the locale (LC_ALL,
+  LC_CTYPE, LANG) is not UTF-8 the line joins them with " | " instead, and the placeholder is "Cursor ...".
 
 Examples:
   codexbar statusline                        Cursor 58% left · 15d 9h · $12.34/$50
   codexbar statusline --template '{left} ({age})'
   codexbar statusline --json                 {"provider":"cursor","text":…,"leftPercent":58,…}
   codexbar statusline --all-accounts         one line per token account: Cursor (work) 58% left · …
+  codexbar statusline --no-wait              Cursor … until the first snapshot, fetched in the background
   codexbar statusline --format waybar        {"text":"Cursor 58% left · …","alt":"ok","tooltip":…,"class":"ok",…}
   codexbar statusline --format swiftbar      a SwiftBar/xbar plugin's output: title, ---, a menu line per fact
   codexbar statusline --format i3blocks      full text, short text (58%), a colour when low
@@ -89,6 +97,10 @@ function addStatuslineOptions(command: Command): Command {
       new Option('--timeout <duration>', 'how long to wait for cursor.com when there is no snapshot at all')
         .argParser(duration('--timeout', STATUSLINE_TIMEOUT_RANGE))
         .default(STATUSLINE_DEFAULT_TIMEOUT_MS, `${STATUSLINE_DEFAULT_TIMEOUT_MS / 1000}s`),
+    )
+    .option(
+      '--no-wait',
+      'with no snapshot yet, print a placeholder (Cursor …) at once and fetch in the background',
     )
     .option('--strict', 'exit 1 (4 on a timeout) when there is nothing to show, instead of 0')
     .option('--json', 'one JSON object instead of the line (the same as --format json)')
@@ -133,16 +145,18 @@ export interface StatuslineFlags extends AccountFlags {
   maxAge: number;
   /** Milliseconds. */
   timeout: number;
+  /** false with --no-wait (commander's negation); true otherwise. */
+  wait: boolean;
   strict?: boolean;
 }
 
 /**
- * One account's usage, and how a background refresh selects the account again: through the ordinary ladder
- * (`{}`), by its label, or not at all (undefined).
+ * One account's usage (or, under `--no-wait`, its placeholder), and how a background refresh selects the
+ * account again: through the ordinary ladder (`{}`), by its label, or not at all (undefined).
  */
-interface LineUsage extends ObtainedUsage {
+type LineUsage = (ObtainedUsage | PendingUsage) & {
   refresh?: { label?: string };
-}
+};
 
 /**
  * `codexbar statusline`: one line per account from its snapshot; a stale one is printed at once, marked, and
@@ -177,10 +191,12 @@ async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<num
   // A bad combination of account flags is an argument error (exit 1), not a line.
   checkAccountFlags(flags);
   const named = accountFlagsUsed(flags);
+  // --no-wait: an account with no snapshot yet is a placeholder now and a background refresh, not a wait.
+  const obtain = flags.wait ? obtainUsage : obtainUsageOrPending;
   let outcomes: AccountOutcome<LineUsage>[];
   try {
     outcomes = await forEachAccount(io, options, flags, log, async (target, accountLog) => ({
-      ...(await obtainUsage(
+      ...(await obtain(
         io,
         options,
         accountLog,
@@ -199,6 +215,7 @@ async function statuslineCommand(flags: StatuslineFlags, io: CliIo): Promise<num
   const entries = outcomes.map((outcome) => {
     const account = named ? outcome.account?.label : undefined;
     if (!outcome.ok) return failureEntry(outcome.error, account);
+    if ('pending' in outcome.value) return pendingEntry(io.env, account);
     return statuslineEntry(settings, io.env, io.stdout.isTTY === true, { ...outcome.value, now, account });
   });
   io.stdout.write(renderStatusline(entries, settings, flags.allAccounts === true));
@@ -227,7 +244,7 @@ function refreshByLabel(target: CursorTarget): { label: string } | undefined {
   return byLabel?.index === account.index ? { label: account.label } : undefined;
 }
 
-/** A stale snapshot gets one detached refresh per account (behind its lock). */
+/** A stale snapshot, or a placeholder, gets one detached refresh per account (behind its lock). */
 async function refreshIfStale(
   usage: LineUsage,
   source: string,
@@ -236,7 +253,8 @@ async function refreshIfStale(
   io: CliIo,
   log: (line: string) => void,
 ): Promise<void> {
-  if (!usage.stale || usage.account === undefined || usage.cacheDir === undefined) return;
+  const pending = 'pending' in usage;
+  if (!(pending || usage.stale) || usage.account === undefined || usage.cacheDir === undefined) return;
   if (usage.refresh === undefined) {
     log('[cache] Background refresh: not started (no label selects this account alone)');
     return;
@@ -246,7 +264,7 @@ async function refreshIfStale(
     {
       usageDir: usage.cacheDir,
       account: usage.account,
-      seenFetchedAt: usage.fetchedAt,
+      seenFetchedAt: pending ? usage.seenFetchedAt : usage.fetchedAt,
       now,
       sourceArgs: [
         '--source',

@@ -6,6 +6,7 @@
  * Money is summed in cents, as Cursor reports it, and turned into USD once, when read: dividing each value
  * first would let a sum whose cents overflow (two charges of 1.797e308) pass as a finite number of dollars.
  */
+import { usdFromCents } from '../lib/money.js';
 import { ExactSum } from './exact-sum.js';
 import type { RequestCounts } from './types.js';
 
@@ -59,7 +60,7 @@ class CostSum {
   }
 
   get usd(): number | null {
-    return this.invalid || !this.known ? null : this.cents.value / 100;
+    return this.invalid || !this.known ? null : usdFromCents(this.cents.value);
   }
 }
 
@@ -93,7 +94,7 @@ export class MeteredSum {
   }
 
   get usd(): number | null {
-    return this.lost || this.events === 0 ? null : this.cents.value / 100;
+    return this.lost || this.events === 0 ? null : usdFromCents(this.cents.value);
   }
 }
 

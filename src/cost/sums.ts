@@ -2,6 +2,8 @@
  * The sums and order that every report level shares: days, the window, kinds, and the weekly and monthly
  * groups of `--by` all add up the same way.
  */
+
+import { moneyAtPrecision } from '../lib/money.js';
 import { checkedSum } from './accumulators.js';
 import { ExactSum } from './exact-sum.js';
 import type { CostModelRow, TokenTotals } from './types.js';
@@ -29,7 +31,7 @@ function usdSum(values: readonly number[]): number | null {
   const sum = new ExactSum();
   for (const value of values) sum.add(value);
   const usd = sum.value;
-  return sum.finite && Number.isFinite(usd * 100) ? usd : null;
+  return sum.finite && Number.isFinite(usd * 100) ? moneyAtPrecision(usd) : null;
 }
 
 /**

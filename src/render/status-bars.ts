@@ -29,10 +29,13 @@ import {
 export const BAR_FORMATS = ['waybar', 'swiftbar', 'i3blocks'] as const;
 export type BarFormat = (typeof BAR_FORMATS)[number];
 
-/** One account as a bar shows it: its line and snapshot, or a failure's short marker. */
+/**
+ * One account as a bar shows it: its line and snapshot, a failure's short marker, or `--no-wait`'s placeholder
+ * before the account's first snapshot.
+ */
 export type BarEntry =
   | { kind: 'usage'; text: string; view: StatuslineView }
-  | { kind: 'failure'; text: string };
+  | { kind: 'failure' | 'pending'; text: string };
 
 type Level = 'ok' | 'warning' | 'critical' | 'unknown';
 
@@ -140,8 +143,9 @@ interface WaybarObject {
 
 /**
  * One JSON object on one line (a custom module's `"return-type": "json"`). `class` is the level, plus
- * `stale` for a stale snapshot and `error` for a failed account (a failure alone is `error`); `alt` is the
- * level or `error`, for `format-icons`; `percentage` is the most-constrained window's percent left, rounded.
+ * `stale` for a stale snapshot, `pending` for `--no-wait`'s placeholder and `error` for a failed account (a
+ * failure alone is `error`); `alt` is the level, or `error` or `pending` when no account has figures, for
+ * `format-icons`; `percentage` is the most-constrained window's percent left, rounded.
  * Waybar reads `text` and `tooltip` as Pango markup, so `&`, `<` and `>` are escaped.
  */
 function waybar(entries: readonly BarEntry[]): string {
@@ -150,16 +154,17 @@ function waybar(entries: readonly BarEntry[]): string {
     const left = constrainedLeft(entry.view.snapshot);
     return left === undefined ? [] : [left];
   });
-  const failed = usage.length < entries.length;
+  const failed = entries.some((entry) => entry.kind === 'failure');
   const level = worstLevel(lefts.map(levelOf));
   const classes = [
     ...(usage.length > 0 ? [level] : []),
     ...(usage.some((entry) => entry.view.stale) ? ['stale'] : []),
+    ...(entries.some((entry) => entry.kind === 'pending') ? ['pending'] : []),
     ...(failed ? ['error'] : []),
   ];
   const object: WaybarObject = {
     text: pango(entries.map((entry) => entry.text).join(ACCOUNT_SEPARATOR)),
-    alt: usage.length === 0 ? 'error' : level,
+    alt: usage.length > 0 ? level : failed ? 'error' : 'pending',
     tooltip: pango(
       entries
         .map((entry) => (entry.kind === 'usage' ? details(entry.view).join('\n') : entry.text))
@@ -187,11 +192,11 @@ function pango(text: string): string {
  */
 function swiftbar(entries: readonly BarEntry[]): string {
   const titles = entries.map((entry) => {
-    if (entry.kind === 'failure') return swiftbarLine(entry.text, COLOURS.error);
+    if (entry.kind !== 'usage') return swiftbarLine(entry.text, markerColour(entry));
     return swiftbarLine(entry.text, COLOURS[levelOf(constrainedLeft(entry.view.snapshot))]);
   });
   const sections = entries.map((entry) => {
-    if (entry.kind === 'failure') return [swiftbarLine(entry.text, COLOURS.error)];
+    if (entry.kind !== 'usage') return [swiftbarLine(entry.text, markerColour(entry))];
     const [who = '', ...rest] = details(entry.view);
     const windows = windowsOf(entry.view.snapshot);
     return [
@@ -211,6 +216,11 @@ function swiftbar(entries: readonly BarEntry[]): string {
   return lines.map((line) => `${line}\n`).join('');
 }
 
+/** A failure's marker is grey; the placeholder keeps the bar's own colour. */
+function markerColour(entry: BarEntry): string | undefined {
+  return entry.kind === 'failure' ? COLOURS.error : undefined;
+}
+
 /**
  * `text | params`. A `|` in the text would start the parameters, so it becomes `¦`; a leading `-` would make
  * the line a separator or a submenu item, so it becomes `‐` (U+2010).
@@ -224,7 +234,7 @@ function swiftbarLine(text: string, colour?: string): string {
 
 /**
  * i3blocks' three lines: the full text, the short text (the primary window's percent left, `~` when stale;
- * a failure's marker), and the colour for `warning`, `critical` or a failure (no third line otherwise). With
+ * a failure's marker or the placeholder), and the colour for `warning`, `critical` or a failure (no third line otherwise). With
  * several accounts, each line joins theirs and the colour is the worst. No markup: leave the block's
  * `markup` unset.
  */
@@ -232,7 +242,7 @@ function i3blocks(entries: readonly BarEntry[]): string {
   const full = entries.map((entry) => entry.text).join(ACCOUNT_SEPARATOR);
   const short = entries
     .map((entry) => {
-      if (entry.kind === 'failure') return entry.text;
+      if (entry.kind !== 'usage') return entry.text;
       const primary = entry.view.snapshot.primary;
       const left = primary ? leftOf(primary) : undefined;
       return left === undefined ? entry.text : `${entry.view.stale ? '~' : ''}${percent(left)}`;
@@ -240,6 +250,7 @@ function i3blocks(entries: readonly BarEntry[]): string {
     .join(ACCOUNT_SEPARATOR);
   const usage = entries.flatMap((entry) => (entry.kind === 'usage' ? [entry] : []));
   const level = worstLevel(usage.map((entry) => levelOf(constrainedLeft(entry.view.snapshot))));
-  const colour = COLOURS[level] ?? (usage.length < entries.length ? COLOURS.error : undefined);
+  const colour =
+    COLOURS[level] ?? (entries.some((entry) => entry.kind === 'failure') ? COLOURS.error : undefined);
   return `${full}\n${short}\n${colour === undefined ? '' : `${colour}\n`}`;
 }

@@ -37,6 +37,21 @@ type Token = (typeof STATUSLINE_TOKENS)[number];
 export const DEFAULT_TEMPLATE = '{label} {left} · {reset} · {ondemand}';
 /** Parts of a template between these are dropped, with the separator, when they come out empty. */
 const SEPARATOR = ' · ';
+/**
+ * What a line joins its parts with, and the placeholder's ellipsis, where the locale is not UTF-8: a terminal
+ * there draws `·` as `~`, which reads as the stale marker (docs/behaviour.md, "statusline").
+ */
+const ASCII_SEPARATOR = ' | ';
+
+/**
+ * Whether the terminal's locale is UTF-8: the first of LC_ALL, LC_CTYPE and LANG that is set decides, as
+ * setlocale(3) does. With none set (Windows, a bare service) nothing says otherwise, so the line keeps its
+ * Unicode, as it always has.
+ */
+export function isUtf8Locale(env: Readonly<Record<string, string | undefined>>): boolean {
+  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((value) => value !== undefined && value !== '');
+  return locale === undefined || /\.utf-?8(@|$)/i.test(locale);
+}
 const TOKEN = /\{([A-Za-z]+)\}/g;
 
 /** The unknown `{token}`s of a template (empty when it is fine). */
@@ -54,6 +69,8 @@ export interface StatuslineView {
   stale: boolean;
   /** The token account's label when a flag named it: `{label}` and `account`. */
   account?: string;
+  /** The locale is not UTF-8: the parts are joined with ` | ` (isUtf8Locale). */
+  ascii?: boolean;
 }
 
 export interface StatuslineJson {
@@ -67,6 +84,8 @@ export interface StatuslineJson {
   fetchedAt?: Date;
   ageSeconds?: number;
   error?: JsonErrorBody;
+  /** `--no-wait` with no snapshot yet: the placeholder, while the background refresh fetches. */
+  pending?: true;
 }
 
 /** `Cursor 58% left · 15d 9h · $12.34/$50`; a stale snapshot gets a leading `~`. */
@@ -76,7 +95,7 @@ export function statuslineText(template: string, view: StatuslineView, colour: b
   const parts = template.split(SEPARATOR).map(fill);
   const line = parts
     .filter((part) => part.trim() !== '')
-    .join(SEPARATOR)
+    .join(view.ascii ? ASCII_SEPARATOR : SEPARATOR)
     .trim();
   const text = `${view.stale ? '~' : ''}${line}`;
   const left = remainingPercent(view.snapshot);
@@ -116,12 +135,25 @@ export function failureJson(error: unknown, account?: string): StatuslineJson {
   };
 }
 
+/**
+ * `statusline --no-wait` before the account's first snapshot: `Cursor …` (`Cursor ...` where the locale is not
+ * UTF-8), printed at once while the one background refresh fetches the figures.
+ */
+export function pendingText(account: string | undefined, ascii: boolean): string {
+  return `${productLabel(account)} ${ascii ? '...' : '…'}`;
+}
+
+export function pendingJson(text: string, account: string | undefined): StatuslineJson {
+  return { provider: 'cursor', account, text, stale: false, pending: true };
+}
+
 /** `Cursor`, or `Cursor (work)` for a token account named by a flag. */
 export function productLabel(account: string | undefined): string {
   return account?.trim() ? `Cursor (${safeText(account)})` : 'Cursor';
 }
 
 function failureMarker(error: unknown): string {
+  if (error instanceof NoSessionError && error.noDesktopSession) return 'no desktop session';
   if (error instanceof NoSessionError || error instanceof NotLoggedInError) return 'not logged in';
   if (error instanceof AccountSelectionError) return 'no such account';
   if (error instanceof TimeoutError) return 'timed out';

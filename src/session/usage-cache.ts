@@ -43,13 +43,47 @@ export interface ObtainedUsage {
   cacheDir?: string;
 }
 
-export async function obtainUsage(
+/**
+ * `statusline --no-wait` before the account's first usable snapshot: nothing was fetched; the caller prints
+ * its placeholder and starts the one background refresh, which fetches and saves the snapshot.
+ */
+export interface PendingUsage {
+  pending: true;
+  account: string;
+  cacheDir: string;
+  /** When the snapshot this run could not use (another base URL or time zone) was fetched, if there is one. */
+  seenFetchedAt?: Date;
+}
+
+export function obtainUsage(
   io: CliIo,
   options: SharedOptions,
   log: (line: string) => void,
   policy: UsagePolicy,
   target: CursorTarget = {},
 ): Promise<ObtainedUsage> {
+  return obtain(io, options, log, policy, target);
+}
+
+/** obtainUsage, except that an account with no usable snapshot is PendingUsage rather than fetched. */
+export function obtainUsageOrPending(
+  io: CliIo,
+  options: SharedOptions,
+  log: (line: string) => void,
+  policy: UsagePolicy,
+  target: CursorTarget = {},
+): Promise<ObtainedUsage | PendingUsage> {
+  return obtain(io, options, log, policy, target, (pending) => pending);
+}
+
+async function obtain<P = never>(
+  io: CliIo,
+  options: SharedOptions,
+  log: (line: string) => void,
+  policy: UsagePolicy,
+  target: CursorTarget,
+  noWait?: (pending: PendingUsage) => P,
+): Promise<ObtainedUsage | P> {
   const timeZone = policy.timeZone ?? noteTimeZone(io, log);
   const setup = await openCursorSession(io, options, 'usage', log, target);
   const dir = usageCacheDir(setup.authEnv);
@@ -59,12 +93,25 @@ export async function obtainUsage(
   const inputs = cacheDir ? authInputs(setup.authEnv, options.sourceMode, cacheDir) : undefined;
 
   if (cacheDir && (policy.maxAgeMs > 0 || policy.acceptStale)) {
-    const cached = await cachedUsage(setup, cacheDir, timeZone, policy, io.now(), log);
+    const cached = await cachedUsage(setup, cacheDir, timeZone, policy, io.now(), log, noWait !== undefined);
     // `--source rpc` asks for api2's figures: a snapshot cursor.com gave is not that answer.
-    const door = cached?.snapshot.source ?? 'web';
-    if (cached && options.sourceMode === 'rpc' && door !== 'rpc') {
+    const door = cached.usage?.snapshot.source ?? 'web';
+    if (cached.usage && options.sourceMode === 'rpc' && door !== 'rpc') {
       log('[cache] The snapshot came from cursor.com, not api2; fetching');
-    } else if (cached) return { ...cached, cacheDir };
+    } else if (cached.usage) return { ...cached.usage, cacheDir };
+    else if (noWait && cached.account !== undefined) {
+      log('[cache] --no-wait: printing the placeholder; the background refresh fetches the figures');
+      return noWait({
+        pending: true,
+        account: cached.account,
+        cacheDir,
+        seenFetchedAt: cached.seenFetchedAt,
+      });
+    } else if (noWait) {
+      log(
+        '[cache] --no-wait: the session names no cursor.com user id, so nothing can refresh it later; fetching',
+      );
+    }
   }
 
   const { snapshot, session } = await liveUsage(
@@ -100,20 +147,23 @@ async function cachedUsage(
   policy: UsagePolicy,
   now: Date,
   log: (line: string) => void,
-): Promise<Omit<ObtainedUsage, 'cacheDir'> | undefined> {
+  noWait: boolean,
+): Promise<CacheLookup> {
+  // Under --no-wait a miss is not fetched: obtain says what happens instead.
+  const fetching = noWait ? '' : '; fetching';
   const local = await setup.peek();
   const account = local && sessionAccountKey(local.session, setup.accountLabel);
-  if (account === undefined) return undefined;
+  if (account === undefined) return {};
   const read = readSnapshot(cacheDir, account);
   if (read.kind === 'missing') {
-    log(`[cache] No usable snapshot for this account (${read.reason}); fetching`);
-    return undefined;
+    log(`[cache] No usable snapshot for this account (${read.reason})${fetching}`);
+    return { account };
   }
   const { cached } = read;
   // Figures from another server, or reset texts written for another zone, are not this run's answer.
   if (cached.baseUrl !== setup.baseUrl || cached.timeZone !== timeZone) {
-    log('[cache] The snapshot was fetched from another base URL or time zone; fetching');
-    return undefined;
+    log(`[cache] The snapshot was fetched from another base URL or time zone${fetching}`);
+    return { account, seenFetchedAt: cached.fetchedAt };
   }
   const ageMs = now.getTime() - cached.fetchedAt.getTime();
   // A snapshot from the future (a clock set back) is as good as stale.
@@ -125,13 +175,27 @@ async function cachedUsage(
         ? `[cache] The snapshot is dated ${Math.ceil(-ageMs / 1000)}s ahead of this clock; fetching`
         : `[cache] The snapshot is ${age} old, older than --max-age ${policy.maxAgeMs / 1000}s; fetching`,
     );
-    return undefined;
+    return { account, seenFetchedAt: cached.fetchedAt };
   }
   for (const line of local?.lines ?? []) log(line);
   log(
     `[cache] Using the snapshot fetched ${cached.fetchedAt.toISOString()} (${age} old${fresh ? '' : ', stale'})`,
   );
-  return { snapshot: cached.snapshot, fetchedAt: cached.fetchedAt, fromCache: true, stale: !fresh, account };
+  const usage = {
+    snapshot: cached.snapshot,
+    fetchedAt: cached.fetchedAt,
+    fromCache: true,
+    stale: !fresh,
+    account,
+  };
+  return { account, usage };
+}
+
+/** The cache's answer: the usage it holds, or why not, with the account when the ladder named one locally. */
+interface CacheLookup {
+  usage?: Omit<ObtainedUsage, 'cacheDir'>;
+  account?: string;
+  seenFetchedAt?: Date;
 }
 
 async function liveUsage(

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../cache/private-files.js';
 import { readSnapshot } from '../cache/snapshot-read.js';
 import { isSingleExecutable } from '../lib/single-executable.js';
 import { acquireRefreshLock, handOverRefreshLock, releaseRefreshLock } from './refresh-lock.js';
@@ -14,8 +15,11 @@ import { acquireRefreshLock, handOverRefreshLock, releaseRefreshLock } from './r
 export interface RefreshRequest {
   usageDir: string;
   account: string;
-  /** When the stale snapshot we printed was fetched. */
-  seenFetchedAt: Date;
+  /**
+   * When the stale snapshot we printed was fetched; undefined when we printed `--no-wait`'s placeholder, as
+   * there was no snapshot.
+   */
+  seenFetchedAt?: Date;
   now: Date;
   /** `--source` and `--browser`, as given, so the child walks the same ladder. */
   sourceArgs: readonly string[];
@@ -35,13 +39,16 @@ export async function startBackgroundRefresh(
   spawnRefresh: RefreshSpawner = spawnDetached,
 ): Promise<RefreshStart> {
   const lockPath = lockPathFor(request.usageDir, request.account);
+  // Before an account's first snapshot (`--no-wait`), its lock may be the first file in the directory.
+  if (request.seenFetchedAt === undefined) ensurePrivateDir(request.usageDir);
   const attempt = acquireRefreshLock(lockPath, { now: request.now.getTime() });
   if (attempt.kind === 'busy') return 'busy';
   const { nonce } = attempt;
   // Another refresh may have finished between our read and the lock: a newer snapshot than the one we
-  // printed means there is nothing left to do (whatever the clocks say).
+  // printed (any snapshot, after a placeholder) means there is nothing left to do (whatever the clocks say).
   const read = readSnapshot(request.usageDir, request.account);
-  if (read.kind === 'ok' && read.cached.fetchedAt.getTime() > request.seenFetchedAt.getTime()) {
+  const seen = request.seenFetchedAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  if (read.kind === 'ok' && read.cached.fetchedAt.getTime() > seen) {
     releaseRefreshLock(lockPath, nonce);
     return 'fresh';
   }

@@ -18,15 +18,17 @@ import type { LocalEnvironment, Platform } from '../local/environment.js';
 import { zoneSafeProcessEnv } from '../local/zone-file.js';
 import { DEFAULT_TEMPLATE, unknownTokens } from '../render/statusline.js';
 import { authInputs, recordedAccount } from './account-record.js';
-import { type RefreshSpawner, startBackgroundRefresh } from './background-refresh.js';
+import { type RefreshRequest, type RefreshSpawner, startBackgroundRefresh } from './background-refresh.js';
 import {
   MAX_AGE_RANGE,
-  printStatusline,
+  pendingEntry,
+  renderStatusline,
   STATUSLINE_DEFAULT_MAX_AGE_MS,
   STATUSLINE_FORMATS,
   STATUSLINE_TIMEOUT_RANGE,
   type StatuslineFormat,
   type StatuslineSettings,
+  statuslineEntry,
 } from './output.js';
 
 export interface FastIo {
@@ -42,6 +44,7 @@ export interface FastIo {
 
 interface FastFlags extends StatuslineSettings {
   maxAgeMs: number;
+  noWait: boolean;
   mode: SourceMode;
   sourceArgs: string[];
 }
@@ -73,26 +76,45 @@ export async function fastStatusline(
   const account = await currentAccount(local, flags.mode, usageDir);
   if (account === undefined) return undefined;
   const read = readSnapshot(usageDir, account);
+  const now = io.now();
+  // `--no-wait` before the account's first snapshot: the placeholder, and the refresh that fetches it. A
+  // snapshot the run cannot use (another base URL) is the full CLI's to explain under --verbose.
+  if (read.kind === 'missing' && flags.noWait) {
+    if (!printed(io, renderStatusline([pendingEntry(io.env, undefined)], flags, false))) return 1;
+    await refresh(io, { usageDir, account, now, sourceArgs: flags.sourceArgs });
+    return 0;
+  }
   if (read.kind !== 'ok' || read.cached.baseUrl !== baseUrl) return undefined;
 
-  const now = io.now();
   const { snapshot, fetchedAt } = read.cached;
   const ageMs = now.getTime() - fetchedAt.getTime();
   const stale = !(ageMs >= 0 && ageMs <= flags.maxAgeMs);
-  printStatusline(io.stdout, flags, io.env, { snapshot, fetchedAt, now, stale });
-  // A write error other than a closed pipe is one line on stderr and exit 1.
-  const failure = io.writeFailure?.();
-  if (failure !== undefined) {
-    writeQuietly(2, `Error: cannot write output: ${failure}\n`);
+  const view = { snapshot, fetchedAt, now, stale };
+  if (
+    !printed(
+      io,
+      renderStatusline([statuslineEntry(flags, io.env, io.stdout.isTTY === true, view)], flags, false),
+    )
+  ) {
     return 1;
   }
-  if (stale) {
-    await startBackgroundRefresh(
-      { usageDir, account, seenFetchedAt: fetchedAt, now, sourceArgs: flags.sourceArgs },
-      io.spawnRefresh,
-    ).catch(() => undefined);
-  }
+  if (stale)
+    await refresh(io, { usageDir, account, seenFetchedAt: fetchedAt, now, sourceArgs: flags.sourceArgs });
   return 0;
+}
+
+/** Writes the output; a write error other than a closed pipe is one line on stderr (the run exits 1). */
+function printed(io: FastIo, output: string): boolean {
+  io.stdout.write(output);
+  const failure = io.writeFailure?.();
+  if (failure === undefined) return true;
+  writeQuietly(2, `Error: cannot write output: ${failure}\n`);
+  return false;
+}
+
+/** The one background refresh; a prompt never fails for it. */
+async function refresh(io: FastIo, request: RefreshRequest): Promise<void> {
+  await startBackgroundRefresh(request, io.spawnRefresh).catch(() => undefined);
 }
 
 /**
@@ -125,6 +147,7 @@ function parseFlags(argv: readonly string[]): FastFlags | undefined {
     pretty: false,
     strict: false,
     maxAgeMs: STATUSLINE_DEFAULT_MAX_AGE_MS,
+    noWait: false,
     mode: 'auto',
     sourceArgs: [],
   };
@@ -157,6 +180,9 @@ function parseFlags(argv: readonly string[]): FastFlags | undefined {
         break;
       case '--strict':
         flags.strict = true;
+        break;
+      case '--no-wait':
+        flags.noWait = true;
         break;
       case '--color':
         flags.colorFlag = true;

@@ -1,9 +1,11 @@
-import type { OutputStream } from '../cli/io.js';
 import { encodeJson } from '../lib/json.js';
 import { BAR_FORMATS, type BarEntry, type BarFormat, renderBar } from '../render/status-bars.js';
 import {
   failureJson,
   failureText,
+  isUtf8Locale,
+  pendingJson,
+  pendingText,
   type StatuslineJson,
   type StatuslineView,
   statuslineJson,
@@ -78,8 +80,18 @@ export function statuslineEntry(
   isTTY: boolean,
   view: StatuslineView,
 ): StatuslineEntry {
-  const text = statuslineText(settings.template, view, statuslineColour(settings, env, isTTY));
-  return { text, json: statuslineJson(text, view), bar: { kind: 'usage', text, view } };
+  const localised = { ...view, ascii: !isUtf8Locale(env) };
+  const text = statuslineText(settings.template, localised, statuslineColour(settings, env, isTTY));
+  return { text, json: statuslineJson(text, localised), bar: { kind: 'usage', text, view: localised } };
+}
+
+/** `--no-wait` before an account's first snapshot: its placeholder in every form. */
+export function pendingEntry(
+  env: Readonly<Record<string, string | undefined>>,
+  account: string | undefined,
+): StatuslineEntry {
+  const text = pendingText(account, !isUtf8Locale(env));
+  return { text, json: pendingJson(text, account), bar: { kind: 'pending', text } };
 }
 
 /** A failed account: its short marker in every form. */
@@ -106,13 +118,4 @@ export function renderStatusline(
   if (!settings.json) return entries.map((entry) => `${entry.text}\n`).join('');
   const objects = entries.map((entry) => entry.json);
   return `${encodeJson(array ? objects : objects[0], { pretty: settings.pretty })}\n`;
-}
-
-export function printStatusline(
-  out: OutputStream,
-  settings: StatuslineSettings,
-  env: Readonly<Record<string, string | undefined>>,
-  view: StatuslineView,
-): void {
-  out.write(renderStatusline([statuslineEntry(settings, env, out.isTTY === true, view)], settings, false));
 }

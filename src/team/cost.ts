@@ -14,6 +14,7 @@ import type { PageProgress } from '../cost/pager.js';
 import type { ListPricer } from '../cost/pricing.js';
 import { type CostStoreUse, collectRanges, type EventsSource } from '../cost/store/ranged-collect.js';
 import type { CostReport, CostWindow } from '../cost/types.js';
+import { usdFromCents } from '../lib/money.js';
 import { createDayKeyer } from '../lib/time-zone.js';
 import { ADMIN_MAX_SPAN_MS } from './chunks.js';
 
@@ -72,7 +73,7 @@ class FeeSum {
     this.seen = true;
   }
   get usd(): number | null {
-    return this.seen ? this.cents.value / 100 : null;
+    return this.seen ? usdFromCents(this.cents.value) : null;
   }
 }
 

@@ -6,6 +6,7 @@ import { type AdminContext, fetchSpendPage } from '../api/admin/endpoints.js';
 import type { MemberSpendRow } from '../api/admin/schemas/spend.js';
 import { allKnown } from '../cost/sums.js';
 import { PaginationError } from '../errors.js';
+import { usdFromCents } from '../lib/money.js';
 
 /** More pages than this (100,000 members at 100 a page) means the server is not converging. */
 const MAX_SPEND_PAGES = 1000;
@@ -36,7 +37,7 @@ export interface SpendReport {
 }
 
 const cents = (value: number | undefined): number | null =>
-  value === undefined || value < 0 ? null : value / 100;
+  value === undefined || value < 0 ? null : usdFromCents(value);
 
 /** The first positive limit of: the effective limit, the admin's override, the monthly limit. */
 function limitOf(row: MemberSpendRow): number | null {

@@ -17,6 +17,7 @@ import { cookieCannotOpenApi2 } from '../auth/api2-access.js';
 import type { SourceMode } from '../auth/resolver.js';
 import type { JwtIdentity, Session } from '../auth/types.js';
 import { ApiError, NotLoggedInError, ParseError } from '../errors.js';
+import { usdFromCents } from '../lib/money.js';
 import { rpcUsageSnapshot } from './rpc-snapshot.js';
 import { buildUsageSnapshot } from './snapshot.js';
 import { summarizeUsage } from './summary.js';
@@ -168,7 +169,7 @@ async function collectWebUsage(options: CollectUsageOptions): Promise<UsageSnaps
   if (teamBudget) figures = applyTeamBudget(figures, teamBudget);
   const snapshot = buildUsageSnapshot({ figures, sand, usageStatus, now, timeZone });
   if (teamBudget)
-    snapshot.memberBudget = { used: teamBudget.spendCents / 100, limit: teamBudget.limitDollars };
+    snapshot.memberBudget = { used: usdFromCents(teamBudget.spendCents), limit: teamBudget.limitDollars };
   return snapshot;
 }
 

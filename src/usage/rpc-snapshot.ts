@@ -14,6 +14,7 @@ import type { CurrentPeriodUsage } from '../api/api2/schemas/current-period-usag
 import { type HardLimit, UNLIMITED_HARD_LIMIT } from '../api/api2/schemas/hard-limit.js';
 import type { PlanInfo } from '../api/api2/schemas/plan-info.js';
 import type { JwtIdentity } from '../auth/types.js';
+import { usdFromCents } from '../lib/money.js';
 import { buildUsageSnapshot } from './snapshot.js';
 import { centsToUSD, type UsageFigures } from './summary.js';
 import type { UsageSnapshot } from './types.js';
@@ -62,9 +63,9 @@ function rpcFigures({ usage, planInfo, hardLimit, jwt }: RpcInputs): UsageFigure
     planPercentUsed: total ?? api ?? auto ?? 0,
     autoPercentUsed: auto,
     apiPercentUsed: api,
-    planUsedUSD: (plan?.includedSpend ?? plan?.totalSpend ?? 0) / 100,
-    planLimitUSD: (plan?.limit ?? 0) / 100,
-    onDemandUsedUSD: (limits?.individualUsed ?? 0) / 100,
+    planUsedUSD: usdFromCents(plan?.includedSpend ?? plan?.totalSpend ?? 0),
+    planLimitUSD: usdFromCents(plan?.limit ?? 0),
+    onDemandUsedUSD: usdFromCents(limits?.individualUsed ?? 0),
     onDemandLimitUSD: centsToUSD(personalLimit),
     teamOnDemandUsedUSD: centsToUSD(limits?.pooledUsed ?? (team ? limits?.totalSpend : undefined)),
     teamOnDemandLimitUSD: centsToUSD(unlimited ? undefined : limits?.pooledLimit),

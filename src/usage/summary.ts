@@ -3,6 +3,7 @@ import type { LegacyUsage } from '../api/schemas/legacy-usage.js';
 import type { UsageBudget, UsageSummary } from '../api/schemas/usage-summary.js';
 import type { JwtIdentity } from '../auth/types.js';
 import { parseIsoDate } from '../lib/iso-date.js';
+import { usdFromCents } from '../lib/money.js';
 
 /** The numbers CodexBar derives from cursor.com's answers (`parseUsageSummary`). */
 export interface UsageFigures {
@@ -56,7 +57,7 @@ export function summarizeUsage({ summary, me, legacy, jwt }: SummaryInputs): Usa
     apiPercentUsed: api,
     planUsedUSD: dollars.used,
     planLimitUSD: dollars.limit,
-    onDemandUsedUSD: (onDemand?.used ?? 0) / 100,
+    onDemandUsedUSD: usdFromCents(onDemand?.used ?? 0),
     onDemandLimitUSD: centsToUSD(onDemand?.limit),
     teamOnDemandUsedUSD: centsToUSD(teamOnDemand?.used),
     teamOnDemandLimitUSD: centsToUSD(teamOnDemand?.limit),
@@ -97,17 +98,17 @@ function planDollars(summary: UsageSummary): { used: number; limit: number } {
   const plan = summary.individualUsage?.plan;
   const planUsed = plan?.used ?? 0;
   const planLimit = plan?.limit ?? 0;
-  if (planLimit > 0 || planUsed > 0) return { used: planUsed / 100, limit: planLimit / 100 };
+  if (planLimit > 0 || planUsed > 0) return { used: usdFromCents(planUsed), limit: usdFromCents(planLimit) };
   for (const budget of [summary.individualUsage?.overall, summary.teamUsage?.pooled]) {
     if (budget?.used !== undefined && budget.limit !== undefined) {
-      return { used: budget.used / 100, limit: budget.limit / 100 };
+      return { used: usdFromCents(budget.used), limit: usdFromCents(budget.limit) };
     }
   }
   return { used: 0, limit: 0 };
 }
 
 export function centsToUSD(cents: number | undefined): number | undefined {
-  return cents === undefined ? undefined : cents / 100;
+  return cents === undefined ? undefined : usdFromCents(cents);
 }
 
 /** A request quota is usable only with a count and a positive limit. */

@@ -1,5 +1,6 @@
 import type { TeamSpendPage } from '../api/schemas/team-spend.js';
 import type { TeamsResponse } from '../api/schemas/teams.js';
+import { usdFromCents } from '../lib/money.js';
 import { clampPercent, type UsageFigures } from './summary.js';
 import { selectedTeamId, type TeamSelection } from './team-selection.js';
 
@@ -145,7 +146,7 @@ export function applyTeamBudget(figures: UsageFigures, budget: TeamBudget): Usag
   return {
     ...figures,
     planPercentUsed: clampPercent((budget.spendCents / (budget.limitDollars * 100)) * 100),
-    planUsedUSD: budget.spendCents / 100,
+    planUsedUSD: usdFromCents(budget.spendCents),
     planLimitUSD: budget.limitDollars,
   };
 }

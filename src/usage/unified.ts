@@ -1,6 +1,7 @@
 import type { SandStatus } from '../api/schemas/sand-status.js';
 import type { UsageStatus } from '../api/schemas/usage-status.js';
 import { parseIsoDate } from '../lib/iso-date.js';
+import { usdFromCents } from '../lib/money.js';
 import { grokAllowance, paidWeeklyWindow, type SandContext } from './grok-bot.js';
 import { clampPercent } from './summary.js';
 import type { ProviderCost, RateWindow } from './types.js';
@@ -59,7 +60,7 @@ export function unifiedSpendFrom(status: UsageStatus | undefined, now: Date): Un
   }
   const time = now.getTime();
   if (periodStart.getTime() > time || resetsAt.getTime() <= time) return undefined;
-  return { usedUSD: usedCents / 100, limitUSD: limitCents / 100, periodStart, resetsAt };
+  return { usedUSD: usdFromCents(usedCents), limitUSD: usdFromCents(limitCents), periodStart, resetsAt };
 }
 
 function isCents(value: number | undefined): value is number {

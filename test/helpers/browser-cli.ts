@@ -15,10 +15,14 @@ export interface BrowserRun {
   platform: Platform;
   /** PATH for the helpers codexbar may run (the fakes' bin dir). */
   path: string;
-  env?: Record<string, string>;
+  /** Added to PATH and a desktop session's D-Bus address; an undefined value removes the variable. */
+  env?: Record<string, string | undefined>;
   /** Strings that must never be printed. */
   secrets: readonly string[];
 }
+
+/** What a desktop session sets; the fake keyring helpers never connect to it. */
+export const DESKTOP_BUS = 'unix:path=/run/user/1000/bus';
 
 export async function runBrowserImport(
   scene: Scene,
@@ -29,7 +33,8 @@ export async function runBrowserImport(
   const result = await scene.run(argv, {
     platform: options.platform,
     frozen: true,
-    env: { PATH: options.path, ...options.env },
+    // A desktop session's bus, as a terminal of the desktop has: the keyring is reached through it.
+    env: { PATH: options.path, DBUS_SESSION_BUS_ADDRESS: DESKTOP_BUS, ...options.env },
   });
   expect(snapshotBrowsers(scene.home)).toEqual(before);
   expect(fs.readdirSync(scene.tmp)).toEqual([]);

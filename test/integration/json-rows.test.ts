@@ -157,6 +157,12 @@ describe('statusline --json', () => {
     expect(stale).toMatchObject({ stale: true, ageSeconds: 125 });
   });
 
+  it('--no-wait before the first snapshot: the placeholder object', async () => {
+    await appSession();
+    const result = await cli(['statusline', '--no-wait', '--json']);
+    expect(documented(statuslineOutputSchema, result)).toMatchObject({ pending: true, text: 'Cursor …' });
+  });
+
   it('a failure object when there is no session', async () => {
     await scene.serve([]);
     const result = await cli(['statusline', '--json']);

@@ -47,6 +47,29 @@ function refreshRecorder() {
   };
 }
 
+describe('--all-accounts --no-wait', () => {
+  it('an account with figures shows them; each without a snapshot is its placeholder, refreshed by label', async () => {
+    await serveWorkBrokenPersonal(scene);
+    await run(['--account', 'work']);
+    const recorder = refreshRecorder();
+
+    const text = await run(['--all-accounts', '--no-wait'], { spawnRefresh: recorder.spawnRefresh });
+    const waybar = await run(['--all-accounts', '--no-wait', '--format', 'waybar']);
+
+    expect(text).toEqual({
+      code: 0,
+      stdout: `${WORK}\nCursor (broken) …\nCursor (personal) …\n`,
+      stderr: '',
+    });
+    expect(recorder.started.map((args) => args.at(-1))).toEqual(['--label=broken', '--label=personal']);
+    expect(waybarOutputSchema.parse(JSON.parse(waybar.stdout))).toMatchObject({
+      text: `${WORK} | Cursor (broken) … | Cursor (personal) …`,
+      alt: 'ok',
+      class: ['ok', 'pending'],
+    });
+  });
+});
+
 describe('--all-accounts: one line per account in config order', () => {
   it('text: each line names its account; the failing one is its marker; exit 0', async () => {
     await serveWorkBrokenPersonal(scene);

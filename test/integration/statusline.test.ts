@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
 import { fastStatusline } from '../../src/statusline/fast-path.js';
+import { startFakeCursor } from '../fake-cursor/server.js';
+import { proAccount } from '../helpers/accounts.js';
 import { makeToken, writeAppToken } from '../helpers/home.js';
 import {
   cookieHeader,
@@ -35,6 +37,19 @@ function refreshRecorder() {
   };
   return { started, spawnRefresh };
 }
+
+/** A stdout for fastStatusline; lastCaptured() is what the last one received. */
+let capturedText = '';
+function captured() {
+  capturedText = '';
+  return {
+    write: (text: string) => {
+      capturedText += text;
+    },
+    isTTY: false,
+  };
+}
+const lastCaptured = () => capturedText;
 
 async function liveOnce(): Promise<void> {
   const result = await scene.run(['statusline']);
@@ -346,6 +361,132 @@ describe('the fast path', () => {
     expect(
       (await fast([], later(10), { CODEXBAR_CURSOR_BASE_URL: 'http://127.0.0.1:1' })).code,
     ).toBeUndefined();
+  });
+});
+
+describe('--no-wait: the first prompt never waits for cursor.com', () => {
+  it('no snapshot: the placeholder at once, no request, and one refresh that fetches the line', async () => {
+    const recorder = refreshRecorder();
+
+    const first = await scene.run(['statusline', '--no-wait'], { spawnRefresh: recorder.spawnRefresh });
+    const second = await scene.run(['statusline', '--no-wait'], { spawnRefresh: recorder.spawnRefresh });
+
+    expect(first).toMatchObject({ code: 0, stdout: 'Cursor …\n', stderr: '' });
+    expect(second.stdout).toBe('Cursor …\n');
+    expect(summaryRequests(scene)).toBe(0);
+    expect(recorder.started).toEqual([
+      ['__refresh', '--account', keyA, '--lock', expect.any(String), '--source', 'auto'],
+    ]);
+
+    const refresh = await scene.run(recorder.started[0]!);
+    const next = await scene.run(['statusline', '--no-wait'], { spawnRefresh: recorder.spawnRefresh });
+
+    expect(refresh).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(next.stdout).toBe(`${LINE_A}\n`);
+    expect(summaryRequests(scene)).toBe(1);
+    expect(recorder.started).toHaveLength(1);
+  });
+
+  it('--json, --verbose and --strict: the pending object, what happens, and still exit 0', async () => {
+    const json = await scene.run(['statusline', '--no-wait', '--json', '--strict']);
+    const verbose = await scene.run(['statusline', '--no-wait', '--verbose']);
+
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      provider: 'cursor',
+      text: 'Cursor …',
+      stale: false,
+      pending: true,
+    });
+    expect(verbose.stderr).toContain(
+      '[cache] --no-wait: printing the placeholder; the background refresh fetches the figures',
+    );
+    expect(verbose.stderr).not.toContain('; fetching');
+  });
+
+  it.each([
+    ['fresh', 30],
+    ['stale', 90],
+  ])('a %s snapshot: the same bytes as without --no-wait', async (_what, seconds) => {
+    await liveOnce();
+    const withFlag = await scene.run(['statusline', '--no-wait'], { now: later(seconds) });
+    const without = await scene.run(['statusline'], { now: later(seconds) });
+    expect(withFlag.stdout).toBe(without.stdout);
+    expect(summaryRequests(scene)).toBe(1);
+  });
+
+  it('no session at all: the marker, as without it (there is nothing to refresh)', async () => {
+    fs.rmSync(path.join(scene.home, '.config'), { recursive: true });
+    const result = await scene.run(['statusline', '--no-wait']);
+    expect(result).toMatchObject({ code: 0, stdout: 'Cursor: not logged in\n' });
+  });
+
+  it('a snapshot from another cursor.com is refreshed too, not trusted as the one that landed', async () => {
+    await liveOnce();
+    const other = await startFakeCursor({ accounts: [proAccount([scene.given.a.cookieValue])] });
+    try {
+      const recorder = refreshRecorder();
+      const env = { CODEXBAR_CURSOR_BASE_URL: other.url, CODEXBAR_CURSOR_API2_BASE_URL: other.url };
+      const result = await scene.run(['statusline', '--no-wait'], {
+        env,
+        spawnRefresh: recorder.spawnRefresh,
+      });
+      expect(result.stdout).toBe('Cursor …\n');
+      expect(recorder.started).toHaveLength(1);
+      expect(other.requests).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it.each([
+    ['waybar', '{"text":"Cursor …","alt":"pending","tooltip":"Cursor …","class":"pending"}\n'],
+    ['i3blocks', 'Cursor …\nCursor …\n'],
+    [
+      'swiftbar',
+      'Cursor … | emojize=false symbolize=false\n---\nCursor … | emojize=false symbolize=false\n---\nRefresh | refresh=true\n',
+    ],
+  ])('--format %s shows the placeholder', async (format, output) => {
+    expect((await scene.run(['statusline', '--no-wait', '--format', format])).stdout).toBe(output);
+  });
+
+  it('the fast path prints the same placeholder when the account is known but its snapshot is gone', async () => {
+    await liveOnce();
+    fs.rmSync(path.join(usageDir(scene), `${keyA}.json`));
+    const recorder = refreshRecorder();
+
+    const quick = await fastStatusline(['statusline', '--no-wait'], {
+      stdout: captured(),
+      env: { HOME: scene.home, TZ: 'UTC', CODEXBAR_CURSOR_BASE_URL: scene.fake!.url },
+      platform: 'linux',
+      homeDir: scene.home,
+      now: () => later(10),
+      spawnRefresh: recorder.spawnRefresh,
+    });
+    const full = await scene.run(['statusline', '--no-wait'], { now: later(11) });
+
+    expect(quick).toBe(0);
+    expect(lastCaptured()).toBe('Cursor …\n');
+    expect(full.stdout).toBe('Cursor …\n');
+    expect(recorder.started).toHaveLength(1);
+    expect(summaryRequests(scene)).toBe(1);
+  });
+});
+
+describe('a locale that is not UTF-8', () => {
+  it('joins the line with " | " and writes the placeholder with three dots, on both paths', async () => {
+    await liveOnce();
+    const env = { LANG: 'C' };
+    expect((await scene.run(['statusline'], { env, now: later(10) })).stdout).toBe(
+      'Cursor 55% left | 14d 9h | $12.34/$50\n',
+    );
+    expect((await scene.run(['statusline'], { env, now: later(90) })).stdout).toBe(
+      '~Cursor 55% left | 14d 9h | $12.34/$50\n',
+    );
+    fs.rmSync(path.join(usageDir(scene), `${keyA}.json`));
+    expect(
+      (await scene.run(['statusline', '--no-wait'], { env: { LC_ALL: 'POSIX', LANG: 'C.UTF-8' } })).stdout,
+    ).toBe('Cursor ...\n');
   });
 });
 

@@ -46,7 +46,7 @@ async function token(userId: string): Promise<TestToken> {
 async function usage(
   platform: Platform,
   accounts: FakeAccount[],
-  options: { args?: string[]; tools?: FakeToolConfig; env?: Record<string, string> } = {},
+  options: { args?: string[]; tools?: FakeToolConfig; env?: Record<string, string | undefined> } = {},
 ) {
   await scene.serve(accounts);
   tools = installFakeTools(options.tools ?? {}, scene.root);
@@ -136,6 +136,37 @@ describe('Linux: browser import comes after the cursor-agent token', () => {
     expect(tools?.calls()).toEqual([
       { tool: 'secret-tool', argv: ['lookup', 'application', 'chrome'], stdin: '' },
     ]);
+  });
+
+  it('Chrome v11 outside a desktop session: says there is no D-Bus session, and asks no keyring helper', async () => {
+    const user = await token('cron_user');
+    addChromium(scene.home, 'linux', 'chrome', [
+      {
+        profile: 'Default',
+        encrypt: (plain) => encryptLinuxV11('keyring-secret-pw', plain),
+        session: user.cookieValue,
+      },
+    ]);
+    const options = {
+      tools: { secretTool: { chrome: 'keyring-secret-pw' } },
+      env: { DBUS_SESSION_BUS_ADDRESS: undefined },
+    };
+
+    const result = await usage('linux', [proAccount([user.cookieValue])], options);
+    const line = await runBrowserImport(scene, ['statusline'], {
+      platform: 'linux',
+      path: tools!.path,
+      env: options.env,
+      secrets,
+    });
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'there is no desktop session (DBUS_SESSION_BUS_ADDRESS is unset); run from the desktop or unlock the keyring there',
+    );
+    expect(result.stderr).not.toContain('Unlock your keyring');
+    expect(line.stdout).toBe('Cursor: no desktop session\n');
+    expect(tools?.calls()).toEqual([]);
   });
 
   it('--source web never reads the Cursor app, but does import from the browser', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localStateEncryptedKey } from '../../fixtures/builders/browser-crypto.js';
@@ -9,6 +10,7 @@ import { installKeys, systemKeyProviders } from '../../src/auth/sources/browser/
 import { readLocalStateKey } from '../../src/auth/sources/browser/local-state.js';
 import { runCommand } from '../../src/auth/sources/browser/run-command.js';
 import type { LocalEnvironment, Platform } from '../../src/local/environment.js';
+import { DESKTOP_BUS } from '../helpers/browser-cli.js';
 import { type FakeTools, installFakeTools } from '../helpers/fake-tools.js';
 import { useScene } from '../helpers/scene.js';
 
@@ -26,9 +28,18 @@ afterEach(() => {
 function environment(
   platform: Platform,
   pathValue: string,
-  extra: Record<string, string> = {},
+  extra: Record<string, string | undefined> = {},
 ): LocalEnvironment {
-  return { platform, env: { HOME: home, PATH: pathValue, ...extra }, homeDir: home, now: () => new Date() };
+  const env: Record<string, string | undefined> = {
+    HOME: home,
+    PATH: pathValue,
+    DBUS_SESSION_BUS_ADDRESS: DESKTOP_BUS,
+  };
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return { platform, env, homeDir: home, now: () => new Date() };
 }
 
 function chromium(env: LocalEnvironment, browser: 'chrome' | 'brave' | 'edge' = 'chrome'): ChromiumInstall {
@@ -92,6 +103,64 @@ describe('Linux: the Secret Service and KWallet through their command-line helpe
       ok: false,
       skip: { kind: 'key-unavailable', hint: expect.stringContaining('libsecret-tools') },
     });
+  });
+});
+
+describe('Linux: without a desktop session no keyring can answer', () => {
+  const NO_SESSION =
+    'its “Chrome Safe Storage” key is in the system keyring, and there is no desktop session ' +
+    '(DBUS_SESSION_BUS_ADDRESS is unset); run from the desktop or unlock the keyring there';
+
+  async function lookup(extra: Record<string, string | undefined>) {
+    tools = installFakeTools({ secretTool: { chrome: 'p4ss' } });
+    const env = environment('linux', tools.path, extra);
+    return systemKeyProviders(env).linuxPasswords(chromium(env).keys);
+  }
+
+  it.each([
+    ['unset', { DBUS_SESSION_BUS_ADDRESS: undefined }],
+    ['blank', { DBUS_SESSION_BUS_ADDRESS: '  ' }],
+    [
+      'unset, and XDG_RUNTIME_DIR has no bus',
+      { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: '/nonexistent' },
+    ],
+    [
+      'unset, and XDG_RUNTIME_DIR is relative',
+      { DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: 'run' },
+    ],
+  ])('DBUS_SESSION_BUS_ADDRESS %s: says so, and runs no helper', async (_what, extra) => {
+    expect(await lookup(extra)).toEqual({
+      ok: false,
+      skip: {
+        kind: 'no-desktop-session',
+        reason: NO_SESSION,
+        hint: expect.stringContaining('desktop session'),
+      },
+    });
+    expect(tools!.calls()).toEqual([]);
+  });
+
+  it('a regular file at $XDG_RUNTIME_DIR/bus is no bus', async () => {
+    const runtime = fs.mkdtempSync(path.join(home, 'run-'));
+    fs.writeFileSync(path.join(runtime, 'bus'), '');
+    expect(await lookup({ DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: runtime })).toMatchObject({
+      ok: false,
+      skip: { kind: 'no-desktop-session' },
+    });
+  });
+
+  it('the socket at $XDG_RUNTIME_DIR/bus is the session bus, as libdbus finds it', async () => {
+    const runtime = fs.mkdtempSync(path.join(home, 'run-'));
+    const bus = net.createServer();
+    await new Promise<void>((resolve) => bus.listen(path.join(runtime, 'bus'), resolve));
+    try {
+      expect(await lookup({ DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: runtime })).toEqual({
+        ok: true,
+        value: ['p4ss'],
+      });
+    } finally {
+      await new Promise((resolve) => bus.close(resolve));
+    }
   });
 });
 

@@ -24,6 +24,7 @@ import {
 } from '../../src/auth/sources/browser/private-copy.js';
 import { type BrowserImportOptions, load } from '../../src/auth/sources/browser/source.js';
 import type { SourceResult } from '../../src/auth/types.js';
+import type { BrowserId } from '../../src/config/schema.js';
 import type { Platform } from '../../src/local/environment.js';
 import { fileFingerprint } from '../../src/local/fingerprint.js';
 import { addChromium, addFirefox, sessionToken, snapshotBrowsers } from '../helpers/browser-home.js';
@@ -137,6 +138,48 @@ describe('the browser source finds the cookie and says why it passed over the ot
       reason: 'no supported browser found (looked for Firefox, Chrome, Chromium, Brave, Edge, Vivaldi, Arc)',
     });
     expect(result.notes).toHaveLength(7);
+  });
+
+  describe('installed, never opened: "no profile yet", not "not installed"', () => {
+    async function loadWith(platform: Platform, env: Record<string, string>, browser?: BrowserId) {
+      return load(
+        localEnvironment(scene.home, { now: NOW, platform, env }),
+        { allowKeychainPrompt: false, browser },
+        { providers: providers().fake },
+      );
+    }
+
+    it('Linux: a chromium command on PATH, and no ~/.config/chromium', async () => {
+      const bin = path.join(scene.home, 'usr-bin');
+      fs.mkdirSync(bin);
+      fs.writeFileSync(path.join(bin, 'chromium'), '#!/bin/sh\n', { mode: 0o755 });
+      const env = { PATH: `relative-dir:${bin}` };
+
+      const only = await loadWith('linux', env, 'chromium');
+      const all = await loadWith('linux', env);
+
+      expect(only).toMatchObject({ kind: 'skip', reason: 'no usable cursor.com session cookie in Chromium' });
+      expect(only.notes).toEqual([
+        `Skipped Chromium: no profile yet (~/usr-bin/chromium is installed, and has not been opened: no ~/.config/chromium)`,
+      ]);
+      expect(all.notes).toContain('Skipped Chrome: not installed');
+      expect(all.notes?.filter((note) => note.includes('no profile yet'))).toHaveLength(1);
+    });
+
+    it('Linux: the same command name off PATH is not an install', async () => {
+      fs.mkdirSync(path.join(scene.home, 'elsewhere'));
+      fs.writeFileSync(path.join(scene.home, 'elsewhere', 'chromium'), '');
+      const result = await loadWith('linux', { PATH: '/nonexistent' }, 'chromium');
+      expect(result.notes).toEqual(['Skipped Chromium: not installed']);
+    });
+
+    it('macOS: an app bundle in ~/Applications', async () => {
+      fs.mkdirSync(path.join(scene.home, 'Applications', 'Firefox.app'), { recursive: true });
+      const result = await loadWith('darwin', {}, 'firefox');
+      expect(result.notes).toEqual([
+        'Skipped Firefox: no profile yet (~/Applications/Firefox.app is installed, and has not been opened: no ~/Library/Application Support/Firefox)',
+      ]);
+    });
   });
 
   it('--browser searches that browser only', async () => {

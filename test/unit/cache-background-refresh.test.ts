@@ -28,7 +28,7 @@ function saveFetchedAt(fetchedAt: Date): void {
 }
 
 /** `pid: null`: the refresh process could not be started. */
-function start(seenFetchedAt: Date, now: Date, pid: number | null = process.pid) {
+function start(seenFetchedAt: Date | undefined, now: Date, pid: number | null = process.pid) {
   const started: string[][] = [];
   const result = startBackgroundRefresh(
     { usageDir: dir, account: ACCOUNT, seenFetchedAt, now, sourceArgs: ['--source', 'web'] },
@@ -74,5 +74,20 @@ describe('startBackgroundRefresh', () => {
     const second = await start(T0, new Date(T0.getTime() + 121_000));
 
     expect(second).toEqual({ outcome: 'busy', started: [] });
+  });
+
+  describe("after --no-wait's placeholder (nothing seen)", () => {
+    it('starts the refresh when there is still no snapshot', async () => {
+      const { outcome, started } = await start(undefined, T0);
+      expect(outcome).toBe('started');
+      expect(started).toHaveLength(1);
+    });
+
+    it('starts nothing once any snapshot has landed, even one dated before our clock', async () => {
+      saveFetchedAt(new Date(T0.getTime() - 3_600_000));
+      const { outcome, started } = await start(undefined, T0);
+      expect(outcome).toBe('fresh');
+      expect(started).toEqual([]);
+    });
   });
 });

@@ -12,13 +12,15 @@ import {
   DEFAULT_TEMPLATE,
   failureJson,
   failureText,
+  isUtf8Locale,
+  pendingText,
   STATUSLINE_TOKENS,
   type StatuslineView,
   statuslineJson,
   statuslineText,
   unknownTokens,
 } from '../../src/render/statusline.js';
-import { statuslineColour } from '../../src/statusline/output.js';
+import { pendingEntry, statuslineColour, statuslineEntry } from '../../src/statusline/output.js';
 import type { UsageSnapshot } from '../../src/usage/types.js';
 import { NOW, workedExampleSnapshot } from '../helpers/usage-sample.js';
 
@@ -176,6 +178,57 @@ describe('failures', () => {
       text: 'Cursor: timed out',
       stale: false,
       error: { code: 4, message: 'Cursor API error: cursor.com timed out after 3 s', kind: 'provider' },
+    });
+  });
+});
+
+describe('a locale that is not UTF-8', () => {
+  it.each([
+    [{ LANG: 'C.UTF-8' }, true],
+    [{ LANG: 'en_US.utf8' }, true],
+    [{ LANG: 'de_DE.UTF-8@euro' }, true],
+    [{ LANG: 'C' }, false],
+    [{ LANG: 'POSIX' }, false],
+    [{ LANG: 'en_US.ISO-8859-1' }, false],
+    [{ LANG: 'en_US' }, false],
+    [{ LANG: 'en_US.UTF-16' }, false],
+    [{}, true],
+    [{ LANG: '' }, true],
+    [{ LC_ALL: 'C', LANG: 'C.UTF-8' }, false],
+    [{ LC_ALL: 'C.UTF-8', LANG: 'C' }, true],
+    [{ LC_CTYPE: 'C', LANG: 'C.UTF-8' }, false],
+    [{ LC_ALL: '', LC_CTYPE: 'C', LANG: 'C.UTF-8' }, false],
+    [{ LC_ALL: '', LC_CTYPE: '', LANG: 'C' }, false],
+  ])('%j is UTF-8: %s', (env, utf8) => {
+    expect(isUtf8Locale(env)).toBe(utf8);
+  });
+
+  const settings = { template: DEFAULT_TEMPLATE, json: false, pretty: false, strict: false };
+  const line = (env: Record<string, string>, stale = false) =>
+    statuslineEntry(settings, env, false, view({ providerCost: ON_DEMAND }, stale)).text;
+
+  it('joins the parts with " | ", so nothing on the line reads as the stale marker', () => {
+    expect(line({ LANG: 'C' })).toBe('Cursor 58% left | 15d 9h | $12.34/$50');
+    expect(line({ LANG: 'C' }, true)).toBe('~Cursor 58% left | 15d 9h | $12.34/$50');
+    expect(line({ LANG: 'C.UTF-8' })).toBe('Cursor 58% left · 15d 9h · $12.34/$50');
+    expect(line({})).toBe('Cursor 58% left · 15d 9h · $12.34/$50');
+  });
+
+  it('still drops the empty parts, and the JSON text is the line', () => {
+    const entry = statuslineEntry(settings, { LANG: 'C' }, false, view());
+    expect(entry.text).toBe('Cursor 58% left | 15d 9h');
+    expect(entry.json.text).toBe('Cursor 58% left | 15d 9h');
+  });
+
+  it("writes --no-wait's placeholder with three dots", () => {
+    expect(pendingText(undefined, true)).toBe('Cursor ...');
+    expect(pendingText('work', false)).toBe('Cursor (work) …');
+    expect(pendingEntry({ LANG: 'C' }, undefined).text).toBe('Cursor ...');
+    expect(pendingEntry({ LANG: 'C.UTF-8' }, undefined).json).toEqual({
+      provider: 'cursor',
+      text: 'Cursor …',
+      stale: false,
+      pending: true,
     });
   });
 });

@@ -13,10 +13,15 @@ const labelField = z
       'account; never for the default account.',
   );
 
+/** Who a statusline or guard object is about. */
+const whoFields = {
+  provider: z.literal('cursor').describe('Always `cursor`.'),
+  account: labelField,
+};
+
 const statuslineLineSchema = z
   .strictObject({
-    provider: z.literal('cursor').describe('Always `cursor`.'),
-    account: labelField,
+    ...whoFields,
     text: z
       .string()
       .describe(
@@ -48,12 +53,12 @@ const statuslineLineSchema = z
 
 const statuslineFailureSchema = z
   .strictObject({
-    provider: z.literal('cursor').describe('Always `cursor`.'),
-    account: labelField,
+    ...whoFields,
     text: z
       .string()
       .describe(
-        'The short marker text output prints: `Cursor: not logged in`, `Cursor: timed out`, `Cursor: offline`, ' +
+        'The short marker text output prints: `Cursor: not logged in`, `Cursor: no desktop session` (a browser ' +
+          'session whose key is in a keyring no D-Bus session reaches), `Cursor: timed out`, `Cursor: offline`, ' +
           '`Cursor: cursor.com error`, `Cursor: unexpected response`, `Cursor: config error`, `Cursor: unavailable`, ' +
           '`Cursor: no such account`, `Cursor: error`; `Cursor (<label>): …` for a named account.',
       ),
@@ -65,7 +70,30 @@ const statuslineFailureSchema = z
     about: "One account's failure: the run still exits 0 (unless `--strict`), so a prompt never breaks.",
   });
 
-const statuslineEntrySchema = z.union([statuslineLineSchema, statuslineFailureSchema]);
+const statuslinePendingSchema = z
+  .strictObject({
+    ...whoFields,
+    text: z
+      .string()
+      .describe(
+        'The placeholder text output prints: `Cursor …` (`Cursor ...` where the locale is not UTF-8); ' +
+          '`Cursor (<label>) …` for a named account.',
+      ),
+    stale: z.literal(false).describe('Always `false`.'),
+    pending: z.literal(true).describe('Always `true`.'),
+  })
+  .meta({
+    title: 'Statusline placeholder',
+    about:
+      '`--no-wait` before the account has a snapshot: nothing was fetched; one background refresh fetches the ' +
+      'figures for the next run. The run exits 0, `--strict` included.',
+  });
+
+const statuslineEntrySchema = z.union([
+  statuslineLineSchema,
+  statuslineFailureSchema,
+  statuslinePendingSchema,
+]);
 
 export const statuslineOutputSchema = z.union([
   statuslineEntrySchema,
@@ -85,8 +113,11 @@ export const waybarOutputSchema = z
           "account's joined by ` | `. Pango markup: `&`, `<` and `>` escaped.",
       ),
     alt: z
-      .enum([...WAYBAR_LEVELS, 'error'])
-      .describe('The level, for `format-icons`; `error` when no account could be shown.'),
+      .enum([...WAYBAR_LEVELS, 'error', 'pending'])
+      .describe(
+        'The level, for `format-icons`; `error` when no account could be shown; `pending` for `--no-wait`’s ' +
+          'placeholder alone.',
+      ),
     tooltip: z
       .string()
       .describe(
@@ -95,11 +126,15 @@ export const waybarOutputSchema = z
           'a blank line. Pango markup, escaped as `text`.',
       ),
     class: z
-      .union([z.enum([...WAYBAR_LEVELS, 'error']), z.array(z.enum([...WAYBAR_LEVELS, 'stale', 'error']))])
+      .union([
+        z.enum([...WAYBAR_LEVELS, 'error', 'pending']),
+        z.array(z.enum([...WAYBAR_LEVELS, 'stale', 'pending', 'error'])),
+      ])
       .describe(
         'The level by the most-constrained window: `critical` below 10 % left, `warning` below 25 %, else ' +
-          '`ok`; `unknown` without a window of known usage. An array when `stale` (a stale snapshot) or `error` ' +
-          '(a failed account beside shown ones) is added; a failure alone is `error`.',
+          '`ok`; `unknown` without a window of known usage. An array when `stale` (a stale snapshot), `pending` ' +
+          '(`--no-wait`’s placeholder beside shown accounts) or `error` (a failed account beside shown ones) is ' +
+          'added; a failure alone is `error`, a placeholder alone `pending`.',
       ),
     percentage: z
       .number()
@@ -114,8 +149,7 @@ export const waybarOutputSchema = z
   .meta({ title: 'Waybar object', about: 'What a Waybar custom module with `"return-type": "json"` reads.' });
 
 const guardCommonFields = {
-  provider: z.literal('cursor').describe('Always `cursor`.'),
-  account: labelField,
+  ...whoFields,
   window: z
     .enum(['session', 'weekly'])
     .describe('`--window`: `session` is the primary (Total) window, `weekly` the secondary (Cursor) one.'),

@@ -202,6 +202,59 @@ export function installLocations(env: LocalEnvironment, browser: BrowserId): Bro
   }));
 }
 
+/**
+ * Where the browser's program lives, so that a browser with no data directory yet (installed, never opened)
+ * is told apart from one that is not installed: commands looked up on PATH (Linux), app bundles (macOS),
+ * executables under Program Files (Windows). A name missed here only costs the wording: "not installed"
+ * instead of "no profile yet".
+ */
+const PROGRAMS: Record<BrowserId, { linux: string[]; darwin: string[]; win32: string[] }> = {
+  firefox: {
+    linux: ['firefox', 'firefox-esr'],
+    darwin: ['Firefox.app'],
+    win32: ['Mozilla Firefox\\firefox.exe'],
+  },
+  chrome: {
+    linux: ['google-chrome', 'google-chrome-stable'],
+    darwin: ['Google Chrome.app'],
+    win32: ['Google\\Chrome\\Application\\chrome.exe'],
+  },
+  chromium: { linux: ['chromium', 'chromium-browser'], darwin: ['Chromium.app'], win32: [] },
+  brave: {
+    linux: ['brave-browser', 'brave'],
+    darwin: ['Brave Browser.app'],
+    win32: ['BraveSoftware\\Brave-Browser\\Application\\brave.exe'],
+  },
+  edge: {
+    linux: ['microsoft-edge', 'microsoft-edge-stable'],
+    darwin: ['Microsoft Edge.app'],
+    win32: ['Microsoft\\Edge\\Application\\msedge.exe'],
+  },
+  vivaldi: {
+    linux: ['vivaldi', 'vivaldi-stable'],
+    darwin: ['Vivaldi.app'],
+    win32: ['Vivaldi\\Application\\vivaldi.exe'],
+  },
+  arc: { linux: [], darwin: ['Arc.app'], win32: [] },
+};
+
+/** The paths where this browser's program would be, if it is installed; nothing here touches the disk. */
+export function programLocations(env: LocalEnvironment, browser: BrowserId): string[] {
+  const names = PROGRAMS[browser][env.platform];
+  if (env.platform === 'darwin') {
+    const home = homeDirectory(env);
+    return names.flatMap((app) => [join('/Applications', app), join(home, 'Applications', app)]);
+  }
+  if (env.platform === 'win32') {
+    const dirs = ['ProgramFiles', 'ProgramFiles(x86)', 'LOCALAPPDATA'].flatMap(
+      (name) => absoluteEnvDir(env, name) ?? [],
+    );
+    return names.flatMap((exe) => dirs.map((dir) => path.win32.join(dir, exe)));
+  }
+  const dirs = (env.env.PATH ?? '').split(':').filter((dir) => path.isAbsolute(dir));
+  return names.flatMap((command) => dirs.map((dir) => join(dir, command)));
+}
+
 /** The session cookie names, as cursor.com and its older NextAuth login set them. */
 export const SESSION_COOKIE_NAMES: readonly string[] = [
   'WorkosCursorSessionToken',

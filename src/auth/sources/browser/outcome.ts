@@ -13,6 +13,7 @@ export type SkipKind =
   | 'expired'
   | 'missing-local-state'
   | 'key-unavailable'
+  | 'no-desktop-session'
   | 'consent-needed'
   | 'app-bound'
   | 'undecryptable';

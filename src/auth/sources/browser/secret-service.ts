@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { LocalEnvironment } from '../../../local/environment.js';
 import type { ChromiumKeyNames } from './catalog.js';
 import { type Outcome, ok, skip } from './outcome.js';
@@ -39,6 +41,17 @@ export async function lookupLinuxPasswords(
   env: LocalEnvironment,
   run: Run,
 ): Promise<Outcome<string[]>> {
+  const entry = `“${names.kwalletEntry}”`;
+  // Both keyrings answer over the D-Bus session bus; from cron, ssh or a tmux started outside the desktop there
+  // is none, and the helpers would fail in ways that read like a locked keyring.
+  if (!hasSessionBus(env)) {
+    return skip(
+      'no-desktop-session',
+      `its ${entry} key is in the system keyring, and there is no desktop session ` +
+        '(DBUS_SESSION_BUS_ADDRESS is unset); run from the desktop or unlock the keyring there',
+      'Run codexbar from a terminal of your desktop session, where the keyring is, or sign in to cursor.com in Firefox.',
+    );
+  }
   const kde = /kde/i.test(env.env.XDG_CURRENT_DESKTOP ?? '');
   const backends = kde ? [KWALLET, SECRET_TOOL] : [SECRET_TOOL, KWALLET];
   const notes: string[] = [];
@@ -47,7 +60,6 @@ export async function lookupLinuxPasswords(
     if (answer.kind === 'found') return ok(answer.passwords);
     if (answer.kind === 'none') notes.push(answer.note);
   }
-  const entry = `“${names.kwalletEntry}”`;
   if (notes.length === 0) {
     return skip(
       'key-unavailable',
@@ -60,6 +72,21 @@ export async function lookupLinuxPasswords(
     `could not read its ${entry} key from the system keyring (${notes.join('; ')})`,
     'Unlock your keyring (GNOME Keyring or KWallet) and try again, or sign in to cursor.com in Firefox.',
   );
+}
+
+/**
+ * Whether a D-Bus session bus can be reached: DBUS_SESSION_BUS_ADDRESS names it, or, as libdbus and sd-bus
+ * fall back to, `$XDG_RUNTIME_DIR/bus` is a socket.
+ */
+function hasSessionBus(env: LocalEnvironment): boolean {
+  if ((env.env.DBUS_SESSION_BUS_ADDRESS ?? '').trim() !== '') return true;
+  const runtime = env.env.XDG_RUNTIME_DIR;
+  if (runtime === undefined || !path.isAbsolute(runtime)) return false;
+  try {
+    return statSync(path.join(runtime, 'bus')).isSocket();
+  } catch {
+    return false;
+  }
 }
 
 async function ask(

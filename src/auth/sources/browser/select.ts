@@ -15,6 +15,7 @@ const FAILURE_ORDER: readonly SkipKind[] = [
   'app-bound',
   'consent-needed',
   'missing-local-state',
+  'no-desktop-session',
   'key-unavailable',
   'unreadable',
   'undecryptable',

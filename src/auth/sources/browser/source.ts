@@ -5,7 +5,13 @@ import { displayPath } from '../../../local/paths.js';
 import { errorCode } from '../../../local/read-file.js';
 import { sessionTokenIdentityFromCookie } from '../../cookie.js';
 import { type Session, type SourceResult, skipped } from '../../types.js';
-import { BROWSER_NAMES, type BrowserInstall, browsersToSearch, installLocations } from './catalog.js';
+import {
+  BROWSER_NAMES,
+  type BrowserInstall,
+  browsersToSearch,
+  installLocations,
+  programLocations,
+} from './catalog.js';
 import { plainCookieText } from './chromium-crypto.js';
 import { readChromiumCookies } from './chromium-reader.js';
 import { decryptChromiumValue } from './decrypt.js';
@@ -161,12 +167,29 @@ async function* walk(context: Context): AsyncGenerator<Step> {
         });
       }
     }
-    if (!found) yield notInstalled(name, 'not installed');
+    if (!found) yield await withoutData(context, browser, installs);
   }
 }
 
 function skipStep(browser: string, where: string, skip: BrowserSkip, installed = true): Step {
   return { kind: 'skip', browser, where, skip, installed };
+}
+
+/**
+ * A browser none of whose data directories exists: not installed, or installed and never opened, which
+ * `--verbose` tells apart by its program (catalog.ts, programLocations).
+ */
+async function withoutData(context: Context, browser: BrowserId, installs: BrowserInstall[]): Promise<Step> {
+  const name = BROWSER_NAMES[browser];
+  for (const program of programLocations(context.env, browser)) {
+    if ((await fileState(program)) !== 'present') continue;
+    const root = context.show(installs[0]!.root);
+    return skipStep(name, name, {
+      kind: 'no-profile',
+      reason: `no profile yet (${context.show(program)} is installed, and has not been opened: no ${root})`,
+    });
+  }
+  return notInstalled(name, 'not installed');
 }
 
 function notInstalled(browser: string, reason: string): Step {
@@ -257,7 +280,12 @@ class Tally {
         : `no supported browser found (looked for ${this.searched.join(', ')})`;
       return skipped('absent', reason);
     }
-    const cause = this.kinds.has('expired') && !this.kinds.has('no-cookie') ? 'expired' : 'absent';
+    const cause =
+      this.kinds.has('expired') && !this.kinds.has('no-cookie')
+        ? 'expired'
+        : this.kinds.has('no-desktop-session')
+          ? 'no-desktop-session'
+          : 'absent';
     const where = this.searched.filter((browser) => this.installed.has(browser)).join(', ');
     return skipped(cause, `no usable cursor.com session cookie in ${where}`, hint);
   }
