@@ -105,85 +105,114 @@ async function eventually(check: () => boolean, what: string): Promise<void> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/**
- * The first prompt prints the placeholder while cursor.com holds its answer; once it is let through, the
- * refresh saves the snapshot and the next prompt prints the figures. Returns the two prompts' output.
- */
-async function firstTwoPrompts(host: Host): Promise<{ first: string; next: string }> {
-  scene.fake!.setLatency(LATENCY_MS);
-  const first = await runHost(host);
-  expect(first.code).toBe(0);
-  const snapshot = path.join(usageDir(scene), `${keyA}.json`);
-  const lock = path.join(usageDir(scene), `${keyA}.lock`);
-  expect(fs.existsSync(snapshot)).toBe(false);
-  release();
-  await eventually(() => fs.existsSync(snapshot) && !fs.existsSync(lock), 'the background refresh');
-  const next = await runHost(host);
-  expect(next.code).toBe(0);
-  return { first: first.stdout, next: next.stdout };
-}
-
 const has = (program: string) => spawnSync(program, ['-c', 'exit 0'], { stdio: 'ignore' }).status === 0;
 
-describe('the README prompt recipes, at 250 ms latency', () => {
-  it('bash: PS1 draws the placeholder, then the figures', async () => {
-    const ps1 = match(recipe('bash'), /^(PS1=.*)$/m, 'PS1');
-    const prompt = await firstTwoPrompts({
-      program: 'bash',
-      args: ['--norc', '--noprofile', '-c', `${ps1}\nprintf '%s' "\${PS1@P}"`],
-    });
-    // HOME is the working directory, so \w is `~`; \$ is `#` for root.
-    expect(prompt.first).toMatch(/^Cursor … ~ [$#] $/);
-    expect(prompt.next).toMatch(/^Cursor 55% left · \S.* ~ [$#] $/);
-  });
+/** Each README recipe as its host runs it, and what its first and next prompts must print. */
+function hosts(): Array<{ name: string; host: Host; first: RegExp; next: RegExp }> {
+  const ps1 = match(recipe('bash'), /^(PS1=.*)$/m, 'PS1');
+  const starship = match(recipe('starship'), /^command = "(.*)"$/m, 'command');
+  const tmux = match(recipe('tmux'), /status-right '#\((.*)\)'/, 'status-right');
+  const claude = (JSON.parse(recipe('Claude Code')) as { statusLine: { command: string } }).statusLine
+    .command;
+  return [
+    {
+      name: 'bash',
+      host: { program: 'bash', args: ['--norc', '--noprofile', '-c', `${ps1}\nprintf '%s' "\${PS1@P}"`] },
+      // HOME is the working directory, so \w is `~`; \$ is `#` for root.
+      first: /^Cursor … ~ [$#] $/,
+      next: /^Cursor 55% left · \S.* ~ [$#] $/,
+    },
+    // .ci/run installs zsh (the completion tests load their script in it).
+    ...(has('zsh')
+      ? [
+          {
+            name: 'zsh',
+            host: { program: 'zsh', args: ['-f', '-c', `${recipe('zsh')}\nprint -rnP -- "$RPROMPT"`] },
+            first: /^Cursor …$/,
+            next: /^55% left \S/,
+          },
+        ]
+      : []),
+    // starship hands a custom module's command to sh on stdin.
+    {
+      name: 'starship',
+      host: { program: 'sh', args: [], stdin: starship },
+      first: /^Cursor …\n$/,
+      next: /^55% left · \S/,
+    },
+    // tmux runs #() through sh -c.
+    {
+      name: 'tmux',
+      host: { program: 'sh', args: ['-c', tmux] },
+      first: /^Cursor …\n$/,
+      next: /^55% left \S.* \$12\.34\/\$50\n$/,
+    },
+    // Claude Code pipes its session JSON to the command, which ignores it.
+    {
+      name: 'Claude Code',
+      host: {
+        program: 'sh',
+        args: ['-c', claude],
+        stdin: '{"session_id":"s","model":{"display_name":"Opus"}}\n',
+      },
+      first: /^Cursor …\n$/,
+      next: /^Cursor 55% left · \S/,
+    },
+  ];
+}
 
-  // .ci/run installs zsh (the completion tests load their script in it).
-  it.skipIf(!has('zsh'))('zsh: RPROMPT draws the placeholder, then the figures', async () => {
-    const prompt = await firstTwoPrompts({
-      program: 'zsh',
-      args: ['-f', '-c', `${recipe('zsh')}\nprint -rnP -- "$RPROMPT"`],
-    });
-    expect(prompt.first).toBe('Cursor …');
-    expect(prompt.next).toMatch(/^55% left \S/);
-  });
-
-  it("starship: the command, fed to sh on stdin, fits under the recipe's command_timeout", async () => {
+describe('the README prompt recipes', () => {
+  it("starship: --timeout fits under the recipe's command_timeout", () => {
     const toml = recipe('starship');
     const commandTimeoutMs = Number(match(toml, /^command_timeout = (\d+)$/m, 'command_timeout'));
     const command = match(toml, /^command = "(.*)"$/m, 'command');
-    const timeoutMs = parseDurationMs(match(command, /--timeout (\S+)/, '--timeout'));
+    expect(command).toContain('--no-wait');
     // --timeout bounds the one foreground fetch left; the CLI's start-up must fit in what remains.
-    expect(timeoutMs).toBeLessThanOrEqual(commandTimeoutMs - 500);
-
-    const prompt = await firstTwoPrompts({ program: 'sh', args: [], stdin: command });
-    expect(prompt.first).toBe('Cursor …\n');
-    expect(prompt.next).toMatch(/^55% left · \S/);
+    expect(parseDurationMs(match(command, /--timeout (\S+)/, '--timeout'))).toBeLessThanOrEqual(
+      commandTimeoutMs - 500,
+    );
   });
 
-  it('tmux: #() run by sh -c; the interval fits --max-age and the line fits status-right-length', async () => {
+  it('tmux: the interval is under --max-age, and the longest line fits status-right-length', () => {
     const conf = recipe('tmux');
     const intervalMs = Number(match(conf, /status-interval (\d+)/, 'status-interval')) * 1000;
     const rightLength = Number(match(conf, /status-right-length (\d+)/, 'status-right-length'));
     const command = match(conf, /status-right '#\((.*)\)'/, 'status-right');
     const maxAge = /--max-age (\S+)/.exec(command)?.[1];
     expect(intervalMs).toBeLessThan(maxAge ? parseDurationMs(maxAge)! : STATUSLINE_DEFAULT_MAX_AGE_MS);
-
-    const prompt = await firstTwoPrompts({ program: 'sh', args: ['-c', command] });
-    expect(prompt.first).toBe('Cursor …\n');
-    expect(prompt.next).toMatch(/^55% left \S.* \$12\.34\/\$50\n$/);
     // The longest the line gets: a stale `~`, 100 % left, a 30d 23h countdown, four-digit spend and limit.
     expect('~100% left 30d 23h $1234.56/$2500'.length).toBeLessThanOrEqual(rightLength);
-    expect(prompt.next.trimEnd().length).toBeLessThanOrEqual(rightLength);
   });
 
-  it('Claude Code: the statusLine command, its session JSON on stdin, ignored', async () => {
-    const settings = JSON.parse(recipe('Claude Code')) as { statusLine: { command: string } };
-    const prompt = await firstTwoPrompts({
-      program: 'sh',
-      args: ['-c', settings.statusLine.command],
-      stdin: '{"session_id":"s","model":{"display_name":"Opus"}}\n',
+  it('every recipe, run by its host at 250 ms latency: the placeholder first, then the figures', async () => {
+    const recipes = hosts();
+    for (const { name, host } of recipes) {
+      expect(`${host.args.join(' ')} ${host.stdin ?? ''}`, name).toContain('codexbar statusline --no-wait');
+    }
+    scene.fake!.setLatency(LATENCY_MS);
+    const snapshot = path.join(usageDir(scene), `${keyA}.json`);
+    const lock = path.join(usageDir(scene), `${keyA}.lock`);
+
+    // Every first prompt at once, while cursor.com holds its answer: had one waited for it, it would print
+    // `Cursor: timed out` after 3 s (or hang) instead of the placeholder.
+    const first = await Promise.all(recipes.map((recipe) => runHost(recipe.host)));
+    expect(fs.existsSync(snapshot)).toBe(false);
+    release();
+    await eventually(() => fs.existsSync(snapshot) && !fs.existsSync(lock), 'the background refresh');
+    const next = await Promise.all(recipes.map((recipe) => runHost(recipe.host)));
+
+    recipes.forEach((recipe, index) => {
+      expect(first[index], recipe.name).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(recipe.first),
+      });
+      expect(next[index], recipe.name).toMatchObject({ code: 0, stdout: expect.stringMatching(recipe.next) });
     });
-    expect(prompt.first).toBe('Cursor …\n');
-    expect(prompt.next).toMatch(/^Cursor 55% left · \S/);
+    // One refresh for all of them: the usage answer was asked for once.
+    expect(scene.fake!.requests.filter((request) => request.path === '/api/usage-summary')).toHaveLength(1);
+    // tmux's line fits its status-right-length.
+    const rightLength = Number(match(recipe('tmux'), /status-right-length (\d+)/, 'status-right-length'));
+    const tmuxLine = next[recipes.findIndex((recipe) => recipe.name === 'tmux')]!.stdout.trimEnd();
+    expect(tmuxLine.length).toBeLessThanOrEqual(rightLength);
   });
 });

@@ -15,11 +15,14 @@ import { createFirefoxCookies } from '../../fixtures/builders/browser-db.js';
 import { firefoxRoot, writeFirefoxProfiles } from '../../fixtures/builders/browser-tree.js';
 import { WORKED_NOW } from '../../fixtures/worked-example.js';
 import { nodeSqliteEngine } from '../../src/local/sqlite-node.js';
+import { seedAdminEvents, seedMembers } from '../fake-cursor/admin-seed.js';
+import { startFakeAdmin } from '../fake-cursor/admin-server.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { workedAccount } from '../helpers/accounts.js';
 import { addChromium, snapshotBrowsers } from '../helpers/browser-home.js';
 import { builtCliExists, repoRoot, type SpawnOptions, spawnCli } from '../helpers/cli.js';
 import { useScene } from '../helpers/scene.js';
+import { ADMIN_KEY } from '../helpers/team-cli.js';
 
 const COOKIE = 'user_fallback%3A%3Afallback-session';
 const hasNodeSqlite = nodeSqliteEngine() !== undefined;
@@ -103,6 +106,28 @@ async function against(bin?: string, cookie: 'env' | 'browser' = 'env'): Promise
   };
 }
 
+/**
+ * What a healthy install prints for a scenario, run once per file: the clock is frozen and every scene is
+ * built the same, so the two addon cases compare against the same bytes.
+ */
+const healthyRuns = new Map<string, Promise<string>>();
+function healthy(
+  scenario: string,
+  args: string[],
+  options: () => Promise<SpawnOptions> = () => against(),
+): Promise<string> {
+  let run = healthyRuns.get(scenario);
+  if (run === undefined) {
+    run = (async () => {
+      const result = await spawnCli(args, await options());
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      return result.stdout;
+    })();
+    healthyRuns.set(scenario, run);
+  }
+  return run;
+}
+
 const storeDir = () => path.join(scene.home, '.cache', 'codexbar', 'cost');
 const storeFiles = () => (fs.existsSync(storeDir()) ? fs.readdirSync(storeDir()) : []);
 
@@ -127,19 +152,18 @@ describe.each(['missing', 'broken'] as const)('better-sqlite3 %s', (addon) => {
   });
 
   it('cost shows the same figures as a healthy install, twice, with or without its store', async () => {
-    const healthy = await spawnCli(['cost', '--days', '30', '--json'], await against());
-    expect(healthy).toMatchObject({ code: 0, stderr: '' });
+    const expected = await healthy('cost', ['cost', '--days', '30', '--json']);
     fs.rmSync(storeDir(), { recursive: true, force: true });
 
     const options = await against(bins[addon]);
     const cold = await spawnCli(['cost', '--days', '30', '--json'], options);
     expect(cold).toMatchObject({ code: 0, signal: null, stderr: '' });
-    expect(cold.stdout).toBe(healthy.stdout);
+    expect(cold.stdout).toBe(expected);
     expect(storeFiles().some((name) => name.endsWith('.sqlite'))).toBe(hasNodeSqlite);
 
     const warm = await spawnCli(['cost', '--days', '30', '--json', '--verbose'], options);
     expect(warm.code).toBe(0);
-    expect(warm.stdout).toBe(healthy.stdout);
+    expect(warm.stdout).toBe(expected);
     const said = warm.stderr.split('\n').filter((found) => /SQLite|event store/i.test(found));
     if (hasNodeSqlite) {
       expect(said.some((found) => found.includes('Event store:'))).toBe(true);
@@ -150,6 +174,50 @@ describe.each(['missing', 'broken'] as const)('better-sqlite3 %s', (addon) => {
       expect(said[0]).toMatch(/No event store this run: no SQLite engine: .*has no node:sqlite/);
       expect(warm.stderr).not.toMatch(/corrupt|not a readable SQLite|not logged in/i);
     }
+  });
+});
+
+describe.each(['missing', 'broken'] as const)('team cost with better-sqlite3 %s', (addon) => {
+  const members = seedMembers(6);
+  const events = seedAdminEvents({
+    members,
+    count: 300,
+    start: new Date(WORKED_NOW.getTime() - 6 * 86_400_000),
+    end: new Date(WORKED_NOW.getTime() - 60_000),
+    seed: 26,
+  });
+
+  /** The spawned CLI against a fake Admin API of its own. */
+  async function teamOptions(bin?: string): Promise<SpawnOptions> {
+    const admin = await startFakeAdmin({ apiKey: ADMIN_KEY, members, events });
+    scene.defer(() => admin.close());
+    return {
+      home: scene.home,
+      now: WORKED_NOW,
+      frozen: true,
+      bin,
+      env: { CODEXBAR_CURSOR_ADMIN_BASE_URL: admin.url, CURSOR_ADMIN_API_KEY: ADMIN_KEY },
+    };
+  }
+
+  it('shows the same figures as a healthy install, and says once that it ran without its store', async () => {
+    const args = ['team', 'cost', '--days', '7', '--json'];
+    const healthyOutput = await healthy('team', args, () => teamOptions());
+    fs.rmSync(storeDir(), { recursive: true, force: true });
+
+    const degraded = await spawnCli([...args, '--verbose'], await teamOptions(bins[addon]));
+
+    expect(degraded.code, degraded.stderr).toBe(0);
+    expect(degraded.stdout).toBe(healthyOutput);
+    const said = degraded.stderr.split('\n').filter((line) => /event store/i.test(line));
+    if (hasNodeSqlite) expect(said.some((line) => line.includes('Event store:'))).toBe(true);
+    else {
+      expect(said).toEqual([
+        expect.stringMatching(/No event store this run: no SQLite engine: .*has no node:sqlite/),
+      ]);
+    }
+    expect(degraded.stderr).not.toMatch(/corrupt|not a readable SQLite|ExperimentalWarning/i);
+    expect(degraded.stderr).not.toContain(ADMIN_KEY);
   });
 });
 
@@ -182,14 +250,13 @@ describe.each(['missing', 'broken'] as const)('browser cookies with better-sqlit
     async (browser) => {
       browsers[browser]();
       const before = snapshotBrowsers(scene.home);
-      const healthy = await spawnCli(['usage', '--json'], await against(undefined, 'browser'));
-      expect(healthy).toMatchObject({ code: 0, stderr: '' });
+      const expected = await healthy(browser, ['usage', '--json'], () => against(undefined, 'browser'));
       const degraded = await spawnCli(
         ['usage', '--json', '--verbose'],
         await against(bins[addon], 'browser'),
       );
       expect(degraded.code, degraded.stderr).toBe(0);
-      expect(degraded.stdout).toBe(healthy.stdout);
+      expect(degraded.stdout).toBe(expected);
       const said = degraded.stderr.split('\n').filter((line) => line.includes('no SQLite engine'));
       // Said once without an engine, with where to look for the fix; never with node:sqlite.
       expect(said).toEqual(
