@@ -78,13 +78,15 @@ interface Host {
   stdin?: string;
 }
 
-function runHost(host: Host): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: npm run build');
-  seedCompileCache(scene.home);
+/** Runs `host` with the shim's directory first on PATH (installed once, before any host runs). */
+function runHost(
+  host: Host,
+  shimDir: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child: ChildProcess = spawn(host.program, host.args, {
     cwd: scene.home,
     env: {
-      PATH: `${installShim()}:${process.env.PATH ?? ''}`,
+      PATH: `${shimDir}:${process.env.PATH ?? ''}`,
       HOME: scene.home,
       TZ: 'UTC',
       LANG: 'C.UTF-8',
@@ -189,17 +191,21 @@ describe('the README prompt recipes', () => {
     for (const { name, host } of recipes) {
       expect(`${host.args.join(' ')} ${host.stdin ?? ''}`, name).toContain('codexbar statusline --no-wait');
     }
+    if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: npm run build');
+    seedCompileCache(scene.home);
+    // Written once: rewriting a script another host is running would have that sh read a truncated file.
+    const shimDir = installShim();
     scene.fake!.setLatency(LATENCY_MS);
     const snapshot = path.join(usageDir(scene), `${keyA}.json`);
     const lock = path.join(usageDir(scene), `${keyA}.lock`);
 
     // Every first prompt at once, while cursor.com holds its answer: had one waited for it, it would print
     // `Cursor: timed out` after 3 s (or hang) instead of the placeholder.
-    const first = await Promise.all(recipes.map((recipe) => runHost(recipe.host)));
+    const first = await Promise.all(recipes.map((recipe) => runHost(recipe.host, shimDir)));
     expect(fs.existsSync(snapshot)).toBe(false);
     release();
     await eventually(() => fs.existsSync(snapshot) && !fs.existsSync(lock), 'the background refresh');
-    const next = await Promise.all(recipes.map((recipe) => runHost(recipe.host)));
+    const next = await Promise.all(recipes.map((recipe) => runHost(recipe.host, shimDir)));
 
     recipes.forEach((recipe, index) => {
       expect(first[index], recipe.name).toMatchObject({
