@@ -7,9 +7,9 @@
  * 2. better-sqlite3 built for that Node's ABI into `.test-node/sqlite-<abi>/node_modules/` (a copy of the
  *    installed package without its build, compiled by npm's node-gyp against those headers with
  *    `--nodedir`). The worktree's node_modules is never rebuilt or written to.
- * 3. A fresh mirror `.test-node/run-<major>/`: a copy of the sources, tests, fixtures, benchmarks and the
- *    built CLI, and a node_modules of symlinks to ours except better-sqlite3, which points at the private
- *    build. Modules resolve from where the files are, so tests and the built CLI load the right addon.
+ * 3. A fresh mirror `.test-node/run-<major>/`: a copy of the sources, tests, fixtures, benchmarks, the
+ *    README and the built CLI, and a node_modules of symlinks to ours except better-sqlite3, which points
+ *    at the private build. Modules resolve from where the files are, so tests and the built CLI load the right addon.
  *
  * Then vitest runs under that Node in the mirror (or, given `bench/<name>.ts`, that benchmark). The exit
  * code is theirs.
@@ -32,6 +32,8 @@ const MIRRORED = [
   'bin',
   'dist',
   'bench',
+  // The prompt recipes' test runs the commands the README gives.
+  'README.md',
 ];
 
 function fail(message: string): never {
