@@ -45,9 +45,8 @@ export interface Session {
 
 /**
  * Why a source gave no session, for callers that branch on it (e.g. an expired token rather than a missing
- * one).
+ * one). `no-desktop-session`: a browser's cookies need the keyring, which no D-Bus session bus reaches here.
  */
-/** `no-desktop-session`: a browser's cookies need the keyring, which no D-Bus session bus reaches here. */
 export type SkipCause =
   | 'absent'
   | 'unreadable'

@@ -234,9 +234,9 @@ function swiftbarLine(text: string, colour?: string): string {
 
 /**
  * i3blocks' three lines: the full text, the short text (the primary window's percent left, `~` when stale;
- * a failure's marker or the placeholder), and the colour for `warning`, `critical` or a failure (no third line otherwise). With
- * several accounts, each line joins theirs and the colour is the worst. No markup: leave the block's
- * `markup` unset.
+ * a failure's marker or the placeholder), and the colour for `warning`, `critical` or a failure (no third
+ * line otherwise). With several accounts, each line joins theirs and the colour is the worst. No markup:
+ * leave the block's `markup` unset.
  */
 function i3blocks(entries: readonly BarEntry[]): string {
   const full = entries.map((entry) => entry.text).join(ACCOUNT_SEPARATOR);

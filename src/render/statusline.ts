@@ -39,7 +39,7 @@ export const DEFAULT_TEMPLATE = '{label} {left} · {reset} · {ondemand}';
 const SEPARATOR = ' · ';
 /**
  * What a line joins its parts with, and the placeholder's ellipsis, where the locale is not UTF-8: a terminal
- * there draws `·` as `~`, which reads as the stale marker (docs/behaviour.md, "statusline").
+ * there draws `·` as `~`, which reads as the stale marker (docs/invariants.md, "No cached figure as fresh").
  */
 const ASCII_SEPARATOR = ' | ';
 
