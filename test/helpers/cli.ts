@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { type CliIo, DEFAULT_TIMING, type OutputStream, type Timing } from '../../src/cli/io.js';
 import { run } from '../../src/cli.js';
 import type { ProxyIo } from '../../src/commands/proxy.js';
@@ -12,7 +12,11 @@ import { seedCompileCache } from './compile-cache.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const binPath = path.join(repoRoot, 'bin', 'codexbar.js');
-const fixedNowPreload = path.join(repoRoot, 'test', 'helpers', 'fixed-now.mjs');
+/**
+ * Pins the clock of a spawned CLI (`node --require`). CommonJS, like the bundles: a `--import` preload starts
+ * Node's ES module loader in every spawned run, ~11 ms of CPU each against ~4 (bench/README.md, "npm test").
+ */
+export const fixedNowPreload = path.join(repoRoot, 'test', 'helpers', 'fixed-now.cjs');
 
 export interface CliResult {
   code: number | null;
@@ -179,11 +183,12 @@ export function startCli(
   if (options.now) {
     env.FAKE_NOW = options.now.toISOString();
     if (options.frozen) env.FAKE_NOW_FROZEN = '1';
-    preload.push('--import', pathToFileURL(fixedNowPreload).href);
+    preload.push('--require', fixedNowPreload);
   }
   if (!options.coldCompileCache) seedCompileCache(options.home);
-  // An executable reads node flags only from NODE_OPTIONS, and loads a preload there only by `--require`.
-  if (options.executable !== undefined && options.now) env.NODE_OPTIONS = `--require ${fixedNowPreload}`;
+  // An executable reads node flags only from NODE_OPTIONS.
+  if (options.executable !== undefined && options.now)
+    env.NODE_OPTIONS = `--require ${JSON.stringify(fixedNowPreload)}`;
   const argv =
     options.executable !== undefined
       ? [options.executable, ...args]

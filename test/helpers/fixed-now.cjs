@@ -1,4 +1,4 @@
-// Preloaded with `node --import` when a test pins the clock of the BUILT CLI. `FAKE_NOW` is the time the CLI
+// Preloaded with `node --require` when a test pins the clock of the BUILT CLI. `FAKE_NOW` is the time the CLI
 // sees: from there it keeps advancing, or with `FAKE_NOW_FROZEN=1` it stands still, so two runs send the
 // same window bounds and print byte-identical output (`updatedAt` included). Timers are not affected.
 const fixed = Date.parse(process.env.FAKE_NOW ?? '');

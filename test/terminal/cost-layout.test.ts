@@ -9,11 +9,10 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageEventJson } from '../fake-cursor/events.js';
-import { builtCliExists, repoRoot } from '../helpers/cli.js';
+import { builtCliExists, fixedNowPreload, repoRoot } from '../helpers/cli.js';
 import { seedCompileCache } from '../helpers/compile-cache.js';
 import { MANUAL_COOKIE, MANUAL_COOKIE_VALUE } from '../helpers/cost-cli.js';
 import { type OpenScene, openScene } from '../helpers/scene.js';
@@ -82,7 +81,6 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 async function screen(width: number, args: string[]): Promise<string> {
   const bin = path.join(repoRoot, 'bin', 'codexbar.js');
   if (!builtCliExists()) throw new Error('dist/cli.cjs is missing: npm run build');
-  const fixedNow = pathToFileURL(path.join(repoRoot, 'test', 'helpers', 'fixed-now.mjs')).href;
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: scene.home,
@@ -100,8 +98,8 @@ async function screen(width: number, args: string[]): Promise<string> {
     'env -i',
     ...Object.entries(env).map(([name, value]) => `${name}=${quote(value)}`),
     quote(process.execPath),
-    '--import',
-    quote(fixedNow),
+    '--require',
+    quote(fixedNowPreload),
     quote(bin),
     'cost',
     ...args.map(quote),
