@@ -21,15 +21,22 @@ export interface StreamTap {
  * never ends an event cannot grow the proxy's memory without bound. An event larger than this is passed on
  * (or read) no further; no usage frame comes near it.
  */
-const MAX_EVENT = 32 * 1024 * 1024;
+export const MAX_EVENT = 32 * 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
 const LF = 0x0a;
 const CR = 0x0d;
 
-export function createStreamTap(options: { strip: boolean }): StreamTap {
+export interface StreamTapOptions {
+  strip: boolean;
+  /** MAX_EVENT unless a test needs its edge at a size it can cross quickly. */
+  maxEvent?: number;
+}
+
+export function createStreamTap(options: StreamTapOptions): StreamTap {
+  const maxEvent = options.maxEvent ?? MAX_EVENT;
   const reader = new UsageReader();
-  const feeder = new EventFeeder(reader);
-  const stripper = options.strip ? new UsageStripper() : undefined;
+  const feeder = new EventFeeder(reader, maxEvent);
+  const stripper = options.strip ? new UsageStripper(maxEvent) : undefined;
   return {
     reader,
     push(chunk) {
@@ -49,13 +56,13 @@ class EventFeeder {
   readonly #parser: EventSourceParser;
   #overflowed = false;
 
-  constructor(reader: UsageReader) {
+  constructor(reader: UsageReader, maxEvent: number) {
     this.#parser = createParser({
       onEvent: (event) => reader.onEvent(event),
       onError: (error) => {
         if (error.type === 'max-buffer-size-exceeded') this.#overflowed = true;
       },
-      maxBufferSize: MAX_EVENT,
+      maxBufferSize: maxEvent,
     });
   }
 
@@ -95,8 +102,13 @@ class UsageStripper {
   #afterCR = false;
   /** A blank line ended with CR: the event ends after the LF of a CRLF, or before any other byte. */
   #endAfterCR = false;
-  /** The held event outgrew MAX_EVENT and was passed on: the rest of it follows unexamined. */
+  /** The held event outgrew the limit and was passed on: the rest of it follows unexamined. */
   #passing = false;
+  readonly #maxEvent: number;
+
+  constructor(maxEvent: number) {
+    this.#maxEvent = maxEvent;
+  }
 
   push(chunk: Buffer): Buffer {
     const out: Buffer[] = [];
@@ -162,7 +174,7 @@ class UsageStripper {
     // A copy: the caller may reuse its chunk, and a small remainder should not keep a large chunk alive.
     this.#held.push(Buffer.from(rest));
     this.#heldLength += rest.length;
-    if (this.#heldLength > MAX_EVENT) {
+    if (this.#heldLength > this.#maxEvent) {
       out.push(this.#release());
       this.#passing = true;
     }

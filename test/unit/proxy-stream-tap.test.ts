@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStreamTap } from '../../src/proxy/stream-tap.js';
+import { createStreamTap, MAX_EVENT } from '../../src/proxy/stream-tap.js';
 import type { RequestUsage } from '../../src/proxy/usage.js';
 
 const USAGE = {
@@ -210,13 +210,16 @@ describe('createStreamTap: stripping what include_usage added', () => {
     );
   });
 
-  it('passes an event larger than it may hold as it comes, and strips again after it', () => {
-    const tap = createStreamTap({ strip: true });
-    const piece = Buffer.alloc(1024 * 1024, 0x61);
-    let passed = 0;
-    for (let i = 0; i < 33; i++) passed += tap.push(piece).length;
+  it('holds an event of exactly the limit, passes one byte more as it comes, and strips again after it', () => {
+    // The proxy's limit is MAX_EVENT; the same code with a 64 KiB limit crosses it without 32 MiB of bytes.
+    expect(MAX_EVENT).toBe(32 * 1024 * 1024);
+    const maxEvent = 64 * 1024;
+    const tap = createStreamTap({ strip: true, maxEvent });
+    const piece = Buffer.alloc(maxEvent / 4, 0x61);
+    for (let i = 0; i < 4; i++) expect(tap.push(piece).length).toBe(0);
     // Once the held event outgrows the limit, everything held so far goes out and the rest follows at once.
-    expect(passed).toBe(33 * piece.length);
+    expect(tap.push(Buffer.from('a')).length).toBe(maxEvent + 1);
+    expect(tap.push(piece).length).toBe(piece.length);
     expect(tap.push(Buffer.from('\n\n')).toString('utf8')).toBe('\n\n');
     const frame = `data: ${chunk([], true, USAGE)}\n\n`;
     expect(tap.push(Buffer.from(frame)).length).toBe(0);
