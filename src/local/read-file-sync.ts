@@ -20,10 +20,17 @@ export function readTextFileSync(filePath: string, limit: number): TextFileReadS
   const { fd } = opened;
   try {
     if (opened.stat.size > limit) return { kind: 'unreadable', reason: `larger than ${describeSize(limit)}` };
-    // The file may grow between stat and read: one byte more than the limit proves it did.
-    const buffer = Buffer.alloc(limit + 1);
+    // Room for the size fstat gave and one byte more, grown (up to one byte past the limit, which proves the
+    // file too large) when the file grew since: a cap-sized buffer per read cost every small file a zeroed
+    // MiB. Only the bytes read are ever used, so the buffer need not be zeroed.
+    let buffer = Buffer.allocUnsafe(Math.min(opened.stat.size, limit) + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
       const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
