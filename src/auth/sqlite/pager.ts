@@ -11,10 +11,20 @@ import { readExactly, readWalSnapshot, type WalSnapshot } from './wal.js';
 /** The page holding byte offset 2^30 is reserved for locks and never part of a b-tree (§1.3.1 of the format). */
 const LOCK_BYTE_OFFSET = 0x4000_0000;
 
+/**
+ * Pages kept once read, up to this many bytes, and then no more: a lookup walks from the root each time, so
+ * the root and the interior pages (read first) are what every later lookup reads again. A scan of a large
+ * file keeps only its first 2 MiB, so memory stays bounded whatever the file's size.
+ */
+const CACHE_BYTES = 2 * 1024 * 1024;
+
 export class Pager {
   readonly header: DatabaseHeader;
   readonly pageCount: number;
   private readonly lockBytePage: number;
+  /** Read pages by number (callers only read them: a page's bytes never change while it is open). */
+  private readonly cache = new Map<number, Buffer>();
+  private cachedBytes = 0;
 
   private constructor(
     private readonly fd: number,
@@ -64,7 +74,14 @@ export class Pager {
       corrupt(`page number ${pgno} out of range (database has ${this.pageCount} pages)`);
     }
     if (pgno === this.lockBytePage) corrupt(`page ${pgno} is the lock-byte page`);
-    return this.readPageImage(pgno, this.header.pageSize);
+    const cached = this.cache.get(pgno);
+    if (cached !== undefined) return cached;
+    const page = this.readPageImage(pgno, this.header.pageSize);
+    if (this.cachedBytes + page.length <= CACHE_BYTES) {
+      this.cache.set(pgno, page);
+      this.cachedBytes += page.length;
+    }
+    return page;
   }
 
   close(): void {
