@@ -14,7 +14,7 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 const binPath = path.join(repoRoot, 'bin', 'codexbar.js');
 /**
  * Pins the clock of a spawned CLI (`node --require`). CommonJS, like the bundles: a `--import` preload starts
- * Node's ES module loader in every spawned run, ~11 ms of CPU each against ~4 (bench/README.md, "npm test").
+ * Node's ES module loader in every spawned run, ~10 ms more CPU each (bench/README.md, "npm test").
  */
 export const fixedNowPreload = path.join(repoRoot, 'test', 'helpers', 'fixed-now.cjs');
 
