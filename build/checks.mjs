@@ -2,9 +2,9 @@
 // caches empty (a fresh clone) the three take ~8.7 s in turn on this 2-core machine and ~6.3 s together
 // (bench/README.md, "npm test").
 //
-// Each one's output is held and printed whole, in the order below, so the report reads as it did when they
-// ran in turn. The exit code is the first failing check's; `npm run typecheck` and `npm run lint` run them
-// alone.
+// Each one's output is held and printed whole, to the stream it was written to, in the order below, so the
+// report reads as it did when they ran in turn. The exit code is the first failing check's; `npm run
+// typecheck` and `npm run lint` run them alone.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,25 +30,26 @@ const CHECKS = [
   { name: 'knip', script: bin('knip/bin/knip.js'), args: ['--cache'] },
 ];
 
-/** Runs one check to its end: its exit code (1 for a signal or a failure to start) and all it wrote. */
+/** Runs one check to its end: its exit code (1 for a signal or a failure to start) and what it wrote where. */
 function runCheck({ name, script, args }) {
   return new Promise((resolve) => {
-    const chunks = [];
+    const output = [];
     const child = spawn(process.execPath, [script, ...args], {
       cwd: root,
       env: colour ? { ...process.env, FORCE_COLOR: '1' } : process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout.on('data', (chunk) => chunks.push(chunk));
-    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.stdout.on('data', (chunk) => output.push([process.stdout, chunk]));
+    child.stderr.on('data', (chunk) => output.push([process.stderr, chunk]));
     child.on('error', (error) => {
-      resolve({ code: 1, output: Buffer.concat([...chunks, Buffer.from(`${name}: ${error.message}\n`)]) });
+      output.push([process.stderr, `${name}: ${error.message}\n`]);
+      resolve({ code: 1, output });
     });
-    child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(chunks) }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
 
 const results = await Promise.all(CHECKS.map(runCheck));
-for (const { output } of results) process.stdout.write(output);
+for (const { output } of results) for (const [stream, chunk] of output) stream.write(chunk);
 const failed = results.find(({ code }) => code !== 0);
 process.exitCode = failed ? failed.code : 0;
