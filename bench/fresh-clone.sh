@@ -2,9 +2,10 @@
 # `bash bench/fresh-clone.sh <out> <commit-a> <commit-b> <pairs>`: `npm test` as a fresh clone runs it, the two
 # commits alternating, one line each to <out> and stdout (bench/README.md, "npm test"). Each run is a new
 # clone of this repository at the commit, this checkout's node_modules copied without its caches (tsc's
-# tsbuildinfo, knip's cache, the build stamp, vitest's module cache), the build (`npm install`'s prepare
-# step), then `npm test`, timed. Copying node_modules stands in for `npm ci` (~2 min here) and installs the
-# same lockfile's packages only if both commits share it.
+# tsbuildinfo, knip's cache, the build stamp, vitest's module cache, and vitest's results cache, which orders
+# the files by their last durations and which no fresh clone has), the build (`npm install`'s prepare step),
+# then `npm test`, timed. Copying node_modules stands in for `npm ci` (~2 min here) and installs the same
+# lockfile's packages only if both commits share it.
 set -uo pipefail
 out=$1 a=$2 b=$3 pairs=$4
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,7 +15,7 @@ for _ in $(seq 1 "$pairs"); do
     dir=$(mktemp -d)
     git clone -q "$repo" "$dir" && git -C "$dir" checkout -q "$commit"
     (cd "$repo" && tar --exclude=./node_modules/.cache --exclude=./node_modules/.experimental-vitest-cache \
-      -cf - ./node_modules) | tar -xf - -C "$dir"
+      --exclude=./node_modules/.vite -cf - ./node_modules) | tar -xf - -C "$dir"
     (cd "$dir" && node build/build-if-stale.mjs >/dev/null 2>&1)
     start=$(date +%s.%N)
     (cd "$dir" && npm test >"$dir.log" 2>&1)
