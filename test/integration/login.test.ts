@@ -345,12 +345,30 @@ describe('codexbar logout', () => {
   });
 });
 
+/**
+ * The Python interpreter itself, found once, for test/helpers/pty-run.py. A version manager's shim (pyenv's
+ * `shims` directory, first on PATH here) runs a dozen processes on every start: ~0.3 s of this worker's time
+ * blocked in `spawnSync` on an idle machine, over a second on a loaded one. So a `python3` or `python` on PATH
+ * outside a `shims` directory is asked first, the shims only when none answers.
+ */
+function findPython(): string | undefined {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  const files = ['python3', 'python'].flatMap((name) => dirs.map((dir) => path.join(dir, name)));
+  const isShim = (file: string) => path.basename(path.dirname(file)) === 'shims';
+  for (const file of [...files.filter((file) => !isShim(file)), ...files.filter(isShim)]) {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+    } catch {
+      continue;
+    }
+    const found = spawnSync(file, ['-c', 'import pty, sys; print(sys.executable)'], { encoding: 'utf8' });
+    if (found.status === 0 && found.stdout.trim() !== '') return found.stdout.trim();
+  }
+  return undefined;
+}
+
 describe('codexbar login at a terminal: a hidden prompt', () => {
-  // The interpreter itself, found once: a version manager's shim on PATH costs a dozen processes a start.
-  const python = ['python3', 'python']
-    .map((name) => spawnSync(name, ['-c', 'import pty, sys; print(sys.executable)'], { encoding: 'utf8' }))
-    .find((found) => found.status === 0 && found.stdout.trim() !== '')
-    ?.stdout.trim();
+  const python = findPython();
 
   /** The BUILT CLI in a real pseudo-terminal, typed into by test/helpers/pty-run.py. */
   function inTerminal(
