@@ -70,11 +70,7 @@ function isPrivateDir(dir: string): boolean {
  */
 export function requireBundle(file: string, dir: string | undefined, load: NodeJS.Require): unknown {
   if (dir === undefined) return load(file);
-  const stat = statSync(file);
-  // One cache per installed bundle: two installs run in turn (a global one and an npx one) keep theirs.
-  const prefix = `${path.basename(file)}-${process.version}-${process.arch}-${fnv1a(file)}-`;
-  const identity = [stat.dev, stat.ino, stat.size, Math.trunc(stat.mtimeMs)].map((n) => n.toString(36));
-  const name = `${prefix}${identity.join('.')}.v8`;
+  const { prefix, name } = cacheFileName(file);
   const cacheFile = path.join(dir, name);
   const cachedData = readPrivateFile(cacheFile);
   const script = new vm.Script(`${WRAPPER}${readFileSync(file, 'utf8')}\n})`, {
@@ -88,6 +84,17 @@ export function requireBundle(file: string, dir: string | undefined, load: NodeJ
   const init = script.runInThisContext() as (...args: unknown[]) => void;
   init.call(module.exports, module.exports, load, module, file, path.dirname(file));
   return module.exports;
+}
+
+/**
+ * The name of a bundle's cache file, and the prefix its older caches share (see requireBundle). One cache per
+ * installed bundle: two installs run in turn (a global one and an npx one) keep theirs.
+ */
+export function cacheFileName(file: string): { prefix: string; name: string } {
+  const stat = statSync(file);
+  const prefix = `${path.basename(file)}-${process.version}-${process.arch}-${fnv1a(file)}-`;
+  const identity = [stat.dev, stat.ino, stat.size, Math.trunc(stat.mtimeMs)].map((n) => n.toString(36));
+  return { prefix, name: `${prefix}${identity.join('.')}.v8` };
 }
 
 /**

@@ -185,7 +185,7 @@ export function startCli(
     if (options.frozen) env.FAKE_NOW_FROZEN = '1';
     preload.push('--require', fixedNowPreload);
   }
-  if (!options.coldCompileCache) seedCompileCache(options.home);
+  if (!options.coldCompileCache) seedCompileCache(options.home, options.bin);
   // An executable reads node flags only from NODE_OPTIONS.
   if (options.executable !== undefined && options.now)
     env.NODE_OPTIONS = `--require ${JSON.stringify(fixedNowPreload)}`;

@@ -20,7 +20,7 @@ import { startFakeAdmin } from '../fake-cursor/admin-server.js';
 import type { FakeAccount } from '../fake-cursor/server.js';
 import { workedAccount } from '../helpers/accounts.js';
 import { addChromium, snapshotBrowsers } from '../helpers/browser-home.js';
-import { builtCliExists, repoRoot, type SpawnOptions, spawnCli } from '../helpers/cli.js';
+import { builtCliExists, repoRoot, runCli, type SpawnOptions, spawnCli } from '../helpers/cli.js';
 import { useScene } from '../helpers/scene.js';
 import { ADMIN_KEY } from '../helpers/team-cli.js';
 
@@ -107,8 +107,9 @@ async function against(bin?: string, cookie: 'env' | 'browser' = 'env'): Promise
 }
 
 /**
- * What a healthy install prints for a scenario, run once per file: the clock is frozen and every scene is
- * built the same, so the two addon cases compare against the same bytes.
+ * What codexbar prints for a scenario with better-sqlite3 loaded, run once per file and in-process (the
+ * worktree's own modules; only the degraded installs need a process of their own): the clock is frozen and
+ * every scene is built the same, so the two addon cases compare against the same bytes.
  */
 const healthyRuns = new Map<string, Promise<string>>();
 function healthy(
@@ -119,7 +120,7 @@ function healthy(
   let run = healthyRuns.get(scenario);
   if (run === undefined) {
     run = (async () => {
-      const result = await spawnCli(args, await options());
+      const result = await runCli(args, await options());
       expect(result).toMatchObject({ code: 0, stderr: '' });
       return result.stdout;
     })();
