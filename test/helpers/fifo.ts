@@ -2,12 +2,47 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { inject } from 'vitest';
 
-/** A named pipe at `file` (its directories created), in place of a file the CLI reads. */
+/**
+ * A named pipe at `file` (its directories created), in place of a file the CLI reads. Like `mkfifo`, it
+ * fails when `file` exists. The FIFOs are made ahead, a batch at a time by one `mkfifo` in a directory of
+ * this worker's, and linked into place (then unlinked there): each `mkfifo` spawned from a worker cost it
+ * the fork of a process of a few hundred MB (bench/README.md, "npm test"). Without that directory (a suite
+ * whose global setup has none), or on another file system (EXDEV), the FIFO is made in place.
+ */
 export function makeFifo(file: string): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  const made = madeAhead();
+  if (made !== undefined) {
+    try {
+      fs.linkSync(made, file);
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    } finally {
+      fs.unlinkSync(made);
+    }
+  }
   execFileSync('mkfifo', ['-m', '600', file]);
   return file;
+}
+
+const BATCH = 32;
+let ahead: { dir: string; free: string[]; next: number } | undefined;
+
+function madeAhead(): string | undefined {
+  // In the run's own directory (test/setup/fifos.ts), which the run removes however this worker ends.
+  const root = inject('fifoDir');
+  if (root === undefined) return undefined;
+  ahead ??= { dir: fs.mkdtempSync(path.join(root, 'worker-')), free: [], next: 0 };
+  if (ahead.free.length === 0) {
+    const names = Array.from({ length: BATCH }, (_, i) => path.join(ahead!.dir, `fifo-${ahead!.next + i}`));
+    ahead.next += BATCH;
+    execFileSync('mkfifo', ['-m', '600', ...names]);
+    ahead.free = names.reverse();
+  }
+  return ahead.free.pop();
 }
 
 export interface FifoRescue {
