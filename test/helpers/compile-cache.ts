@@ -1,8 +1,8 @@
 /**
  * Gives a spawned CLI's HOME the run's warm compile cache (test/setup/compile-cache.ts), as any user's
- * machine has after its first run. Only where HOME has no cache yet (an install's below: where it has none
- * for that install); the directories are made as the CLI
- * makes them (0700, files 0600), so the CLI trusts and keeps them.
+ * machine has after its first run. Only where HOME has no cache yet (or, for another install, none of that
+ * install's); the directories are made as the CLI makes them (0700, files 0600), so the CLI trusts and keeps
+ * them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
