@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../src/cache/account-key.js';
+import { makeFifo } from '../helpers/fifo.js';
 import { snapshotTree } from '../helpers/home.js';
 import {
   cookieHeader,
@@ -151,7 +151,7 @@ describe('usage --max-age', () => {
       'unreadable (a named pipe)',
       (file: string) => {
         fs.rmSync(file);
-        execFileSync('mkfifo', [file]);
+        makeFifo(file);
       },
     ],
   ])('a %s snapshot counts as missing, is replaced, and nothing crashes', async (_what, damage) => {

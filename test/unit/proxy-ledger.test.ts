@@ -4,7 +4,6 @@
  * cannot be written for a while (disk full, locked): nothing throws, the failure is said once by its code,
  * and the rows kept in memory are written when it can be written again.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import {
   openLedger,
   openLedgerDatabase,
 } from '../../src/proxy/ledger.js';
+import { makeFifo } from '../helpers/fifo.js';
 
 let root: string;
 let dir: string;
@@ -215,7 +215,7 @@ describe('a file that is not the ledger this user made is refused, and left as i
 
   it('a FIFO (and the open does not block on it)', async () => {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    execFileSync('mkfifo', ['-m', '600', file]);
+    makeFifo(file);
     await refused(/not a regular file/);
     expect(fs.lstatSync(file).isFIFO()).toBe(true);
   });
