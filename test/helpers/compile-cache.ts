@@ -23,10 +23,12 @@ export function seedCompileCache(home: string, bin?: string): void {
   if (!warm) return;
   const fresh = !fs.existsSync(dir);
   if (fresh) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const copies = fresh ? fs.readdirSync(warm).map((name) => [name, name]) : [];
-  for (const bundle of bin === undefined ? [] : ['cli.cjs', 'statusline.cjs']) {
-    const theirs = path.join(path.dirname(bin!), '..', 'dist', bundle);
-    if (!fs.existsSync(theirs)) continue;
+  const copies: Array<[from: string, to: string]> = fresh
+    ? fs.readdirSync(warm).map((name) => [name, name])
+    : [];
+  for (const bundle of ['cli.cjs', 'statusline.cjs']) {
+    const theirs = bin === undefined ? undefined : path.join(path.dirname(bin), '..', 'dist', bundle);
+    if (theirs === undefined || !fs.existsSync(theirs)) continue;
     const own = fs.realpathSync(path.join(dist, bundle));
     const ours = cacheFileName(own).name;
     // The name from the path the bin script's require.resolve gives, links resolved.
@@ -36,8 +38,8 @@ export function seedCompileCache(home: string, bin?: string): void {
       copies.push([ours, name]);
   }
   for (const [from, to] of copies) {
-    fs.copyFileSync(path.join(warm, from!), path.join(dir, to!));
-    fs.chmodSync(path.join(dir, to!), 0o600);
+    fs.copyFileSync(path.join(warm, from), path.join(dir, to));
+    fs.chmodSync(path.join(dir, to), 0o600);
   }
 }
 

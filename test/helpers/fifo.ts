@@ -36,13 +36,14 @@ function madeAhead(): string | undefined {
   const root = inject('fifoDir');
   if (root === undefined) return undefined;
   ahead ??= { dir: fs.mkdtempSync(path.join(root, 'worker-')), free: [], next: 0 };
-  if (ahead.free.length === 0) {
-    const names = Array.from({ length: BATCH }, (_, i) => path.join(ahead!.dir, `fifo-${ahead!.next + i}`));
-    ahead.next += BATCH;
+  const pool = ahead;
+  if (pool.free.length === 0) {
+    const names = Array.from({ length: BATCH }, (_, i) => path.join(pool.dir, `fifo-${pool.next + i}`));
+    pool.next += BATCH;
     execFileSync('mkfifo', ['-m', '600', ...names]);
-    ahead.free = names.reverse();
+    pool.free = names.reverse();
   }
-  return ahead.free.pop();
+  return pool.free.pop();
 }
 
 export interface FifoRescue {
