@@ -26,21 +26,27 @@ export function seedCompileCache(home: string, bin?: string): void {
   const copies: Array<[from: string, to: string]> = fresh
     ? fs.readdirSync(warm).map((name) => [name, name])
     : [];
-  for (const bundle of ['cli.cjs', 'statusline.cjs']) {
-    const theirs = bin === undefined ? undefined : path.join(path.dirname(bin), '..', 'dist', bundle);
-    if (theirs === undefined || !fs.existsSync(theirs)) continue;
+  if (bin !== undefined) copies.push(...installCopies(warm, dir, bin));
+  for (const [from, to] of copies) {
+    fs.copyFileSync(path.join(warm, from), path.join(dir, to));
+    fs.chmodSync(path.join(dir, to), 0o600);
+  }
+}
+
+/** The warm cache files another install's bundles can use, each under the name that install looks for. */
+function installCopies(warm: string, dir: string, bin: string): Array<[from: string, to: string]> {
+  return ['cli.cjs', 'statusline.cjs'].flatMap((bundle): Array<[string, string]> => {
+    const theirs = path.join(path.dirname(bin), '..', 'dist', bundle);
+    if (!fs.existsSync(theirs)) return [];
     const own = fs.realpathSync(path.join(dist, bundle));
     const ours = cacheFileName(own).name;
     // The name from the path the bin script's require.resolve gives, links resolved.
     const other = fs.realpathSync(theirs);
     const name = cacheFileName(other).name;
-    if (fs.existsSync(path.join(warm, ours)) && !fs.existsSync(path.join(dir, name)) && sameBytes(own, other))
-      copies.push([ours, name]);
-  }
-  for (const [from, to] of copies) {
-    fs.copyFileSync(path.join(warm, from), path.join(dir, to));
-    fs.chmodSync(path.join(dir, to), 0o600);
-  }
+    const usable =
+      fs.existsSync(path.join(warm, ours)) && !fs.existsSync(path.join(dir, name)) && sameBytes(own, other);
+    return usable ? [[ours, name]] : [];
+  });
 }
 
 /**
