@@ -50,6 +50,8 @@ export interface ProxyHooks {
   readIdleMs?: number;
   bodyDeadlineMs?: number;
   now?: () => number;
+  /** How soon a ledger row that could not be written is tried again; default 1 s. */
+  ledgerRetryMs?: number;
   onListening?: (proxy: RunningProxy, ledger: Ledger) => void;
 }
 
@@ -189,7 +191,11 @@ async function proxyCommand(flags: RawProxyFlags, io: ProxyIo): Promise<number> 
         cert: readPem(settings.tls.certFile, '--tls-cert'),
         key: readPem(settings.tls.keyFile, '--tls-key'),
       };
-    ledger = await openLedger(ledgerPath(dataDir), (line) => io.stderr.write(`${line}\n`));
+    ledger = await openLedger(
+      ledgerPath(dataDir),
+      (line) => io.stderr.write(`${line}\n`),
+      hooks.ledgerRetryMs,
+    );
   } catch (error) {
     return reportFailure(io, error, TEXT_OUTPUT);
   }

@@ -26,6 +26,7 @@ const FORMAT_VERSION = 1;
 const BUSY_TIMEOUT_MS = 25;
 /** Rows kept while the ledger cannot be written; past this the oldest are dropped (and said). */
 const MAX_PENDING_ROWS = 10_000;
+/** How long a row waits in memory before the next try, unless another row comes first. */
 const RETRY_MS = 1_000;
 
 export type LedgerRoute = 'chat' | 'responses';
@@ -170,6 +171,7 @@ export class Ledger {
   constructor(
     private readonly db: Database,
     private readonly note: LedgerNote,
+    private readonly retryMs = RETRY_MS,
   ) {
     this.insert = db.prepare<Params>(INSERT);
   }
@@ -224,7 +226,7 @@ export class Ledger {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.flush();
-    }, RETRY_MS);
+    }, this.retryMs);
     this.retryTimer.unref();
   }
 
@@ -247,6 +249,6 @@ function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : 'unknown error';
 }
 
-export async function openLedger(file: string, note: LedgerNote): Promise<Ledger> {
-  return new Ledger(await openLedgerDatabase(file), note);
+export async function openLedger(file: string, note: LedgerNote, retryMs?: number): Promise<Ledger> {
+  return new Ledger(await openLedgerDatabase(file), note, retryMs);
 }

@@ -572,7 +572,7 @@ describe('--verbose', () => {
 
 describe('a locked ledger never breaks the pass-through', () => {
   it('the answer completes, the failure is said by its code, and the row is written once the lock goes', async () => {
-    const h = await startProxyHarness(scene);
+    const h = await startProxyHarness(scene, { hooks: { ledgerRetryMs: 50 } });
     const other = new Database(h.ledgerFile);
     scene.defer(() => other.close());
     other.exec('BEGIN EXCLUSIVE');
